@@ -1,0 +1,101 @@
+# reclaimscope: eBPF observability for Linux memory reclaim.
+#
+#   make            build build/reclaimscope
+#   make static     build build/reclaimscope-static (for the VM's initramfs)
+#   make deps       install build and test dependencies (Debian 12, root)
+#   make test       unit, host and VM tests (what .ci/run runs)
+#   make unit       unit tests only
+#   make hosttest   host test on the running kernel
+#   make vmtest     VM test on the kernel with the MGLRU series
+#   make vmlinux    regenerate vmlinux/x86/vmlinux.h
+#   make format     clang-format the sources
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+OUT := build
+ARCH := x86
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror
+CPPFLAGS += -Iinclude -I$(OUT) -D_GNU_SOURCE
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS)
+LIBS := -lbpf -lelf -lz -ljansson
+STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljansson
+
+# vmlinux.h from bpftool 7.1 carries 8 empty declarations that clang 14
+# warns about; they are harmless, so only that warning is turned off.
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -std=gnu11 \
+	-Wall -Werror -Wno-missing-declarations \
+	-Ivmlinux/$(ARCH) -Iinclude
+
+BPF_PROBES := shrink aging writeback vmscan
+BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_PROBES))
+BPF_HDRS := $(wildcard bpf/*.h) $(wildcard include/*.h)
+SKEL := $(OUT)/reclaimscope.skel.h
+
+# The model (pure C, no BPF) and the views are kept apart from the
+# collector so the unit tests link without libbpf.
+MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/util.c
+APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
+	src/cgroups.c src/kernel.c src/cli.c src/cmd_probe.c src/cmd_record.c
+APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
+STATIC_OBJS := $(patsubst src/%.c,$(OUT)/static/%.o,$(APP_SRCS))
+UNIT_TESTS := test_model test_shrink test_fields
+UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
+
+.PHONY: all static deps test unit hosttest vmtest vmlinux format clean
+all: $(OUT)/reclaimscope
+
+$(OUT) $(OUT)/bpf $(OUT)/static $(OUT)/tests:
+	mkdir -p $@
+
+$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bpf
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/reclaimscope.bpf.o: $(BPF_OBJS)
+	$(BPFTOOL) gen object $@ $^
+
+$(SKEL): $(OUT)/reclaimscope.bpf.o
+	$(BPFTOOL) gen skeleton $< name reclaimscope_bpf > $@
+
+$(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/static/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)/static
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/reclaimscope: $(APP_OBJS)
+	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -o $@
+
+static: $(OUT)/reclaimscope-static
+$(OUT)/reclaimscope-static: $(STATIC_OBJS)
+	$(CC) -static $(ALL_CFLAGS) $^ $(STATIC_LIBS) -o $@
+
+# --- tests -------------------------------------------------------------------
+
+$(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h) | $(OUT)/tests
+	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) $< $(MODEL_SRCS) -lcmocka -ljansson -o $@
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+hosttest: $(OUT)/reclaimscope
+	tests/host/run.sh
+
+vmtest: $(OUT)/reclaimscope-static
+	tests/vm/run all
+
+test: unit hosttest vmtest
+
+deps:
+	scripts/install-deps.sh
+
+vmlinux:
+	scripts/gen-vmlinux-h.sh
+
+format:
+	clang-format -i src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MGLRU aging: try_to_inc_max_seq() (a new generation) and
+ * try_to_inc_min_seq() (retiring the oldest).
+ */
+#include "common.bpf.h"
+#include "aging.h"
+
+/*
+ * try_to_inc_max_seq(lruvec, seq, swappiness | can_swap, force_scan): the
+ * third parameter changed from bool can_swap to int swappiness in v6.14
+ * ("mm/mglru: rework type selection"), which this program does not read, so
+ * one program serves both.
+ */
+SEC("fentry/try_to_inc_max_seq")
+int BPF_PROG(rs_aging_enter, struct lruvec *lruvec, unsigned long seq)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (st)
+		st->aging_start_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("fexit/try_to_inc_max_seq")
+int BPF_PROG(rs_aging_exit, struct lruvec *lruvec, unsigned long seq,
+	     int swappiness, bool force_scan, bool success)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_aging_event *ev;
+	struct rs_agg_value *agg;
+	__u64 cgid, duration = 0;
+	__u16 node;
+	__u8 reclaimer, trigger;
+
+	cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
+	node = rs_lruvec_node(lruvec);
+	if (st && st->aging_start_ns)
+		duration = bpf_ktime_get_ns() - st->aging_start_ns;
+	if (st && st->in_pass && st->pass_lruvec == (__u64)lruvec) {
+		/* should_run_aging() said yes inside this pass */
+		st->aged = 1;
+		st->aging_ok |= success;
+		reclaimer = st->pass_reclaimer;
+		trigger = RS_AGING_RECLAIM;
+	} else if (rs_current_is_kswapd()) {
+		reclaimer = RS_RECLAIMER_KSWAPD;
+		trigger = RS_AGING_KSWAPD;
+	} else {
+		reclaimer = st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER;
+		trigger = RS_AGING_OTHER;
+	}
+	if (st)
+		st->aging_start_ns = 0;
+
+	agg = rs_agg_get(cgid, node, reclaimer);
+	if (agg) {
+		agg->v[RS_F_AGING_ATTEMPTS]++;
+		agg->v[RS_F_AGINGS] += success;
+		agg->v[RS_F_AGING_NS] += duration;
+	}
+
+	ev = rs_reserve(sizeof(*ev), RS_EV_AGING, cgid, node, reclaimer);
+	if (!ev)
+		return 0;
+	ev->seq = seq;
+	ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+	ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
+	ev->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+	ev->duration_ns = duration;
+	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++) {
+		for (int type = 0; type < 2; type++) {
+			__s64 pages = 0;
+
+			for (int zone = 0; zone < __MAX_NR_ZONES; zone++)
+				pages += BPF_CORE_READ(
+					lruvec, lrugen.nr_pages[gen][type][zone]);
+			ev->nr_pages[gen][type] = pages;
+		}
+	}
+	ev->force_scan = force_scan;
+	ev->success = success;
+	ev->trigger = trigger;
+	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
+	rs_submit(ev);
+	return 0;
+}
+
+/*
+ * try_to_inc_min_seq() returns void since "mm/mglru: scan and count the exact
+ * number of folios" (v7.2) and bool before; neither is read: the advance is
+ * measured from lrugen.min_seq[] before and after.
+ */
+SEC("fentry/try_to_inc_min_seq")
+int BPF_PROG(rs_min_seq_enter, struct lruvec *lruvec)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (st)
+		st->min_seq_before = rs_min_seq_sum(lruvec);
+	return 0;
+}
+
+SEC("fexit/try_to_inc_min_seq")
+int BPF_PROG(rs_min_seq_exit, struct lruvec *lruvec)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_agg_value *agg;
+	__u64 after;
+
+	if (!st)
+		return 0;
+	after = rs_min_seq_sum(lruvec);
+	if (after <= st->min_seq_before)
+		return 0;
+	agg = rs_agg_get(rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec)),
+			 rs_lruvec_node(lruvec), rs_reclaimer_of(st));
+	if (agg)
+		agg->v[RS_F_MIN_SEQ_ADVANCES] += after - st->min_seq_before;
+	return 0;
+}

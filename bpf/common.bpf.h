@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Maps and helpers shared by every probe.  The probes are compiled one by one
+ * and linked into a single object (bpftool gen object), so the maps are
+ * declared __weak here and merged by the linker.
+ */
+#ifndef RS_COMMON_BPF_H
+#define RS_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "rs_common.h"
+#include "compat.bpf.h"
+
+/* Set by userspace before load. */
+const volatile bool rs_stream_events __weak = false;
+/* Node of every lruvec on a one-node machine; RS_NODE_UNKNOWN otherwise. */
+const volatile __u16 rs_fixed_node __weak = RS_NODE_UNKNOWN;
+/* Entries in rs_agg; sized by userspace. */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct rs_task_state);
+} rs_task SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, struct rs_agg_key);
+	__type(value, struct rs_agg_value);
+} rs_agg SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, RS_NR_STATS);
+	__type(key, __u32);
+	__type(value, __u64);
+} rs_stats SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} rs_events SEC(".maps") __weak;
+
+static const struct rs_agg_value rs_zero_agg;
+
+static __always_inline void rs_stat_add(__u32 stat, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&rs_stats, &stat);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline struct rs_task_state *rs_state(bool create)
+{
+	struct rs_task_state *st;
+
+	st = bpf_task_storage_get(&rs_task, bpf_get_current_task_btf(), NULL,
+				  create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!st && create)
+		rs_stat_add(RS_STAT_STATE_MISSES, 1);
+	return st;
+}
+
+static __always_inline bool rs_current_is_kswapd(void)
+{
+	return BPF_CORE_READ(bpf_get_current_task_btf(), flags) & RS_PF_KSWAPD;
+}
+
+/* The reclaimer kind for an event outside an lruvec pass. */
+static __always_inline __u8 rs_reclaimer_of(const struct rs_task_state *st)
+{
+	if (st->in_pass)
+		return st->pass_reclaimer;
+	if (st->in_classic)
+		return st->classic_reclaimer;
+	if (rs_current_is_kswapd())
+		return RS_RECLAIMER_KSWAPD;
+	if (st->in_node_reclaim)
+		return RS_RECLAIMER_NODE;
+	if (st->in_memcg)
+		return RS_RECLAIMER_MEMCG;
+	if (st->in_direct)
+		return RS_RECLAIMER_DIRECT;
+	return RS_RECLAIMER_OTHER;
+}
+
+static __always_inline struct rs_agg_value *
+rs_agg_get(__u64 cgid, __u16 node, __u8 reclaimer)
+{
+	struct rs_agg_key key = {
+		.cgroup_id = cgid, .node = node, .reclaimer = reclaimer
+	};
+	struct rs_agg_value *val;
+
+	val = bpf_map_lookup_elem(&rs_agg, &key);
+	if (val)
+		return val;
+	bpf_map_update_elem(&rs_agg, &key, &rs_zero_agg, BPF_NOEXIST);
+	val = bpf_map_lookup_elem(&rs_agg, &key);
+	if (!val)
+		rs_stat_add(RS_STAT_AGG_FULL, 1);
+	return val;
+}
+
+/* Where an event of the current task belongs; returns its state, if any. */
+struct rs_where {
+	__u64 cgid;
+	__u16 node;
+	__u8 reclaimer;
+};
+
+static __always_inline struct rs_task_state *rs_locate(struct rs_where *w,
+						     __u16 fallback_node)
+{
+	struct rs_task_state *st = rs_state(false);
+
+	w->cgid = RS_CGROUP_NONE;
+	w->node = fallback_node;
+	if (st) {
+		rs_attribute(st, &w->cgid, &w->node, fallback_node);
+		w->reclaimer = rs_reclaimer_of(st);
+	} else {
+		w->reclaimer = rs_current_is_kswapd() ? RS_RECLAIMER_KSWAPD
+						      : RS_RECLAIMER_OTHER;
+	}
+	return st;
+}
+
+static __always_inline struct rs_agg_value *rs_agg_of(const struct rs_where *w)
+{
+	return rs_agg_get(w->cgid, w->node, w->reclaimer);
+}
+
+/*
+ * Reserve a record; every failure is counted so that nothing is lost
+ * silently.  Returns NULL when streaming is off.
+ */
+static __always_inline void *rs_reserve(__u32 size, __u16 type, __u64 cgid,
+					__u16 node, __u8 reclaimer)
+{
+	struct rs_event_hdr *hdr;
+
+	if (!rs_stream_events)
+		return NULL;
+	hdr = bpf_ringbuf_reserve(&rs_events, size, 0);
+	if (!hdr) {
+		rs_stat_add(RS_STAT_RING_DROPS, 1);
+		return NULL;
+	}
+	hdr->ts_ns = bpf_ktime_get_ns();
+	hdr->cgroup_id = cgid;
+	hdr->pid = bpf_get_current_pid_tgid();
+	hdr->type = type;
+	hdr->node = node;
+	hdr->reclaimer = reclaimer;
+	__builtin_memset(hdr->pad, 0, sizeof(hdr->pad));
+	return hdr;
+}
+
+static __always_inline void rs_submit(void *rec)
+{
+	bpf_ringbuf_submit(rec, 0);
+	rs_stat_add(RS_STAT_RING_RECORDS, 1);
+}
+
+#endif /* RS_COMMON_BPF_H */

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel differences, in one place.  Each helper names the kernel change it
+ * covers.  Programs whose prototypes differ between kernels come in variants
+ * (suffix _v<N>); userspace picks one by the parameter names (functions) or
+ * types (tracepoints) it finds in the running kernel's BTF and switches the
+ * others off before load (src/hooks.c).
+ */
+#ifndef RS_COMPAT_BPF_H
+#define RS_COMPAT_BPF_H
+
+/* include/linux/sched.h: not in BTF, stable since 2.6. */
+#define RS_PF_KSWAPD 0x00020000
+
+/*
+ * struct scan_control.proactive appeared in v6.0 ("mm: vmscan: make
+ * memory.reclaim proactive"); older kernels cannot tell proactive reclaim
+ * apart from limit reclaim.
+ */
+static __always_inline bool rs_sc_proactive(struct scan_control *sc)
+{
+	if (bpf_core_field_exists(sc->proactive))
+		return BPF_CORE_READ_BITFIELD_PROBED(sc, proactive);
+	return false;
+}
+
+/* scan_control.memcg_low_reclaim: bitfield, present since v4.19. */
+static __always_inline bool rs_sc_memcg_low_reclaim(struct scan_control *sc)
+{
+	return BPF_CORE_READ_BITFIELD_PROBED(sc, memcg_low_reclaim);
+}
+
+/* scan_control.hibernation_mode: v5.8 ("mm: vmscan: ... hibernation"). */
+static __always_inline bool rs_sc_hibernation(struct scan_control *sc)
+{
+	if (bpf_core_field_exists(sc->hibernation_mode))
+		return BPF_CORE_READ_BITFIELD_PROBED(sc, hibernation_mode);
+	return false;
+}
+
+/*
+ * cgroup id as userspace sees it (inode number of the cgroup directory):
+ * kernfs_node.id is a u64 since v5.5 ("kernfs: combine ino/id lookup
+ * functions into kernfs_find_and_get_node_by_id()").
+ */
+static __always_inline __u64 rs_memcg_cgroup_id(struct mem_cgroup *memcg)
+{
+	if (!memcg)
+		return RS_CGROUP_NONE;
+	return BPF_CORE_READ(memcg, css.cgroup, kn, id);
+}
+
+/*
+ * The memcg of the task: task->cgroups->subsys[memory_cgrp_id], on cgroup v1
+ * and v2 alike.  memory_cgrp_id's value depends on the config, so it is
+ * relocated.
+ */
+static __always_inline __u64 rs_task_memcg_cgroup_id(struct task_struct *task)
+{
+	int id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	struct cgroup_subsys_state *css;
+
+	if (id < 0 || id >= CGROUP_SUBSYS_COUNT)
+		return RS_CGROUP_NONE;
+	css = BPF_CORE_READ(task, cgroups, subsys[id]);
+	if (!css)
+		return RS_CGROUP_NONE;
+	return BPF_CORE_READ(css, cgroup, kn, id);
+}
+
+/*
+ * The memcg of an lruvec: container_of(lruvec, struct mem_cgroup_per_node,
+ * lruvec)->memcg, or none when memcg is disabled and the lruvec is the
+ * node's own (pgdat->__lruvec).
+ */
+static __always_inline struct mem_cgroup *rs_lruvec_memcg(struct lruvec *lruvec)
+{
+	struct pglist_data *pgdat = BPF_CORE_READ(lruvec, pgdat);
+	struct mem_cgroup_per_node *pn;
+
+	if (pgdat && (void *)lruvec == (void *)&pgdat->__lruvec)
+		return NULL;
+	pn = (void *)lruvec -
+	     bpf_core_field_offset(struct mem_cgroup_per_node, lruvec);
+	return BPF_CORE_READ(pn, memcg);
+}
+
+static __always_inline __u16 rs_lruvec_node(struct lruvec *lruvec)
+{
+	return BPF_CORE_READ(lruvec, pgdat, node_id);
+}
+
+/* lrugen.min_seq[] sums: retirements of anon plus file generations. */
+static __always_inline __u64 rs_min_seq_sum(struct lruvec *lruvec)
+{
+	return BPF_CORE_READ(lruvec, lrugen.min_seq[0]) +
+	       BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+}
+
+#endif /* RS_COMPAT_BPF_H */

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lruvec passes: MGLRU's try_to_shrink_lruvec() with its scan budget and
+ * batches, and the classic LRU's shrink_lruvec().  Both set the per-task
+ * attribution that the tracepoint layer uses.
+ */
+#include "common.bpf.h"
+#include "shrink.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+static __always_inline __u8 pass_reclaimer(struct rs_task_state *st,
+					    struct scan_control *sc)
+{
+	if (rs_current_is_kswapd())
+		return RS_RECLAIMER_KSWAPD;
+	if (rs_sc_proactive(sc))
+		return RS_RECLAIMER_PROACTIVE;
+	if (st->in_node_reclaim)
+		return RS_RECLAIMER_NODE;
+	if (rs_sc_hibernation(sc))
+		return RS_RECLAIMER_OTHER;
+	if (BPF_CORE_READ(sc, target_mem_cgroup))
+		return RS_RECLAIMER_MEMCG;
+	return RS_RECLAIMER_DIRECT;
+}
+
+/* root_reclaim(): no target, or the root memcg as target. */
+static __always_inline bool is_root_reclaim(struct scan_control *sc)
+{
+	struct mem_cgroup *target = BPF_CORE_READ(sc, target_mem_cgroup);
+
+	return !target || !BPF_CORE_READ(target, css.parent);
+}
+
+SEC("fentry/try_to_shrink_lruvec")
+int BPF_PROG(rs_pass_enter, struct lruvec *lruvec, struct scan_control *sc)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (!st)
+		return 0;
+	st->pass_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
+	st->pass_node = rs_lruvec_node(lruvec);
+	st->pass_reclaimer = pass_reclaimer(st, sc);
+	st->pass_lruvec = (__u64)lruvec;
+	st->pass_start_ns = bpf_ktime_get_ns();
+	st->evictable = 0;
+	st->budget = 0;
+	st->budget_used = 0;
+	st->pass_isolated = 0;
+	st->pass_reclaimed = 0;
+	st->nr_to_reclaim = BPF_CORE_READ(sc, nr_to_reclaim);
+	st->batches = 0;
+	st->last_delta = 0;
+	st->priority = BPF_CORE_READ(sc, priority);
+	st->swappiness = -1;
+	st->budget_known = 0;
+	st->aged = 0;
+	st->aging_ok = 0;
+	st->root_reclaim = is_root_reclaim(sc);
+	st->pass_target = (__u64)BPF_CORE_READ(sc, target_mem_cgroup);
+	st->memcg_low_reclaim = rs_sc_memcg_low_reclaim(sc);
+	st->in_pass = 1;
+	/* only scan_control tells memory.reclaim from limit reclaim */
+	if (st->in_memcg && st->pass_reclaimer == RS_RECLAIMER_PROACTIVE)
+		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
+	if (st->in_classic)
+		st->classic_saw_pass = 1;
+	return 0;
+}
+
+/*
+ * The first lruvec_evictable_size() of a pass is get_nr_to_scan()'s: mirror
+ * the budget computed from it.
+ */
+SEC("fexit/lruvec_evictable_size")
+int BPF_PROG(rs_evictable_exit, struct lruvec *lruvec, int swappiness,
+	     unsigned long ret)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_budget_inputs in = {};
+	struct mem_cgroup *memcg;
+
+	if (!st || !st->in_pass || st->budget_known ||
+	    st->pass_lruvec != (__u64)lruvec)
+		return 0;
+	memcg = rs_lruvec_memcg(lruvec);
+	in.evictable = ret;
+	in.priority = st->priority;
+	in.online = true;
+	in.memcg_low_reclaim = st->memcg_low_reclaim;
+	if (memcg) {
+		in.online = BPF_CORE_READ(memcg, css.flags) & CSS_ONLINE;
+		in.usage = BPF_CORE_READ(memcg, memory.usage.counter);
+		/* mem_cgroup_protection(): none when memcg is the target */
+		if ((__u64)memcg != st->pass_target) {
+			in.emin = BPF_CORE_READ(memcg, memory.emin);
+			in.elow = BPF_CORE_READ(memcg, memory.elow);
+		}
+	}
+	st->evictable = ret;
+	st->swappiness = swappiness;
+	st->budget = rs_mglru_budget(&in);
+	st->budget_known = 1;
+	return 0;
+}
+
+/* v7.2: evict_folios(nr_to_scan, lruvec, sc, swappiness) */
+SEC("fexit/evict_folios")
+int BPF_PROG(rs_evict_exit_v2, unsigned long nr_to_scan, struct lruvec *lruvec,
+	     struct scan_control *sc, int swappiness, int ret)
+{
+	struct rs_task_state *st = rs_state(false);
+
+	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
+		return 0;
+	st->batches++;
+	st->last_delta = ret;
+	st->budget_used += ret;
+	return 0;
+}
+
+/* v6.12: evict_folios(lruvec, sc, swappiness) */
+SEC("fexit/evict_folios")
+int BPF_PROG(rs_evict_exit_v1, struct lruvec *lruvec, struct scan_control *sc,
+	     int swappiness, int ret)
+{
+	struct rs_task_state *st = rs_state(false);
+
+	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
+		return 0;
+	st->batches++;
+	st->last_delta = ret;
+	st->budget_used += ret;
+	return 0;
+}
+
+SEC("fexit/try_to_shrink_lruvec")
+int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
+	     bool need_rotate)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_pass_facts facts = {};
+	struct rs_shrink_event *ev;
+	struct rs_agg_value *agg;
+	enum rs_exit_reason why;
+	__u64 duration;
+
+	if (!st || !st->in_pass)
+		return 0;
+	st->in_pass = 0;
+	st->last_cgid = st->pass_cgid;
+	st->last_node = st->pass_node;
+	duration = bpf_ktime_get_ns() - st->pass_start_ns;
+
+	facts.budget = st->budget;
+	facts.budget_used = st->budget_used;
+	facts.nr_reclaimed = BPF_CORE_READ(sc, nr_reclaimed);
+	facts.nr_to_reclaim = st->nr_to_reclaim;
+	facts.batches = st->batches;
+	facts.last_delta = st->last_delta;
+	facts.budget_known = st->budget_known;
+	facts.root_reclaim = st->root_reclaim;
+	facts.aged = st->aged;
+	facts.aging_ok = st->aging_ok;
+	facts.need_rotate = need_rotate;
+	facts.order = BPF_CORE_READ(sc, order);
+	why = rs_classify_exit(&facts);
+	if (!st->budget_known)
+		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
+
+	agg = rs_agg_get(st->pass_cgid, st->pass_node, st->pass_reclaimer);
+	if (agg) {
+		agg->v[RS_F_SHRINKS]++;
+		agg->v[RS_F_BATCHES] += st->batches;
+		agg->v[RS_F_BUDGET] += st->budget;
+		agg->v[RS_F_BUDGET_USED] += st->budget_used;
+		agg->v[RS_F_PASS_NS] += duration;
+		agg->v[RS_F_ROTATIONS] += need_rotate;
+		switch (why) {
+		case RS_EXIT_BUDGET:
+			agg->v[RS_F_EXIT_BUDGET]++;
+			break;
+		case RS_EXIT_NO_PROGRESS:
+			agg->v[RS_F_EXIT_NO_PROGRESS]++;
+			break;
+		case RS_EXIT_TARGET:
+			agg->v[RS_F_EXIT_TARGET]++;
+			break;
+		case RS_EXIT_BELOW_MIN:
+			agg->v[RS_F_EXIT_BELOW_MIN]++;
+			break;
+		case RS_EXIT_AFTER_AGING:
+			agg->v[RS_F_EXIT_AFTER_AGING]++;
+			break;
+		default:
+			break;
+		}
+	}
+
+	ev = rs_reserve(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid, st->pass_node,
+			st->pass_reclaimer);
+	if (!ev)
+		return 0;
+	ev->evictable = st->evictable;
+	ev->budget = st->budget;
+	ev->budget_used = st->budget_used;
+	ev->isolated = st->pass_isolated;
+	ev->reclaimed = st->pass_reclaimed;
+	ev->duration_ns = duration;
+	ev->nr_to_reclaim = st->nr_to_reclaim;
+	ev->batches = st->batches;
+	ev->priority = st->priority;
+	ev->swappiness = st->swappiness;
+	ev->exit_reason = why;
+	ev->need_rotate = need_rotate;
+	ev->budget_known = st->budget_known;
+	ev->aged = st->aged;
+	rs_submit(ev);
+	return 0;
+}
+
+SEC("fentry/shrink_lruvec")
+int BPF_PROG(rs_classic_enter, struct lruvec *lruvec, struct scan_control *sc)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (!st)
+		return 0;
+	st->classic_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
+	st->classic_node = rs_lruvec_node(lruvec);
+	st->classic_reclaimer = pass_reclaimer(st, sc);
+	st->classic_saw_pass = 0;
+	st->in_classic = 1;
+	if (st->in_memcg && st->classic_reclaimer == RS_RECLAIMER_PROACTIVE)
+		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
+	return 0;
+}
+
+SEC("fexit/shrink_lruvec")
+int BPF_PROG(rs_classic_exit, struct lruvec *lruvec, struct scan_control *sc)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_agg_value *agg;
+
+	if (!st || !st->in_classic)
+		return 0;
+	st->in_classic = 0;
+	st->last_cgid = st->classic_cgid;
+	st->last_node = st->classic_node;
+	/* MGLRU memcg reclaim goes through shrink_lruvec(): not a classic pass */
+	if (st->classic_saw_pass)
+		return 0;
+	agg = rs_agg_get(st->classic_cgid, st->classic_node,
+			 st->classic_reclaimer);
+	if (agg)
+		agg->v[RS_F_CLASSIC_SHRINKS]++;
+	return 0;
+}

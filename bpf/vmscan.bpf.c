@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracepoint layer: vmscan tracepoints, which every kernel with BTF has.
+ * Inside an lruvec pass (shrink.bpf.c) events go to the memcg whose LRU is
+ * scanned; without the pass hooks (tracepoint-only mode) they go to the
+ * memcg reclaim target, and global reclaim stays unattributed.
+ */
+#include "common.bpf.h"
+#include "vmscan.h"
+
+static __always_inline __u64 task_memcg(void)
+{
+	return rs_task_memcg_cgroup_id(bpf_get_current_task_btf());
+}
+
+static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer,
+					 __u64 duration, __u64 nr_reclaimed,
+					 __u64 nr_to_reclaim)
+{
+	struct rs_reclaim_event *ev;
+
+	ev = rs_reserve(sizeof(*ev), RS_EV_RECLAIM, cgid, rs_fixed_node,
+			reclaimer);
+	if (!ev)
+		return;
+	ev->duration_ns = duration;
+	ev->nr_reclaimed = nr_reclaimed;
+	ev->nr_to_reclaim = nr_to_reclaim;
+	ev->gfp_flags = 0;
+	ev->order = 0;
+	rs_submit(ev);
+}
+
+/* --- direct reclaim ------------------------------------------------------ */
+
+static __always_inline void direct_begin(void)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (!st)
+		return;
+	st->in_direct = 1;
+	st->nr_to_reclaim = 0;
+	st->direct_start_ns = bpf_ktime_get_ns();
+}
+
+/* v7.2 ("mm: vmscan: add memcg to the reclaim tracepoints"): gfp, order, memcg */
+SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
+int BPF_PROG(rs_direct_begin_v2, gfp_t gfp, int order, struct mem_cgroup *memcg)
+{
+	direct_begin();
+	return 0;
+}
+
+/* before: order, gfp */
+SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
+int BPF_PROG(rs_direct_begin_v1, int order, gfp_t gfp)
+{
+	direct_begin();
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_end")
+int BPF_PROG(rs_direct_end, unsigned long nr_reclaimed)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_agg_value *agg;
+	__u64 cgid, duration;
+
+	if (!st || !st->in_direct)
+		return 0;
+	st->in_direct = 0;
+	duration = bpf_ktime_get_ns() - st->direct_start_ns;
+	/* the stall belongs to the task's own memcg */
+	cgid = task_memcg();
+	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
+	if (agg) {
+		agg->v[RS_F_DIRECT_RECLAIMS]++;
+		agg->v[RS_F_DIRECT_RECLAIM_NS] += duration;
+		agg->v[RS_F_DIRECT_RECLAIMED] += nr_reclaimed;
+	}
+	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, duration, nr_reclaimed,
+		     st->nr_to_reclaim);
+	return 0;
+}
+
+/* --- memcg reclaim (limit and memory.reclaim) ----------------------------- */
+
+static __always_inline void memcg_begin(__u64 target)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (!st)
+		return;
+	st->in_memcg = 1;
+	st->memcg_reclaimer = RS_RECLAIMER_MEMCG; /* PROACTIVE: see shrink */
+	st->target_cgid = target;
+	st->nr_to_reclaim = 0;
+	st->memcg_start_ns = bpf_ktime_get_ns();
+}
+
+/* v7.2: the target memcg is an argument */
+SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
+int BPF_PROG(rs_memcg_begin_v2, gfp_t gfp, int order, struct mem_cgroup *memcg)
+{
+	memcg_begin(rs_memcg_cgroup_id(memcg));
+	return 0;
+}
+
+/* before: no memcg; the charging task's memcg is the usual target */
+SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
+int BPF_PROG(rs_memcg_begin_v1, int order, gfp_t gfp)
+{
+	memcg_begin(task_memcg());
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
+int BPF_PROG(rs_memcg_end, unsigned long nr_reclaimed)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_agg_value *agg;
+	__u64 duration;
+	__u8 reclaimer;
+
+	if (!st || !st->in_memcg)
+		return 0;
+	st->in_memcg = 0;
+	duration = bpf_ktime_get_ns() - st->memcg_start_ns;
+	reclaimer = st->memcg_reclaimer;
+	agg = rs_agg_get(st->target_cgid, rs_fixed_node, reclaimer);
+	if (agg) {
+		agg->v[RS_F_MEMCG_RECLAIMS]++;
+		agg->v[RS_F_MEMCG_RECLAIM_NS] += duration;
+		agg->v[RS_F_MEMCG_RECLAIMED] += nr_reclaimed;
+	}
+	emit_reclaim(st->target_cgid, reclaimer, duration, nr_reclaimed,
+		     st->nr_to_reclaim);
+	return 0;
+}
+
+/* --- node reclaim ---------------------------------------------------------- */
+
+SEC("tp_btf/mm_vmscan_node_reclaim_begin")
+int BPF_PROG(rs_node_begin, int nid, int order, gfp_t gfp)
+{
+	struct rs_task_state *st = rs_state(true);
+
+	if (st)
+		st->in_node_reclaim = 1;
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_node_reclaim_end")
+int BPF_PROG(rs_node_end, unsigned long nr_reclaimed)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_agg_value *agg;
+
+	if (!st || !st->in_node_reclaim)
+		return 0;
+	st->in_node_reclaim = 0;
+	agg = rs_agg_get(task_memcg(), rs_fixed_node, RS_RECLAIMER_NODE);
+	if (agg)
+		agg->v[RS_F_NODE_RECLAIMS]++;
+	return 0;
+}
+
+/* --- LRU scanning ---------------------------------------------------------- */
+
+SEC("tp_btf/mm_vmscan_lru_isolate")
+int BPF_PROG(rs_lru_isolate, int highest_zoneidx, int order,
+	     unsigned long nr_requested, unsigned long nr_scanned,
+	     unsigned long nr_skipped, unsigned long nr_taken, int lru)
+{
+	struct rs_where w;
+	struct rs_task_state *st = rs_locate(&w, rs_fixed_node);
+	struct rs_agg_value *agg = rs_agg_of(&w);
+	bool active = lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
+
+	if (st && st->in_pass)
+		st->pass_isolated += nr_taken;
+	if (!agg)
+		return 0;
+	if (active) {
+		agg->v[RS_F_ACTIVE_ISOLATED] += nr_taken;
+		return 0;
+	}
+	agg->v[RS_F_SCANNED] += nr_scanned;
+	agg->v[RS_F_ISOLATED] += nr_taken;
+	if (lru == LRU_INACTIVE_FILE)
+		agg->v[RS_F_ISOLATED_FILE] += nr_taken;
+	return 0;
+}
+
+/*
+ * file is a bool for the classic LRU and LRU_INACTIVE_{ANON,FILE} (0 or 2)
+ * for MGLRU's evict_folios(): non-zero means file either way.
+ */
+SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
+int BPF_PROG(rs_lru_shrink_inactive, int nid, unsigned long nr_scanned,
+	     unsigned long nr_reclaimed, struct reclaim_stat *stat, int priority,
+	     int file)
+{
+	struct rs_where w;
+	struct rs_task_state *st = rs_locate(&w, nid);
+	struct rs_agg_value *agg = rs_agg_of(&w);
+
+	if (st && st->in_pass)
+		st->pass_reclaimed += nr_reclaimed;
+	if (!agg)
+		return 0;
+	agg->v[RS_F_RECLAIMED] += nr_reclaimed;
+	if (file)
+		agg->v[RS_F_RECLAIMED_FILE] += nr_reclaimed;
+	agg->v[RS_F_DIRTY] += stat->nr_dirty;
+	agg->v[RS_F_WRITEBACK] += stat->nr_writeback;
+	agg->v[RS_F_CONGESTED] += stat->nr_congested;
+	agg->v[RS_F_IMMEDIATE] += stat->nr_immediate;
+	agg->v[RS_F_PAGEOUT] += stat->nr_pageout;
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_lru_shrink_active")
+int BPF_PROG(rs_lru_shrink_active, int nid, unsigned long nr_taken,
+	     unsigned long nr_active, unsigned long nr_deactivated)
+{
+	struct rs_where w;
+	struct rs_agg_value *agg;
+
+	rs_locate(&w, nid);
+	agg = rs_agg_of(&w);
+	if (agg)
+		agg->v[RS_F_DEACTIVATED] += nr_deactivated;
+	return 0;
+}
+
+/* --- throttling, kswapd, slab ---------------------------------------------- */
+
+SEC("tp_btf/mm_vmscan_throttled")
+int BPF_PROG(rs_throttled, int nid, int usec_timeout, int usec_delayed,
+	     int reason)
+{
+	struct rs_throttle_event *ev;
+	struct rs_agg_value *agg;
+	struct rs_where w;
+
+	rs_locate(&w, nid);
+	agg = rs_agg_of(&w);
+	if (agg) {
+		agg->v[RS_F_THROTTLES]++;
+		agg->v[RS_F_THROTTLE_US] += usec_delayed;
+		/* enum vmscan_throttle_state, in order */
+		if (reason == VMSCAN_THROTTLE_WRITEBACK)
+			agg->v[RS_F_THROTTLES_WRITEBACK]++;
+		else if (reason == VMSCAN_THROTTLE_ISOLATED)
+			agg->v[RS_F_THROTTLES_ISOLATED]++;
+		else if (reason == VMSCAN_THROTTLE_NOPROGRESS)
+			agg->v[RS_F_THROTTLES_NOPROGRESS]++;
+		else if (reason == VMSCAN_THROTTLE_CONGESTED)
+			agg->v[RS_F_THROTTLES_CONGESTED]++;
+	}
+	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
+			w.reclaimer);
+	if (!ev)
+		return 0;
+	ev->reason = reason;
+	ev->usec_timeout = usec_timeout;
+	ev->usec_delayed = usec_delayed;
+	ev->pad = 0;
+	rs_submit(ev);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_kswapd_wake")
+int BPF_PROG(rs_kswapd_wake, int nid, int zid, int order)
+{
+	struct rs_agg_value *agg =
+		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
+
+	if (agg)
+		agg->v[RS_F_KSWAPD_WAKES]++;
+	return 0;
+}
+
+/* v7.2: the memcg is the last argument */
+SEC("tp_btf/mm_shrink_slab_end")
+int BPF_PROG(rs_slab_end_v2, struct shrinker *shr, int nid, int shrinker_retval,
+	     long unused_scan_cnt, long new_scan_cnt, long total_scan,
+	     struct mem_cgroup *memcg)
+{
+	struct rs_task_state *st = rs_state(false);
+	struct rs_agg_value *agg;
+
+	if (shrinker_retval <= 0)
+		return 0;
+	agg = rs_agg_get(rs_memcg_cgroup_id(memcg), nid,
+			 st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER);
+	if (agg)
+		agg->v[RS_F_SLAB_FREED] += shrinker_retval;
+	return 0;
+}
+
+/* before: attributed like the LRU events */
+SEC("tp_btf/mm_shrink_slab_end")
+int BPF_PROG(rs_slab_end_v1, struct shrinker *shr, int nid, int shrinker_retval)
+{
+	struct rs_agg_value *agg;
+	struct rs_where w;
+
+	if (shrinker_retval <= 0)
+		return 0;
+	rs_locate(&w, nid);
+	agg = rs_agg_of(&w);
+	if (agg)
+		agg->v[RS_F_SLAB_FREED] += shrinker_retval;
+	return 0;
+}

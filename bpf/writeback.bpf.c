@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dirty and writeback folios met by reclaim: handle_reclaim_writeback(),
+ * shared by MGLRU and the classic LRU since "mm/vmscan: unify writeback
+ * reclaim statistic and throttling" (v7.2), and flusher wakeups by reason.
+ */
+#include "common.bpf.h"
+#include "writeback.h"
+
+SEC("fentry/handle_reclaim_writeback")
+int BPF_PROG(rs_writeback, unsigned long nr_taken, struct pglist_data *pgdat,
+	     struct scan_control *sc, struct reclaim_stat *stat)
+{
+	__u32 unqueued = stat->nr_unqueued_dirty;
+	bool woken = unqueued == nr_taken;
+	struct rs_writeback_event *ev;
+	struct rs_agg_value *agg;
+	struct rs_where w;
+
+	rs_locate(&w, pgdat->node_id);
+	agg = rs_agg_of(&w);
+	if (agg) {
+		agg->v[RS_F_WB_CHECKS]++;
+		agg->v[RS_F_UNQUEUED_DIRTY] += unqueued;
+		agg->v[RS_F_FLUSHER_WAKEUPS] += woken;
+	}
+
+	ev = rs_reserve(sizeof(*ev), RS_EV_WRITEBACK, w.cgid, w.node,
+			w.reclaimer);
+	if (!ev)
+		return 0;
+	ev->nr_taken = nr_taken;
+	ev->dirty = stat->nr_dirty;
+	ev->unqueued_dirty = unqueued;
+	ev->congested = stat->nr_congested;
+	ev->writeback = stat->nr_writeback;
+	ev->immediate = stat->nr_immediate;
+	ev->pageout = stat->nr_pageout;
+	ev->flusher_woken = woken;
+	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
+	rs_submit(ev);
+	return 0;
+}
+
+SEC("fentry/wakeup_flusher_threads")
+int BPF_PROG(rs_flusher, enum wb_reason reason)
+{
+	__u32 r = reason;
+
+	if (r > RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0)
+		r = RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
+	rs_stat_add(RS_STAT_FLUSHER_REASON0 + r, 1);
+	return 0;
+}

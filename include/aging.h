@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MGLRU aging probe (bpf/aging.bpf.c): one record per try_to_inc_max_seq()
+ * call, with the generation sizes after it.  Needs rs_common.h first.
+ */
+#ifndef RS_AGING_H
+#define RS_AGING_H
+
+#define RS_MAX_NR_GENS 4 /* MAX_NR_GENS */
+
+/* Who asked for the aging. */
+enum rs_aging_trigger {
+	RS_AGING_RECLAIM,   /* inside an lruvec reclaim pass */
+	RS_AGING_KSWAPD,    /* kswapd's lru_gen_age_node() */
+	RS_AGING_OTHER,	    /* /sys/kernel/debug/lru_gen writes and others */
+};
+
+struct rs_aging_event {
+	struct rs_event_hdr hdr;
+	__u64 seq;	 /* the max_seq the caller saw */
+	__u64 max_seq;	 /* after */
+	__u64 min_seq[2]; /* after: anon, file */
+	__u64 duration_ns;
+	/* pages per generation after aging: [seq % 4][anon, file] */
+	__s64 nr_pages[RS_MAX_NR_GENS][2];
+	__u8 force_scan;
+	__u8 success;
+	__u8 trigger; /* enum rs_aging_trigger */
+	__u8 pad[5];
+};
+
+#endif /* RS_AGING_H */

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MGLRU lruvec pass probe (bpf/shrink.bpf.c): one record per
+ * try_to_shrink_lruvec() call, with the scan budget the kernel computed and
+ * what became of it.  Needs rs_common.h first.
+ */
+#ifndef RS_SHRINK_H
+#define RS_SHRINK_H
+
+/* Why try_to_shrink_lruvec()'s loop ended (mm/vmscan.c, v7.2). */
+enum rs_exit_reason {
+	RS_EXIT_BUDGET,	      /* nr_to_scan used up (or zero to begin with) */
+	RS_EXIT_NO_PROGRESS,  /* evict_folios() returned 0 */
+	RS_EXIT_TARGET,	      /* should_abort_scan(): target met / wmark ok */
+	RS_EXIT_BELOW_MIN,    /* mem_cgroup_below_min() */
+	RS_EXIT_AFTER_AGING,  /* root reclaim stops after aging */
+	RS_EXIT_UNKNOWN,      /* budget not seen (pre-series kernel) */
+	RS_NR_EXIT_REASONS
+};
+
+/* What the pass looked like when it returned. */
+struct rs_pass_facts {
+	__u64 budget;
+	__u64 budget_used;
+	__u64 nr_reclaimed;  /* sc->nr_reclaimed at return */
+	__u64 nr_to_reclaim; /* sc->nr_to_reclaim */
+	__u32 batches;
+	__u32 last_delta;    /* last evict_folios() return */
+	__u8 budget_known;
+	__u8 root_reclaim;
+	__u8 aged;	     /* should_run_aging() was true at least once */
+	__u8 aging_ok;	     /* a try_to_inc_max_seq() in the pass succeeded */
+	__u8 need_rotate;    /* return value */
+	__u8 order;	     /* sc->order */
+};
+
+/*
+ * Deduce the exit reason from what the loop leaves behind.  The loop (after
+ * "mm/mglru: don't abort scan immediately right after aging"):
+ *
+ *   nr_to_scan = budget;
+ *   while (nr_to_scan > 0) {
+ *       if (below_min) { need_rotate = true; break; }
+ *       if (should_run_aging) { need_rotate |= inc_max_seq(); should_age = 1; }
+ *       delta = evict_folios(min(nr_to_scan, 64));
+ *       if (!delta) break;
+ *       if (should_abort_scan) break;
+ *       if (root_reclaim && should_age) break;
+ *       nr_to_scan -= delta;
+ *   }
+ *
+ * should_abort_scan() is only true for root reclaim: nr_reclaimed has reached
+ * max(nr_to_reclaim, compact_gap(order)), or kswapd sees the watermarks met.
+ * The watermark test is not repeated here: a root-reclaim kswapd pass that
+ * stopped early for no other visible reason is counted as RS_EXIT_TARGET.
+ */
+static inline enum rs_exit_reason rs_classify_exit(const struct rs_pass_facts *f)
+{
+	if (!f->budget_known)
+		return f->batches && !f->last_delta ? RS_EXIT_NO_PROGRESS
+						    : RS_EXIT_UNKNOWN;
+	if (f->batches == 0)
+		/* the loop never evicted: no budget, or below min at once */
+		return f->budget == 0 ? RS_EXIT_BUDGET : RS_EXIT_BELOW_MIN;
+	if (f->last_delta == 0)
+		return RS_EXIT_NO_PROGRESS;
+	if (f->root_reclaim) {
+		__u64 gap = 2ULL << f->order; /* compact_gap() */
+		__u64 goal = f->nr_to_reclaim > gap ? f->nr_to_reclaim : gap;
+
+		if (f->nr_reclaimed >= goal)
+			return RS_EXIT_TARGET;
+		if (f->aged)
+			return RS_EXIT_AFTER_AGING;
+	}
+	if (f->budget_used >= f->budget)
+		return RS_EXIT_BUDGET;
+	/* need_rotate without a successful aging can only be below_min */
+	if (f->need_rotate && !f->aging_ok)
+		return RS_EXIT_BELOW_MIN;
+	if (f->root_reclaim)
+		return RS_EXIT_TARGET; /* kswapd: watermarks met */
+	return RS_EXIT_BELOW_MIN;
+}
+
+/* Budget as get_nr_to_scan() computes it (mm/vmscan.c, v7.2). */
+struct rs_budget_inputs {
+	__u64 evictable; /* lruvec_evictable_size() */
+	__u64 emin, elow; /* memcg->memory.emin/elow (0 if memcg is the target) */
+	__u64 usage;	  /* mem_cgroup_size(memcg) */
+	__s32 priority;
+	__u8 online;
+	__u8 memcg_low_reclaim;
+};
+
+static inline __u64 rs_mglru_budget(const struct rs_budget_inputs *in)
+{
+	__u64 scan = in->evictable;
+
+	/* try to scrape all its memory if this memcg was deleted */
+	if (!in->online)
+		return scan;
+	/* apply_proportional_protection() */
+	if (in->emin || in->elow) {
+		__u64 protection, size = in->usage;
+
+		if (!in->memcg_low_reclaim && in->elow > in->emin)
+			protection = in->elow;
+		else
+			protection = in->emin;
+		if (size < protection)
+			size = protection;
+		scan -= scan * protection / (size + 1);
+		if (scan < 32) /* SWAP_CLUSTER_MAX */
+			scan = 32;
+	}
+	if (in->priority < 0 || in->priority > 63)
+		return 0;
+	return scan >> in->priority;
+}
+
+struct rs_shrink_event {
+	struct rs_event_hdr hdr;
+	__u64 evictable;
+	__u64 budget;
+	__u64 budget_used;
+	__u64 isolated;
+	__u64 reclaimed;
+	__u64 duration_ns;
+	__u64 nr_to_reclaim;
+	__u32 batches;
+	__s32 priority;
+	__s32 swappiness;
+	__u8 exit_reason; /* enum rs_exit_reason */
+	__u8 need_rotate;
+	__u8 budget_known;
+	__u8 aged;
+};
+
+#endif /* RS_SHRINK_H */

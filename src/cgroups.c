@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cgroups.h"
+#include "util.h"
+
+struct id_path {
+	__u64 id;
+	char *path;
+};
+
+struct rs_cgroups {
+	char root[256];
+	int version;
+	struct id_path *map; /* from the last scan, sorted by id */
+	size_t nr, cap;
+};
+
+/* Find the memory controller's mount in /proc/self/mountinfo. */
+static int find_root(struct rs_cgroups *cg)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], v1[256] = "", v2[256] = "";
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[256], fstype[64], opts[1024];
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %255s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (!strcmp(fstype, "cgroup2") && !v2[0]) {
+			char path[300], ctrl[512];
+
+			snprintf(path, sizeof(path), "%s/cgroup.controllers",
+				 mnt);
+			if (!rs_read_file(path, ctrl, sizeof(ctrl)) &&
+			    (strstr(ctrl, "memory ") ||
+			     (strlen(ctrl) >= 6 &&
+			      !strcmp(ctrl + strlen(ctrl) - 6, "memory"))))
+				snprintf(v2, sizeof(v2), "%s", mnt);
+		} else if (!strcmp(fstype, "cgroup") && !v1[0]) {
+			/* super options: rw,memory or rw,memory,... */
+			char *tok, *save = NULL;
+
+			for (tok = strtok_r(opts, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save))
+				if (!strcmp(tok, "memory"))
+					snprintf(v1, sizeof(v1), "%s", mnt);
+		}
+	}
+	fclose(f);
+	if (v2[0]) {
+		snprintf(cg->root, sizeof(cg->root), "%s", v2);
+		cg->version = 2;
+	} else if (v1[0]) {
+		snprintf(cg->root, sizeof(cg->root), "%s", v1);
+		cg->version = 1;
+	} else {
+		return -ENOENT;
+	}
+	return 0;
+}
+
+struct rs_cgroups *rs_cgroups_open(void)
+{
+	struct rs_cgroups *cg = calloc(1, sizeof(*cg));
+	int err;
+
+	if (!cg)
+		return NULL;
+	err = find_root(cg);
+	if (err) {
+		free(cg);
+		errno = -err;
+		return NULL;
+	}
+	return cg;
+}
+
+static void clear_map(struct rs_cgroups *cg)
+{
+	for (size_t i = 0; i < cg->nr; i++)
+		free(cg->map[i].path);
+	cg->nr = 0;
+}
+
+void rs_cgroups_close(struct rs_cgroups *cg)
+{
+	if (!cg)
+		return;
+	clear_map(cg);
+	free(cg->map);
+	free(cg);
+}
+
+const char *rs_cgroups_root(const struct rs_cgroups *cg)
+{
+	return cg->root;
+}
+
+int rs_cgroups_version(const struct rs_cgroups *cg)
+{
+	return cg->version;
+}
+
+/* nftw has no context argument */
+static struct rs_cgroups *scanning;
+
+static int visit(const char *path, const struct stat *st, int type,
+		 struct FTW *ftw)
+{
+	struct rs_cgroups *cg = scanning;
+	const char *rel = path + strlen(cg->root);
+
+	(void)ftw;
+	if (type != FTW_D)
+		return 0;
+	if (cg->nr == cg->cap) {
+		size_t cap = cg->cap ? cg->cap * 2 : 256;
+		struct id_path *map = realloc(cg->map, cap * sizeof(*map));
+
+		if (!map)
+			return -1;
+		cg->map = map;
+		cg->cap = cap;
+	}
+	cg->map[cg->nr].id = st->st_ino;
+	cg->map[cg->nr].path = strdup(*rel ? rel : "/");
+	if (!cg->map[cg->nr].path)
+		return -1;
+	cg->nr++;
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct id_path *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int rescan(struct rs_cgroups *cg)
+{
+	int err;
+
+	clear_map(cg);
+	scanning = cg;
+	err = nftw(cg->root, visit, 32, FTW_PHYS | FTW_MOUNT);
+	scanning = NULL;
+	qsort(cg->map, cg->nr, sizeof(*cg->map), by_id);
+	return err ? -EIO : 0;
+}
+
+static const struct id_path *lookup(const struct rs_cgroups *cg, __u64 id)
+{
+	struct id_path key = { .id = id };
+
+	if (!cg->nr)
+		return NULL;
+	return bsearch(&key, cg->map, cg->nr, sizeof(*cg->map), by_id);
+}
+
+int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size)
+{
+	const struct id_path *p = lookup(cg, id);
+
+	if (!p) {
+		rescan(cg);
+		p = lookup(cg, id);
+	}
+	if (!p)
+		return -ENOENT;
+	snprintf(buf, size, "%s", p->path);
+	return 0;
+}
+
+int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
+{
+	char full[512];
+	struct stat st;
+
+	snprintf(full, sizeof(full), "%s%s", cg->root,
+		 strcmp(path, "/") ? path : "");
+	if (stat(full, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*id = st.st_ino;
+	return 0;
+}
+
+void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m)
+{
+	__u64 ids[256];
+	size_t n = rs_model_unresolved(m, ids, 256);
+
+	if (n) {
+		rescan(cg);
+		for (size_t i = 0; i < n; i++) {
+			const struct id_path *p = lookup(cg, ids[i]);
+
+			if (p)
+				rs_model_set_path(m, ids[i], p->path);
+		}
+	}
+	/* a memcg whose directory is gone, or holds another id now */
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		__u64 id;
+
+		if (!mc->path || mc->gone)
+			continue;
+		if (rs_cgroups_id(cg, mc->path, &id) || id != mc->id)
+			rs_model_mark_gone(m, mc->id);
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cgroup ids to paths.  The id of a memcg is the inode number of its
+ * directory in the hierarchy that holds the memory controller: cgroup v2
+ * where it has "memory" in cgroup.controllers, else the v1 memory mount.
+ */
+#ifndef RS_CGROUPS_H
+#define RS_CGROUPS_H
+
+#include <linux/types.h>
+#include <stddef.h>
+#include "model.h"
+
+struct rs_cgroups;
+
+/* Find the memory hierarchy; NULL (and errno) if there is none. */
+struct rs_cgroups *rs_cgroups_open(void);
+void rs_cgroups_close(struct rs_cgroups *cg);
+const char *rs_cgroups_root(const struct rs_cgroups *cg);
+int rs_cgroups_version(const struct rs_cgroups *cg);
+
+/* Look up one id (rescanning the tree if it is new); 0 or -ENOENT. */
+int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size);
+/* The id of a path relative to the hierarchy root ("/a/b"); 0 or -errno. */
+int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id);
+
+/*
+ * Bring the model's paths up to date: resolve new ids, and mark memcgs
+ * whose directory is gone (their last path is kept).
+ */
+void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What every command shares: common options, opening the collector. */
+#ifndef RS_CLI_H
+#define RS_CLI_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include "collector.h"
+#include "run_info.h"
+
+struct rs_common_opts {
+	bool verbose;
+};
+
+/* argp child with -v; its input is a struct rs_common_opts. */
+extern const struct argp rs_common_argp;
+
+/* Open the collector, or print what failed and what to do (exit code 1). */
+int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
+		const struct rs_collector_opts *opts);
+
+/* Mode in one word: "full", "partial" or "tracepoint-only". */
+const char *rs_mode(const struct rs_run_info *info);
+
+/* Install SIGINT/SIGTERM handlers that set *flag. */
+void rs_cli_on_signals(volatile int *flag);
+
+int rs_cmd_probe(int argc, char **argv);
+int rs_cmd_record(int argc, char **argv);
+
+#endif

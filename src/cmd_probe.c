@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope probe: what the running kernel offers, by trying it. */
+#include <argp.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include "cgroups.h"
+#include "cli.h"
+#include "fields.h"
+#include "json_view.h"
+
+struct probe_opts {
+	struct rs_common_opts common;
+	bool json;
+};
+
+static const struct argp_option options[] = {
+	{ "json", 'j', NULL, 0, "Print JSON instead of text", 0 },
+	{ 0 },
+};
+
+static const char doc[] =
+	"Report the kernel release, the MGLRU state, whether the kernel has the "
+	"MGLRU reclaim-loop series, and for every hook whether it attached, is "
+	"missing from this kernel, or failed (and why).  The programs are "
+	"really loaded and attached, then detached: what `probe` says is what "
+	"`record` gets.\n"
+	"\v"
+	"EXAMPLES:\n"
+	"  reclaimscope probe\n"
+	"  reclaimscope probe --json | jq .hooks\n"
+	"\n"
+	"Exit status: 0 when at least one hook attached, 1 otherwise.";
+
+static error_t parse(int key, char *arg, struct argp_state *state)
+{
+	struct probe_opts *o = state->input;
+
+	(void)arg;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->common;
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static json_t *unknown_fields(__u64 attached)
+{
+	json_t *arr = json_array();
+
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		if (!rs_field_known(f, attached))
+			json_array_append_new(arr, json_string(rs_fields[f].key));
+	return arr;
+}
+
+static void print_json(const struct rs_run_info *info, bool attached_any)
+{
+	json_t *o = json_object(), *hooks = json_object();
+
+	json_object_set_new(o, "kernel", json_string(info->kernel));
+	json_object_set_new(o, "btf", json_boolean(info->btf));
+	json_object_set_new(o, "mglru", json_boolean(info->mglru_enabled > 0));
+	json_object_set_new(o, "mglru_enabled",
+			    info->mglru_enabled < 0
+				    ? json_null()
+				    : json_integer(info->mglru_enabled));
+	json_object_set_new(o, "series", json_boolean(info->series));
+	json_object_set_new(o, "fentry", json_boolean(info->fentry_ok));
+	if (!info->fentry_ok && info->fentry_why[0])
+		json_object_set_new(o, "fentry_why",
+				    json_string(info->fentry_why));
+	json_object_set_new(o, "nodes", json_integer(info->nr_nodes));
+	json_object_set_new(o, "cgroup_version",
+			    json_integer(info->cgroup_version));
+	json_object_set_new(o, "cgroup_root", json_string(info->cgroup_root));
+	json_object_set_new(o, "mode", json_string(attached_any ? rs_mode(info)
+								: "none"));
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		json_t *e = json_object();
+		const struct rs_hook_status *hs = &info->hooks[h];
+
+		json_object_set_new(e, "state",
+				    json_string(hs->state == RS_HOOK_ATTACHED
+							? "attached"
+						: hs->state == RS_HOOK_MISSING
+							? "missing"
+							: "failed"));
+		if (hs->state != RS_HOOK_ATTACHED)
+			json_object_set_new(e, "why", json_string(hs->why));
+		json_object_set_new(hooks, rs_hooks[h].name, e);
+	}
+	json_object_set_new(o, "hooks", hooks);
+	json_object_set_new(o, "unavailable_fields",
+			    unknown_fields(info->attached));
+	rs_json_write_line(stdout, o);
+	json_decref(o);
+}
+
+static void print_text(const struct rs_run_info *info, bool attached_any)
+{
+	printf("kernel          %s\n", info->kernel);
+	printf("BTF             %s\n", info->btf ? "yes" : "no");
+	if (info->mglru_enabled < 0)
+		printf("MGLRU           not built in (no /sys/kernel/mm/lru_gen)\n");
+	else
+		printf("MGLRU           %s (lru_gen/enabled 0x%04x)\n",
+		       info->mglru_enabled ? "enabled" : "disabled",
+		       info->mglru_enabled);
+	printf("reclaim series  %s\n",
+	       info->series ? "present (handle_reclaim_writeback, "
+			      "lruvec_evictable_size)"
+			    : "absent (pre-series kernel: no scan budget, "
+			      "no shared writeback hook)");
+	printf("fentry/fexit    %s\n",
+	       info->fentry_ok ? "usable"
+	       : info->fentry_why[0] ? info->fentry_why
+				     : "not tried (no function to trace)");
+	printf("memory cgroup   %s\n",
+	       info->cgroup_version
+		       ? (info->cgroup_version == 2 ? "v2" : "v1")
+		       : "none found (ids are shown, not paths)");
+	if (info->cgroup_version)
+		printf("cgroup root     %s\n", info->cgroup_root);
+	printf("NUMA nodes      %d\n", info->nr_nodes);
+	printf("mode            %s\n\n", attached_any ? rs_mode(info) : "none");
+
+	printf("%-32s %s\n", "HOOK", "STATE");
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		const struct rs_hook_status *hs = &info->hooks[h];
+
+		printf("%-32s %s%s%s\n", rs_hooks[h].name,
+		       hs->state == RS_HOOK_ATTACHED  ? "attached"
+		       : hs->state == RS_HOOK_MISSING ? "missing"
+						      : "failed",
+		       hs->state != RS_HOOK_ATTACHED && hs->why[0] ? ": " : "",
+		       hs->state != RS_HOOK_ATTACHED ? hs->why : "");
+	}
+	if (info->attached != (1ULL << RS_NR_HOOKS) - 1) {
+		int n = 0;
+
+		printf("\nunavailable here (shown as null, never as 0):");
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			if (!rs_field_known(f, info->attached))
+				printf("%s%s", n++ % 6 ? ", " : "\n  ",
+				       rs_fields[f].key);
+		printf("\n");
+	}
+	if (!strcmp(rs_mode(info), "tracepoint-only"))
+		printf("\ntracepoint-only mode: scans are attributed to the "
+		       "memcg reclaim target (limit or\nmemory.reclaim); kswapd "
+		       "and global direct reclaim stay unattributed, because\n"
+		       "only the lruvec pass hooks tell which memcg's LRU is "
+		       "scanned.\n");
+}
+
+int rs_cmd_probe(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &rs_common_argp, 0, "Common options:", 0 },
+		{ 0 },
+	};
+	static const struct argp argp = { options, parse, NULL, doc,
+					  children, NULL, NULL };
+	struct probe_opts o = { 0 };
+	struct rs_collector_opts copts = { 0 };
+	struct rs_run_info info = { 0 };
+	struct rs_collector *c = NULL;
+	struct rs_cgroups *cg;
+	int rc;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
+		return 2;
+	copts.verbose = o.common.verbose;
+	cg = rs_cgroups_open();
+	if (cg) {
+		snprintf(info.cgroup_root, sizeof(info.cgroup_root), "%s",
+			 rs_cgroups_root(cg));
+		info.cgroup_version = rs_cgroups_version(cg);
+		rs_cgroups_close(cg);
+	}
+	rc = rs_cli_open(&c, &info, &copts);
+	/* even when nothing attached, say what was found */
+	if (info.kernel[0]) {
+		if (o.json)
+			print_json(&info, !rc);
+		else
+			print_text(&info, !rc);
+	}
+	rs_collector_close(c);
+	return rc;
+}

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "collector.h"
+#include "hooks.h"
+#include "kernel.h"
+#include "util.h"
+#include "reclaimscope.skel.h"
+
+struct rs_collector {
+	struct reclaimscope_bpf *skel;
+	struct bpf_link *links[64]; /* per rs_prog_specs index */
+	struct ring_buffer *ring;
+	rs_record_fn fn;
+	void *fn_ctx;
+	int ncpus;
+	struct rs_agg_value *percpu; /* scratch: ncpus values */
+	__u64 *percpu_stat;
+};
+
+/* --- libbpf output: everything with -v; always note a failing program ---- */
+
+static bool verbose;
+static char last_failed_prog[128];
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	const char *p;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (verbose)
+		fputs(line, stderr);
+	if (level != LIBBPF_WARN)
+		return 0;
+	/* "libbpf: prog 'NAME': failed to load: -13" names the culprit */
+	p = strstr(line, "prog '");
+	if (p && strstr(line, "failed to load")) {
+		const char *q = strchr(p + 6, '\'');
+
+		if (q && (size_t)(q - p - 6) < sizeof(last_failed_prog)) {
+			memcpy(last_failed_prog, p + 6, q - p - 6);
+			last_failed_prog[q - p - 6] = '\0';
+		}
+	}
+	return 0;
+}
+
+/* --- choosing programs ---------------------------------------------------- */
+
+struct choice {
+	bool enabled[64];   /* per rs_prog_specs index */
+	bool hook_failed[RS_NR_HOOKS];
+};
+
+static void hook_fail(struct rs_run_info *info, struct choice *ch,
+		      enum rs_hook h, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ch->hook_failed[h] || info->hooks[h].state == RS_HOOK_MISSING)
+		return;
+	ch->hook_failed[h] = true;
+	info->hooks[h].state = RS_HOOK_FAILED;
+	va_start(ap, fmt);
+	vsnprintf(info->hooks[h].why, sizeof(info->hooks[h].why), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		if (rs_prog_specs[i].hook == h)
+			ch->enabled[i] = false;
+}
+
+/* Pick one variant per slot from the kernel's BTF; mark what is missing. */
+static void choose(const struct btf *btf, struct rs_run_info *info,
+		   struct choice *ch)
+{
+	char sig[512];
+
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		info->hooks[h].state = RS_HOOK_ATTACHED; /* until shown otherwise */
+
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		const struct rs_prog_spec *s = &rs_prog_specs[i];
+		bool slot_done = false;
+		int err;
+
+		for (int j = 0; j < i; j++)
+			if (!strcmp(rs_prog_specs[j].slot, s->slot) &&
+			    ch->enabled[j])
+				slot_done = true;
+		if (slot_done || ch->hook_failed[s->hook] ||
+		    info->hooks[s->hook].state == RS_HOOK_MISSING)
+			continue;
+		err = s->tracepoint ? rs_btf_tp_params(btf, s->target, sig,
+							sizeof(sig))
+				    : rs_btf_func_params(btf, s->target, sig,
+							  sizeof(sig));
+		if (err == -ENOENT) {
+			info->hooks[s->hook].state = RS_HOOK_MISSING;
+			snprintf(info->hooks[s->hook].why,
+				 sizeof(info->hooks[s->hook].why),
+				 "%s is not in this kernel%s", s->target,
+				 s->tracepoint ? "" : "'s BTF (absent or inlined)");
+			for (int k = 0; k < rs_nr_prog_specs; k++)
+				if (rs_prog_specs[k].hook == s->hook)
+					ch->enabled[k] = false;
+			continue;
+		}
+		if (!err && rs_signature_matches(sig, s->pattern))
+			ch->enabled[i] = true;
+	}
+	/* a slot with no matching variant fails its hook */
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		const struct rs_prog_spec *s = &rs_prog_specs[i];
+		bool slot_ok = false;
+
+		if (ch->hook_failed[s->hook] ||
+		    info->hooks[s->hook].state == RS_HOOK_MISSING)
+			continue;
+		for (int j = 0; j < rs_nr_prog_specs; j++)
+			if (!strcmp(rs_prog_specs[j].slot, s->slot) &&
+			    ch->enabled[j])
+				slot_ok = true;
+		if (!slot_ok) {
+			if (s->tracepoint)
+				rs_btf_tp_params(btf, s->target, sig, sizeof(sig));
+			else
+				rs_btf_func_params(btf, s->target, sig,
+						   sizeof(sig));
+			hook_fail(info, ch, s->hook,
+				  "unsupported prototype of %s (%s)", s->target,
+				  sig);
+		}
+	}
+}
+
+/* --- open, load, attach ----------------------------------------------------- */
+
+static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
+					const char *name)
+{
+	return bpf_object__find_program_by_name(skel->obj, name);
+}
+
+static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
+		     const struct rs_run_info *info,
+		     const struct rs_collector_opts *opts)
+{
+	struct reclaimscope_bpf *skel = reclaimscope_bpf__open();
+	int err;
+
+	if (!skel)
+		return -errno;
+	skel->rodata->rs_stream_events = opts->stream_events;
+	skel->rodata->rs_fixed_node = info->nr_nodes == 1 ? 0 : RS_NODE_UNKNOWN;
+	if (opts->ring_bytes) {
+		err = bpf_map__set_max_entries(skel->maps.rs_events,
+					       opts->ring_bytes);
+		if (err)
+			goto fail;
+	}
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		struct bpf_program *p = prog_by_name(skel, rs_prog_specs[i].prog);
+
+		if (!p) {
+			err = -ENOENT;
+			goto fail;
+		}
+		bpf_program__set_autoload(p, ch->enabled[i]);
+	}
+	*out = skel;
+	return 0;
+fail:
+	reclaimscope_bpf__destroy(skel);
+	return err;
+}
+
+static int load(struct rs_collector *c, struct rs_run_info *info,
+		struct choice *ch, const struct rs_collector_opts *opts,
+		char *errbuf, size_t errsz)
+{
+	for (int attempt = 0; attempt < rs_nr_prog_specs; attempt++) {
+		int err = open_skel(&c->skel, ch, info, opts);
+		int culprit = -1;
+
+		if (err) {
+			snprintf(errbuf, errsz,
+				 "cannot open the BPF object: %s\n"
+				 "hint: rebuild reclaimscope (make clean all)",
+				 strerror(-err));
+			return err;
+		}
+		last_failed_prog[0] = '\0';
+		err = reclaimscope_bpf__load(c->skel);
+		if (!err)
+			return 0;
+		for (int i = 0; i < rs_nr_prog_specs; i++)
+			if (ch->enabled[i] &&
+			    !strcmp(rs_prog_specs[i].prog, last_failed_prog))
+				culprit = i;
+		reclaimscope_bpf__destroy(c->skel);
+		c->skel = NULL;
+		if (culprit < 0) {
+			/* not one program: maps, permissions, BTF */
+			snprintf(errbuf, errsz,
+				 "cannot load the BPF programs: %s\n"
+				 "hint: %s",
+				 strerror(-err),
+				 err == -EPERM || err == -EACCES
+					 ? "run as root, or with CAP_BPF and "
+					   "CAP_PERFMON"
+					 : "run with -v to see libbpf's log");
+			return err;
+		}
+		hook_fail(info, ch, rs_prog_specs[culprit].hook,
+			  "load of %s: %s%s", rs_prog_specs[culprit].prog,
+			  strerror(-err), verbose ? "" : " (-v shows the log)");
+	}
+	snprintf(errbuf, errsz, "cannot load any BPF program");
+	return -ENOENT;
+}
+
+static void attach(struct rs_collector *c, struct rs_run_info *info,
+		   struct choice *ch)
+{
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		const struct rs_prog_spec *s = &rs_prog_specs[i];
+
+		if (!ch->enabled[i] || ch->hook_failed[s->hook])
+			continue;
+		c->links[i] = bpf_program__attach(prog_by_name(c->skel, s->prog));
+		if (!c->links[i])
+			hook_fail(info, ch, s->hook, "attach of %s to %s: %s",
+				  s->prog, s->target, strerror(errno));
+	}
+	/* a hook is only useful whole: drop the links of a failed one */
+	info->attached = 0;
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		enum rs_hook h = rs_prog_specs[i].hook;
+
+		if (ch->hook_failed[h] && c->links[i]) {
+			bpf_link__destroy(c->links[i]);
+			c->links[i] = NULL;
+		}
+	}
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		if (info->hooks[h].state == RS_HOOK_ATTACHED)
+			info->attached |= 1ULL << h;
+}
+
+static bool have_caps(void)
+{
+	/* CAP_BPF (39) and CAP_PERFMON (38), or CAP_SYS_ADMIN (21) */
+	char buf[4096], *p;
+	unsigned long long eff;
+
+	if (rs_read_file("/proc/self/status", buf, sizeof(buf)))
+		return true; /* cannot tell: let the kernel decide */
+	p = strstr(buf, "CapEff:");
+	if (!p || sscanf(p + 7, "%llx", &eff) != 1)
+		return true;
+	return (eff & (1ULL << 21)) ||
+	       ((eff & (1ULL << 39)) && (eff & (1ULL << 38)));
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct rs_collector *c = ctx;
+
+	return c->fn ? c->fn(c->fn_ctx, data, size) : 0;
+}
+
+int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
+		      const struct rs_collector_opts *opts, char *errbuf,
+		      size_t errsz)
+{
+	struct rs_collector *c;
+	struct choice ch = { 0 };
+	struct btf *btf;
+	int err, first_f = -1;
+
+	verbose = opts->verbose;
+	libbpf_set_print(print_fn);
+	*out = NULL;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		rs_kernel_probe(info, NULL);
+		snprintf(errbuf, errsz,
+			 "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux):"
+			 " %s\nhint: reclaimscope needs a kernel built with "
+			 "CONFIG_DEBUG_INFO_BTF=y",
+			 strerror(-err));
+		return err;
+	}
+	rs_kernel_probe(info, btf);
+	if (!have_caps()) {
+		btf__free(btf);
+		snprintf(errbuf, errsz,
+			 "not permitted to load BPF programs\n"
+			 "hint: run as root, or grant CAP_BPF and CAP_PERFMON "
+			 "(setcap cap_bpf,cap_perfmon+ep reclaimscope)");
+		return -EPERM;
+	}
+	choose(btf, info, &ch);
+
+	/* fentry/fexit may be refused as a whole (lockdown, no trampolines) */
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		if (!rs_prog_specs[i].tracepoint && ch.enabled[i]) {
+			first_f = i;
+			break;
+		}
+	info->fentry_ok = false;
+	if (first_f >= 0) {
+		err = rs_probe_fentry(btf, rs_prog_specs[first_f].target,
+				      info->fentry_why,
+				      sizeof(info->fentry_why));
+		info->fentry_ok = !err;
+		if (err)
+			for (int i = 0; i < rs_nr_prog_specs; i++)
+				if (!rs_prog_specs[i].tracepoint)
+					hook_fail(info, &ch,
+						  rs_prog_specs[i].hook, "%s",
+						  info->fentry_why);
+	}
+	btf__free(btf);
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->ncpus = libbpf_num_possible_cpus();
+	if (c->ncpus <= 0) {
+		free(c);
+		snprintf(errbuf, errsz, "cannot count the possible CPUs");
+		return -EINVAL;
+	}
+	c->percpu = calloc(c->ncpus, sizeof(*c->percpu));
+	c->percpu_stat = calloc(c->ncpus, sizeof(*c->percpu_stat));
+	if (!c->percpu || !c->percpu_stat) {
+		rs_collector_close(c);
+		return -ENOMEM;
+	}
+	err = load(c, info, &ch, opts, errbuf, errsz);
+	if (err) {
+		rs_collector_close(c);
+		return err;
+	}
+	attach(c, info, &ch);
+	if (!info->attached) {
+		rs_collector_close(c);
+		snprintf(errbuf, errsz,
+			 "no hook could be attached\nhint: run `reclaimscope "
+			 "probe` to see why for each hook");
+		return -ENOENT;
+	}
+	if (opts->stream_events) {
+		c->ring = ring_buffer__new(bpf_map__fd(c->skel->maps.rs_events),
+					   on_record, c, NULL);
+		if (!c->ring) {
+			err = -errno;
+			rs_collector_close(c);
+			snprintf(errbuf, errsz, "cannot open the ring buffer: %s",
+				 strerror(-err));
+			return err;
+		}
+	}
+	info->start_ns = rs_now_ns();
+	*out = c;
+	return 0;
+}
+
+int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
+		      void *ctx)
+{
+	int n;
+
+	if (!c->ring) {
+		if (timeout_ms > 0)
+			usleep(timeout_ms * 1000);
+		return 0;
+	}
+	c->fn = fn;
+	c->fn_ctx = ctx;
+	n = ring_buffer__poll(c->ring, timeout_ms);
+	return n == -EINTR ? 0 : n;
+}
+
+int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
+{
+	int fd = bpf_map__fd(c->skel->maps.rs_agg);
+	struct rs_agg_key key, next, *prev = NULL;
+	__u64 sum[RS_NR_FIELDS], stats[RS_NR_STATS];
+
+	rs_model_begin(m);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, c->percpu))
+			continue; /* deleted meanwhile */
+		memset(sum, 0, sizeof(sum));
+		for (int cpu = 0; cpu < c->ncpus; cpu++)
+			for (int f = 0; f < RS_NR_FIELDS; f++)
+				sum[f] += c->percpu[cpu].v[f];
+		if (rs_model_add(m, &key, sum))
+			return -ENOMEM;
+	}
+	fd = bpf_map__fd(c->skel->maps.rs_stats);
+	for (__u32 s = 0; s < RS_NR_STATS; s++) {
+		stats[s] = 0;
+		if (bpf_map_lookup_elem(fd, &s, c->percpu_stat))
+			continue;
+		for (int cpu = 0; cpu < c->ncpus; cpu++)
+			stats[s] += c->percpu_stat[cpu];
+	}
+	rs_model_set_stats(m, stats);
+	rs_model_end(m, t);
+	return 0;
+}
+
+void rs_collector_close(struct rs_collector *c)
+{
+	if (!c)
+		return;
+	ring_buffer__free(c->ring);
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		bpf_link__destroy(c->links[i]);
+	reclaimscope_bpf__destroy(c->skel);
+	free(c->percpu);
+	free(c->percpu_stat);
+	free(c);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The collector: picks, loads and attaches the BPF programs the running
+ * kernel supports, streams records and reads the in-kernel aggregates into
+ * the model.  The only layer that talks to BPF.
+ */
+#ifndef RS_COLLECTOR_H
+#define RS_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model.h"
+#include "run_info.h"
+
+struct rs_collector;
+
+struct rs_collector_opts {
+	bool stream_events;  /* ring-buffer records, not just aggregates */
+	__u32 ring_bytes;    /* power of two; 0 for the default (4 MiB) */
+	bool verbose;	     /* libbpf's debug output */
+};
+
+/* Called for each ring-buffer record. */
+typedef int (*rs_record_fn)(void *ctx, const void *rec, size_t size);
+
+/*
+ * Probe the kernel, load and attach.  Fills info (kernel, hooks).  On error
+ * returns -errno and writes a message that says what failed and what to do.
+ */
+int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
+		      const struct rs_collector_opts *opts, char *err,
+		      size_t errsz);
+/* Wait up to timeout_ms for records and hand them to fn; -errno on error. */
+int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
+		      void *ctx);
+/* Read the aggregates and global counters into the model (one snapshot). */
+int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
+void rs_collector_close(struct rs_collector *c);
+
+#endif

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "fields.h"
+#include "shrink.h"
+#include "aging.h"
+
+#define RS_FIELD_ROW(id, k, u, n, h)                                           \
+	[RS_F_##id] = { .key = k,                                            \
+			.unit = #u,                                           \
+			.unit_id = RS_UNIT_##u,                               \
+			.needs = n,                                           \
+			.help = h },
+const struct rs_field_info rs_fields[RS_NR_FIELDS] = { RS_FIELDS(RS_FIELD_ROW) };
+#undef RS_FIELD_ROW
+
+#define RS_HOOK_ROW(id, n, kind) [RS_HOOK_##id] = { .name = n, .fentry = kind == 'f' },
+const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = { RS_HOOKS(RS_HOOK_ROW) };
+#undef RS_HOOK_ROW
+
+int rs_field_by_key(const char *key)
+{
+	for (int i = 0; i < RS_NR_FIELDS; i++)
+		if (!strcmp(rs_fields[i].key, key))
+			return i;
+	return -1;
+}
+
+const char *rs_reclaimer_name(unsigned int reclaimer)
+{
+	static const char *const names[RS_NR_RECLAIMERS] = {
+		[RS_RECLAIMER_OTHER] = "other",
+		[RS_RECLAIMER_KSWAPD] = "kswapd",
+		[RS_RECLAIMER_DIRECT] = "direct",
+		[RS_RECLAIMER_MEMCG] = "memcg",
+		[RS_RECLAIMER_PROACTIVE] = "proactive",
+		[RS_RECLAIMER_NODE] = "node",
+	};
+	return reclaimer < RS_NR_RECLAIMERS ? names[reclaimer] : "other";
+}
+
+const char *rs_exit_reason_name(unsigned int reason)
+{
+	static const char *const names[RS_NR_EXIT_REASONS] = {
+		[RS_EXIT_BUDGET] = "budget_exhausted",
+		[RS_EXIT_NO_PROGRESS] = "no_progress",
+		[RS_EXIT_TARGET] = "target_met",
+		[RS_EXIT_BELOW_MIN] = "below_min",
+		[RS_EXIT_AFTER_AGING] = "after_aging",
+		[RS_EXIT_UNKNOWN] = "unknown",
+	};
+	return reason < RS_NR_EXIT_REASONS ? names[reason] : "unknown";
+}
+
+const char *rs_aging_trigger_name(unsigned int trigger)
+{
+	switch (trigger) {
+	case RS_AGING_RECLAIM:
+		return "reclaim";
+	case RS_AGING_KSWAPD:
+		return "kswapd";
+	default:
+		return "other";
+	}
+}
+
+const char *rs_throttle_reason_name(int reason)
+{
+	/* enum vmscan_throttle_state */
+	static const char *const names[] = { "writeback", "isolated",
+					     "noprogress", "congested" };
+	return reason >= 0 && reason < 4 ? names[reason] : "unknown";
+}

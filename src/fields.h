@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The field table: one row per counter, rendered by every view (JSON keys,
+ * top columns, Prometheus metrics, report rows), so that they cannot drift.
+ */
+#ifndef RS_FIELDS_H
+#define RS_FIELDS_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include "rs_common.h"
+
+/* lower case: the table names units by these tokens */
+enum rs_unit { RS_UNIT_pages, RS_UNIT_count, RS_UNIT_ns, RS_UNIT_us };
+
+struct rs_field_info {
+	const char *key;  /* JSON key */
+	const char *unit; /* "pages", "count", "ns", "us" */
+	enum rs_unit unit_id;
+	__u64 needs;	  /* RS_HOOK_BIT()s without which it is unknown */
+	const char *help;
+};
+
+extern const struct rs_field_info rs_fields[RS_NR_FIELDS];
+
+struct rs_hook_info {
+	const char *name;
+	bool fentry; /* fentry/fexit (else a tracepoint) */
+};
+extern const struct rs_hook_info rs_hooks[RS_NR_HOOKS];
+
+/* A field is known when every hook it needs is attached. */
+static inline bool rs_field_known(enum rs_field f, __u64 attached)
+{
+	return (rs_fields[f].needs & attached) == rs_fields[f].needs;
+}
+
+const char *rs_reclaimer_name(unsigned int reclaimer);
+const char *rs_exit_reason_name(unsigned int reason);
+const char *rs_aging_trigger_name(unsigned int trigger);
+const char *rs_throttle_reason_name(int reason);
+int rs_field_by_key(const char *key); /* -1 if none */
+
+#endif

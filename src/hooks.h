@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which BPF program serves which hook, and which variant fits the running
+ * kernel.  Programs in the same slot are alternatives for one attach point;
+ * the first whose pattern matches the kernel's BTF is loaded.
+ */
+#ifndef RS_HOOKS_H
+#define RS_HOOKS_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include "rs_common.h"
+
+struct rs_prog_spec {
+	const char *prog;    /* program name in the skeleton */
+	enum rs_hook hook;
+	const char *slot;    /* attach point; alternatives share it */
+	const char *target;  /* kernel function or tracepoint */
+	bool tracepoint;     /* tp_btf (else fentry/fexit) */
+	const char *pattern; /* parameter names (functions) or types (tp) */
+};
+
+extern const struct rs_prog_spec rs_prog_specs[];
+extern const int rs_nr_prog_specs;
+
+#endif

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "json_view.h"
+#include "fields.h"
+#include "shrink.h"
+#include "aging.h"
+#include "writeback.h"
+#include "vmscan.h"
+
+bool rs_path_matches(const char *path, const char *filter)
+{
+	size_t n;
+
+	if (!filter || !*filter || !strcmp(filter, "/"))
+		return true;
+	if (!path)
+		return false;
+	n = strlen(filter);
+	while (n > 1 && filter[n - 1] == '/')
+		n--;
+	return !strncmp(path, filter, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+json_t *rs_json_hooks(const struct rs_run_info *info)
+{
+	json_t *hooks = json_object();
+	char buf[200];
+
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		json_object_set_new(hooks, rs_hooks[h].name,
+				    json_string(rs_hook_state_text(
+					    &info->hooks[h], buf, sizeof(buf))));
+	return hooks;
+}
+
+json_t *rs_json_header(const struct rs_run_info *info)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "type", json_string("header"));
+	json_object_set_new(o, "schema", json_integer(RS_SCHEMA));
+	json_object_set_new(o, "kernel", json_string(info->kernel));
+	json_object_set_new(o, "mglru", json_boolean(info->mglru_enabled > 0));
+	json_object_set_new(o, "mglru_enabled",
+			    info->mglru_enabled < 0
+				    ? json_null()
+				    : json_integer(info->mglru_enabled));
+	json_object_set_new(o, "series", json_boolean(info->series));
+	json_object_set_new(o, "nodes", json_integer(info->nr_nodes));
+	json_object_set_new(o, "cgroup_version",
+			    json_integer(info->cgroup_version));
+	json_object_set_new(o, "hooks", rs_json_hooks(info));
+	json_object_set_new(o, "start", json_string(info->start));
+	return o;
+}
+
+/* Field values, null where the hooks to know them are missing. */
+static void set_fields(json_t *o, const __u64 *v, __u64 attached)
+{
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		json_object_set_new(o, rs_fields[f].key,
+				    rs_field_known(f, attached)
+					    ? json_integer((json_int_t)v[f])
+					    : json_null());
+}
+
+static json_t *memcg_head(const struct rs_memcg *mc)
+{
+	json_t *o = json_object();
+	char buf[64];
+
+	json_object_set_new(o, "path", json_string(rs_memcg_display_path(
+					       mc, buf, sizeof(buf))));
+	json_object_set_new(o, "id", json_integer((json_int_t)mc->id));
+	if (mc->gone)
+		json_object_set_new(o, "gone", json_true());
+	return o;
+}
+
+static bool any_nonzero(const __u64 *v)
+{
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		if (v[f])
+			return true;
+	return false;
+}
+
+json_t *rs_json_snapshot(const struct rs_model *m, const char *filter)
+{
+	json_t *o = json_object(), *arr = json_array();
+
+	json_object_set_new(o, "type", json_string("snapshot"));
+	json_object_set_new(o, "t", json_real(rs_model_time(m)));
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		json_t *e;
+
+		if (!any_nonzero(mc->interval) ||
+		    !rs_path_matches(mc->path, filter))
+			continue;
+		e = memcg_head(mc);
+		set_fields(e, mc->interval, rs_model_hooks(m));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "memcgs", arr);
+	json_object_set_new(
+		o, "drops",
+		json_integer((json_int_t)rs_model_stat_interval(
+			m, RS_STAT_RING_DROPS)));
+	json_object_set_new(o, "agg_full",
+			    json_integer((json_int_t)rs_model_stat_interval(
+				    m, RS_STAT_AGG_FULL)));
+	return o;
+}
+
+/* The three headline numbers, for the per-node and per-reclaimer lists. */
+static const enum rs_field brief_fields[] = { RS_F_SCANNED, RS_F_ISOLATED,
+					      RS_F_RECLAIMED, RS_F_SHRINKS,
+					      RS_F_AGINGS };
+
+static void add_brief(json_t *o, const __u64 *v, __u64 attached)
+{
+	for (size_t i = 0; i < sizeof(brief_fields) / sizeof(brief_fields[0]);
+	     i++) {
+		enum rs_field f = brief_fields[i];
+
+		json_object_set_new(o, rs_fields[f].key,
+				    rs_field_known(f, attached)
+					    ? json_integer((json_int_t)v[f])
+					    : json_null());
+	}
+}
+
+static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
+			  json_t **by_reclaimer)
+{
+	size_t nr;
+	const struct rs_cell *cells = rs_model_cells(m, &nr);
+	__u64 per_node[64][RS_NR_FIELDS];
+	int nodes[64], nr_nodes = 0;
+	__u64 per_rec[RS_NR_RECLAIMERS][RS_NR_FIELDS];
+	bool rec_seen[RS_NR_RECLAIMERS] = { false };
+	json_t *arr = json_array();
+
+	memset(per_rec, 0, sizeof(per_rec));
+	for (size_t i = mc->first_cell; i < mc->first_cell + mc->nr_cells && i < nr;
+	     i++) {
+		const struct rs_cell *c = &cells[i];
+		int n;
+
+		for (n = 0; n < nr_nodes; n++)
+			if (nodes[n] == c->key.node)
+				break;
+		if (n == nr_nodes) {
+			if (nr_nodes == 64)
+				continue;
+			nodes[nr_nodes++] = c->key.node;
+			memset(per_node[n], 0, sizeof(per_node[n]));
+		}
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			per_node[n][f] += c->total[f];
+		if (c->key.reclaimer < RS_NR_RECLAIMERS) {
+			rec_seen[c->key.reclaimer] = true;
+			for (int f = 0; f < RS_NR_FIELDS; f++)
+				per_rec[c->key.reclaimer][f] += c->total[f];
+		}
+	}
+	for (int n = 0; n < nr_nodes; n++) {
+		json_t *e = json_object();
+
+		json_object_set_new(e, "node",
+				    nodes[n] == RS_NODE_UNKNOWN
+					    ? json_null()
+					    : json_integer(nodes[n]));
+		add_brief(e, per_node[n], rs_model_hooks(m));
+		json_array_append_new(arr, e);
+	}
+	*by_reclaimer = json_object();
+	for (int r = 0; r < RS_NR_RECLAIMERS; r++) {
+		json_t *e;
+
+		if (!rec_seen[r])
+			continue;
+		e = json_object();
+		add_brief(e, per_rec[r], rs_model_hooks(m));
+		json_object_set_new(*by_reclaimer, rs_reclaimer_name(r), e);
+	}
+	return arr;
+}
+
+json_t *rs_json_summary(const struct rs_model *m, double duration,
+			const char *filter)
+{
+	json_t *o = json_object(), *arr = json_array(), *flush;
+
+	json_object_set_new(o, "type", json_string("summary"));
+	json_object_set_new(o, "duration", json_real(duration));
+	json_object_set_new(o, "drops",
+			    json_integer((json_int_t)rs_model_stat(
+				    m, RS_STAT_RING_DROPS)));
+	json_object_set_new(o, "records",
+			    json_integer((json_int_t)rs_model_stat(
+				    m, RS_STAT_RING_RECORDS)));
+	json_object_set_new(o, "agg_full",
+			    json_integer((json_int_t)rs_model_stat(
+				    m, RS_STAT_AGG_FULL)));
+	json_object_set_new(o, "state_misses",
+			    json_integer((json_int_t)rs_model_stat(
+				    m, RS_STAT_STATE_MISSES)));
+	if (rs_model_hooks(m) & RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC))
+		json_object_set_new(
+			o, "passes_without_budget",
+			json_integer((json_int_t)rs_model_stat(
+				m, RS_STAT_PASS_NO_BUDGET)));
+	if (rs_model_hooks(m) & RS_HOOK_BIT(WAKEUP_FLUSHER_THREADS)) {
+		static const char *const reasons[] = {
+			"background", "vmscan",	   "sync",
+			"periodic",   "laptop_timer", "fs_free_space",
+			"forker_thread", "foreign_flush",
+		};
+		flush = json_object();
+		for (int r = 0; r <= RS_STAT_FLUSHER_REASON_LAST -
+					     RS_STAT_FLUSHER_REASON0;
+		     r++) {
+			__u64 n = rs_model_stat(m, RS_STAT_FLUSHER_REASON0 + r);
+			char name[32];
+
+			if (!n)
+				continue;
+			if (r < (int)(sizeof(reasons) / sizeof(reasons[0])))
+				snprintf(name, sizeof(name), "%s", reasons[r]);
+			else
+				snprintf(name, sizeof(name), "reason_%d", r);
+			json_object_set_new(flush, name,
+					    json_integer((json_int_t)n));
+		}
+		json_object_set_new(o, "flusher_calls", flush);
+	}
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		json_t *e, *by_rec;
+
+		if (!rs_path_matches(mc->path, filter))
+			continue;
+		e = memcg_head(mc);
+		set_fields(e, mc->total, rs_model_hooks(m));
+		json_object_set_new(e, "nodes", breakdowns(m, mc, &by_rec));
+		json_object_set_new(e, "by_reclaimer", by_rec);
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "memcgs", arr);
+	return o;
+}
+
+static json_t *event_head(const struct rs_model *m,
+			  const struct rs_run_info *info,
+			  const struct rs_event_hdr *h, const char *kind)
+{
+	json_t *o = json_object();
+	const struct rs_memcg *mc = rs_model_find(m, h->cgroup_id);
+	char buf[64];
+
+	json_object_set_new(o, "type", json_string("event"));
+	json_object_set_new(o, "kind", json_string(kind));
+	json_object_set_new(o, "t",
+			    json_real(h->ts_ns >= info->start_ns
+					      ? (h->ts_ns - info->start_ns) / 1e9
+					      : 0.0));
+	json_object_set_new(o, "pid", json_integer(h->pid));
+	json_object_set_new(o, "id", json_integer((json_int_t)h->cgroup_id));
+	if (mc)
+		json_object_set_new(o, "path",
+				    json_string(rs_memcg_display_path(
+					    mc, buf, sizeof(buf))));
+	else if (h->cgroup_id == RS_CGROUP_NONE)
+		json_object_set_new(o, "path", json_string("(unattributed)"));
+	json_object_set_new(o, "node",
+			    h->node == RS_NODE_UNKNOWN ? json_null()
+						       : json_integer(h->node));
+	json_object_set_new(o, "reclaimer",
+			    json_string(rs_reclaimer_name(h->reclaimer)));
+	return o;
+}
+
+#define SETI(o, k, v) json_object_set_new(o, k, json_integer((json_int_t)(v)))
+
+json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
+		      const void *rec, size_t size)
+{
+	const struct rs_event_hdr *h = rec;
+	json_t *o;
+
+	if (size < sizeof(*h))
+		return NULL;
+	switch (h->type) {
+	case RS_EV_SHRINK: {
+		const struct rs_shrink_event *e = rec;
+
+		if (size < sizeof(*e))
+			return NULL;
+		o = event_head(m, info, h, "shrink");
+		SETI(o, "priority", e->priority);
+		if (e->budget_known) {
+			SETI(o, "swappiness", e->swappiness);
+			SETI(o, "evictable", e->evictable);
+			SETI(o, "budget", e->budget);
+		} else {
+			json_object_set_new(o, "budget", json_null());
+		}
+		SETI(o, "budget_used", e->budget_used);
+		SETI(o, "batches", e->batches);
+		SETI(o, "isolated", e->isolated);
+		SETI(o, "reclaimed", e->reclaimed);
+		SETI(o, "nr_to_reclaim", e->nr_to_reclaim);
+		json_object_set_new(
+			o, "exit", json_string(rs_exit_reason_name(e->exit_reason)));
+		json_object_set_new(o, "need_rotate",
+				    json_boolean(e->need_rotate));
+		json_object_set_new(o, "aged", json_boolean(e->aged));
+		SETI(o, "duration_ns", e->duration_ns);
+		return o;
+	}
+	case RS_EV_AGING: {
+		const struct rs_aging_event *e = rec;
+		json_t *gens = json_array();
+
+		if (size < sizeof(*e)) {
+			json_decref(gens);
+			return NULL;
+		}
+		o = event_head(m, info, h, "aging");
+		SETI(o, "seq", e->seq);
+		json_object_set_new(o, "success", json_boolean(e->success));
+		json_object_set_new(o, "force_scan",
+				    json_boolean(e->force_scan));
+		json_object_set_new(o, "trigger", json_string(rs_aging_trigger_name(
+							  e->trigger)));
+		SETI(o, "duration_ns", e->duration_ns);
+		SETI(o, "max_seq", e->max_seq);
+		SETI(o, "min_seq_anon", e->min_seq[0]);
+		SETI(o, "min_seq_file", e->min_seq[1]);
+		/* generations oldest first, as /sys/kernel/debug/lru_gen lists */
+		{
+			__u64 lo = e->min_seq[0] < e->min_seq[1] ? e->min_seq[0]
+								  : e->min_seq[1];
+
+			if (e->max_seq >= lo && e->max_seq - lo < RS_MAX_NR_GENS)
+				for (__u64 s = lo; s <= e->max_seq; s++) {
+					json_t *g = json_object();
+					int gen = s % RS_MAX_NR_GENS;
+
+					SETI(g, "seq", s);
+					SETI(g, "anon", e->nr_pages[gen][0]);
+					SETI(g, "file", e->nr_pages[gen][1]);
+					json_array_append_new(gens, g);
+				}
+		}
+		json_object_set_new(o, "generations", gens);
+		return o;
+	}
+	case RS_EV_WRITEBACK: {
+		const struct rs_writeback_event *e = rec;
+
+		if (size < sizeof(*e))
+			return NULL;
+		o = event_head(m, info, h, "writeback");
+		SETI(o, "nr_taken", e->nr_taken);
+		SETI(o, "dirty", e->dirty);
+		SETI(o, "unqueued_dirty", e->unqueued_dirty);
+		SETI(o, "congested", e->congested);
+		SETI(o, "writeback", e->writeback);
+		SETI(o, "immediate", e->immediate);
+		SETI(o, "pageout", e->pageout);
+		json_object_set_new(o, "flusher_woken",
+				    json_boolean(e->flusher_woken));
+		return o;
+	}
+	case RS_EV_THROTTLE: {
+		const struct rs_throttle_event *e = rec;
+
+		if (size < sizeof(*e))
+			return NULL;
+		o = event_head(m, info, h, "throttle");
+		json_object_set_new(o, "reason", json_string(rs_throttle_reason_name(
+							 e->reason)));
+		SETI(o, "timeout_us", e->usec_timeout);
+		SETI(o, "delayed_us", e->usec_delayed);
+		return o;
+	}
+	case RS_EV_RECLAIM: {
+		const struct rs_reclaim_event *e = rec;
+
+		if (size < sizeof(*e))
+			return NULL;
+		o = event_head(m, info, h, "reclaim");
+		SETI(o, "duration_ns", e->duration_ns);
+		SETI(o, "nr_reclaimed", e->nr_reclaimed);
+		if (e->nr_to_reclaim)
+			SETI(o, "nr_to_reclaim", e->nr_to_reclaim);
+		return o;
+	}
+	default:
+		return NULL;
+	}
+}
+
+int rs_json_write_line(FILE *out, json_t *obj)
+{
+	int err = json_dumpf(obj, out, JSON_COMPACT | JSON_REAL_PRECISION(9));
+
+	if (!err && fputc('\n', out) == EOF)
+		err = -1;
+	if (!err && fflush(out))
+		err = -1;
+	return err ? -1 : 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recording format (NDJSON, docs/recording-format.md), rendered from the
+ * model and the run info.  Schema 1.
+ */
+#ifndef RS_JSON_VIEW_H
+#define RS_JSON_VIEW_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include "model.h"
+#include "run_info.h"
+
+#define RS_SCHEMA 1
+
+json_t *rs_json_header(const struct rs_run_info *info);
+json_t *rs_json_hooks(const struct rs_run_info *info);
+/* Per-interval counts of the memcgs active in the last interval. */
+json_t *rs_json_snapshot(const struct rs_model *m, const char *filter);
+/* Totals since start, with per-node and per-reclaimer breakdowns. */
+json_t *rs_json_summary(const struct rs_model *m, double duration,
+			const char *filter);
+/* One ring-buffer record; NULL if it is not one we know. */
+json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
+		      const void *rec, size_t size);
+/* Does the memcg's path fall under filter ("/a" matches "/a" and "/a/b")? */
+bool rs_path_matches(const char *path, const char *filter);
+
+/* One compact line, flushed; -1 on a write error. */
+int rs_json_write_line(FILE *out, json_t *obj);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "kernel.h"
+#include "util.h"
+
+/* Count the nodes in a list such as "0-3,8". */
+static int count_nodes(const char *list)
+{
+	int n = 0, a, b, used;
+
+	while (*list) {
+		if (sscanf(list, "%d-%d%n", &a, &b, &used) == 2 && b >= a)
+			n += b - a + 1;
+		else if (sscanf(list, "%d%n", &a, &used) == 1)
+			n++;
+		else
+			break;
+		list += used;
+		if (*list == ',')
+			list++;
+	}
+	return n;
+}
+
+void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
+{
+	struct utsname uts;
+	char buf[256];
+
+	if (!uname(&uts))
+		snprintf(info->kernel, sizeof(info->kernel), "%s", uts.release);
+	info->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	info->mglru_enabled = -1;
+	if (!rs_read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)))
+		info->mglru_enabled = (int)strtol(buf, NULL, 0);
+	info->series = btf &&
+		       btf__find_by_name_kind(btf, "handle_reclaim_writeback",
+					      BTF_KIND_FUNC) > 0 &&
+		       btf__find_by_name_kind(btf, "lruvec_evictable_size",
+					      BTF_KIND_FUNC) > 0;
+	info->nr_nodes = 1;
+	if (!rs_read_file("/sys/devices/system/node/possible", buf, sizeof(buf)))
+		info->nr_nodes = count_nodes(buf);
+	if (info->nr_nodes < 1)
+		info->nr_nodes = 1;
+}
+
+static void append(char *buf, size_t size, size_t *len, const char *s)
+{
+	int n = snprintf(buf + *len, size - *len, "%s%s", *len ? "," : "", s);
+
+	if (n > 0)
+		*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
+}
+
+int rs_btf_func_params(const struct btf *btf, const char *func, char *buf,
+		       size_t size)
+{
+	const struct btf_type *t;
+	const struct btf_param *p;
+	size_t len = 0;
+	int id;
+
+	buf[0] = '\0';
+	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	if (id <= 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	p = btf_params(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		append(buf, size, &len, btf__name_by_offset(btf, p[i].name_off));
+	return 0;
+}
+
+/* "int", "gfp_t", "struct mem_cgroup *", ... */
+static void type_name(const struct btf *btf, __u32 id, char *buf, size_t size)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int ptrs = 0;
+
+	while (t && (btf_is_ptr(t) || btf_is_const(t) || btf_is_volatile(t))) {
+		if (btf_is_ptr(t))
+			ptrs++;
+		t = btf__type_by_id(btf, t->type);
+	}
+	if (!t) {
+		snprintf(buf, size, "void%s", ptrs ? " *" : "");
+		return;
+	}
+	snprintf(buf, size, "%s%s%s%s",
+		 btf_is_struct(t)  ? "struct "
+		 : btf_is_union(t) ? "union "
+		 : btf_is_enum(t)  ? "enum "
+				   : "",
+		 btf__name_by_offset(btf, t->name_off), ptrs ? " " : "",
+		 ptrs == 0 ? "" : ptrs == 1 ? "*" : "**");
+}
+
+int rs_btf_tp_params(const struct btf *btf, const char *tp, char *buf,
+		     size_t size)
+{
+	char name[128], tname[96];
+	const struct btf_type *t;
+	const struct btf_param *p;
+	size_t len = 0;
+	int id;
+
+	buf[0] = '\0';
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	while (t && (btf_is_typedef(t) || btf_is_ptr(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	p = btf_params(t);
+	/* the first parameter is the tracepoint's void *data */
+	for (int i = 1; i < btf_vlen(t); i++) {
+		type_name(btf, p[i].type, tname, sizeof(tname));
+		append(buf, size, &len, tname);
+	}
+	return 0;
+}
+
+bool rs_signature_matches(const char *sig, const char *pattern)
+{
+	while (*pattern) {
+		const char *pe = strchr(pattern, ','), *se = strchr(sig, ',');
+		size_t pl = pe ? (size_t)(pe - pattern) : strlen(pattern);
+		size_t sl = se ? (size_t)(se - sig) : strlen(sig);
+
+		/* "..." stands for any further parameters, or none */
+		if (pl == 3 && !strncmp(pattern, "...", 3))
+			return true;
+		if (!*sig)
+			return false;
+		if (!(pl == 1 && *pattern == '*') &&
+		    (pl != sl || strncmp(pattern, sig, pl)))
+			return false;
+		pattern += pl + (pe ? 1 : 0);
+		sig += sl + (se ? 1 : 0);
+	}
+	return *sig == '\0';
+}
+
+int rs_probe_fentry(const struct btf *btf, const char *func, char *why,
+		    size_t size)
+{
+	/* r0 = 0; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FENTRY);
+	int id, fd, link, err;
+
+	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	if (id <= 0) {
+		snprintf(why, size, "%s is not in the kernel's BTF", func);
+		return -ENOENT;
+	}
+	opts.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "rs_fentry_probe", "GPL",
+			   insns, 2, &opts);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, size, "fentry/fexit cannot be loaded: %s",
+			 strerror(-err));
+		return err;
+	}
+	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	if (link < 0) {
+		err = -errno;
+		snprintf(why, size, "fentry/fexit cannot be attached: %s",
+			 strerror(-err));
+		close(fd);
+		return err;
+	}
+	close(link);
+	close(fd);
+	return 0;
+}

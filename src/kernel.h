@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the running kernel offers, found by looking and trying. */
+#ifndef RS_KERNEL_H
+#define RS_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "run_info.h"
+
+struct btf;
+
+/* Fill kernel release, BTF, MGLRU state, series presence, node count. */
+void rs_kernel_probe(struct rs_run_info *info, const struct btf *vmlinux);
+
+/*
+ * A function's parameter names ("lruvec,sc,swappiness") or a tracepoint's
+ * parameter types from its btf_trace_<name> typedef ("gfp_t,int,struct
+ * mem_cgroup *").  -ENOENT when the kernel has no such function/tracepoint.
+ */
+int rs_btf_func_params(const struct btf *btf, const char *func, char *buf,
+		       size_t size);
+int rs_btf_tp_params(const struct btf *btf, const char *tp, char *buf,
+		     size_t size);
+/* Does "a,b,c" match the pattern "a,*,c" (each * one parameter, a final
+ * "..." any further ones)? */
+bool rs_signature_matches(const char *sig, const char *pattern);
+
+/* Can an fentry program be loaded here?  0, or -errno with a reason. */
+int rs_probe_fentry(const struct btf *btf, const char *func, char *why,
+		    size_t size);
+
+#endif

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope: eBPF observability for Linux memory reclaim. */
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+const char *argp_program_version = "reclaimscope 0.1";
+const char *argp_program_bug_address =
+	"the project's issue tracker";
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "probe", rs_cmd_probe,
+	  "what the running kernel offers and which hooks attach" },
+	{ "record", rs_cmd_record,
+	  "record per-memcg reclaim activity as NDJSON" },
+};
+
+static const char doc[] =
+	"Observe Linux memory reclaim per memory cgroup: scan budgets, aging, "
+	"dirty/writeback handling and throttling of MGLRU and the classic LRU, "
+	"from eBPF programs on the vmscan tracepoints and reclaim functions."
+	"\v"
+	"COMMANDS:\n"
+	"  probe    what the running kernel offers and which hooks attach\n"
+	"  record   record per-memcg reclaim activity as NDJSON\n"
+	"\n"
+	"Run `reclaimscope COMMAND --help` for a command's options.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  reclaimscope probe                 # can it run here, and how fully?\n"
+	"  reclaimscope record -d 30 -o r.ndjson\n"
+	"  reclaimscope record --events --cgroup /workload -i 5\n"
+	"\n"
+	"Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.";
+
+static char args_doc[] = "COMMAND [ARGS...]";
+
+static error_t parse_top(int key, char *arg, struct argp_state *state)
+{
+	int *cmd_index = state->input;
+
+	(void)arg;
+	switch (key) {
+	case ARGP_KEY_ARG:
+		/* the first word is the command; the rest is its own */
+		*cmd_index = state->next - 1;
+		state->next = state->argc;
+		return 0;
+	case ARGP_KEY_NO_ARGS:
+		argp_usage(state);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { NULL, parse_top, args_doc, doc,
+					  NULL, NULL, NULL };
+	int cmd_index = -1;
+
+	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cmd_index);
+	if (cmd_index < 0)
+		return 2;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[cmd_index], commands[i].name))
+			return commands[i].run(argc - cmd_index,
+					       argv + cmd_index);
+	fprintf(stderr,
+		"reclaimscope: unknown command '%s'\n"
+		"Try `reclaimscope --help` for the list of commands.\n",
+		argv[cmd_index]);
+	return 2;
+}

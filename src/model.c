@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+struct path_entry {
+	__u64 id;
+	char *path;
+	bool gone;
+};
+
+struct rs_model {
+	__u64 hooks;
+	double t;
+	struct rs_cell *cells; /* sorted by key */
+	size_t nr_cells, cap_cells;
+	struct rs_memcg *memcgs;
+	size_t nr_memcgs;
+	struct path_entry *paths; /* sorted by id */
+	size_t nr_paths, cap_paths;
+	__u64 stats[RS_NR_STATS], stats_prev[RS_NR_STATS];
+};
+
+static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
+{
+	if (a->cgroup_id != b->cgroup_id)
+		return a->cgroup_id < b->cgroup_id ? -1 : 1;
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->reclaimer != b->reclaimer)
+		return a->reclaimer < b->reclaimer ? -1 : 1;
+	return 0;
+}
+
+struct rs_model *rs_model_new(__u64 attached_hooks)
+{
+	struct rs_model *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->hooks = attached_hooks;
+	return m;
+}
+
+void rs_model_free(struct rs_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_paths; i++)
+		free(m->paths[i].path);
+	free(m->paths);
+	free(m->cells);
+	free(m->memcgs);
+	free(m);
+}
+
+__u64 rs_model_hooks(const struct rs_model *m)
+{
+	return m->hooks;
+}
+
+void rs_model_begin(struct rs_model *m)
+{
+	for (size_t i = 0; i < m->nr_cells; i++)
+		m->cells[i].seen = false;
+}
+
+/* Binary search; returns the index of key or where it would go. */
+static size_t find_cell(const struct rs_model *m, const struct rs_agg_key *key,
+			bool *found)
+{
+	size_t lo = 0, hi = m->nr_cells;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = key_cmp(&m->cells[mid].key, key);
+
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
+		 const __u64 cumulative[RS_NR_FIELDS])
+{
+	struct rs_cell *cell;
+	bool found;
+	size_t i = find_cell(m, key, &found);
+
+	if (!found) {
+		if (m->nr_cells == m->cap_cells) {
+			size_t cap = m->cap_cells ? m->cap_cells * 2 : 64;
+			struct rs_cell *cells =
+				realloc(m->cells, cap * sizeof(*cells));
+
+			if (!cells)
+				return -1;
+			m->cells = cells;
+			m->cap_cells = cap;
+		}
+		memmove(&m->cells[i + 1], &m->cells[i],
+			(m->nr_cells - i) * sizeof(*m->cells));
+		m->nr_cells++;
+		cell = &m->cells[i];
+		memset(cell, 0, sizeof(*cell));
+		cell->key = *key;
+		memset(cell->key.pad, 0, sizeof(cell->key.pad));
+	}
+	cell = &m->cells[i];
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		/* counters only grow; a smaller value means a reused key */
+		__u64 prev = cell->total[f];
+
+		cell->interval[f] = cumulative[f] >= prev ? cumulative[f] - prev
+							  : cumulative[f];
+		cell->total[f] = cumulative[f];
+	}
+	cell->seen = true;
+	return 0;
+}
+
+static struct path_entry *find_path(const struct rs_model *m, __u64 id,
+				    size_t *pos)
+{
+	size_t lo = 0, hi = m->nr_paths;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->paths[mid].id == id)
+			return &m->paths[mid];
+		if (m->paths[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (pos)
+		*pos = lo;
+	return NULL;
+}
+
+void rs_model_end(struct rs_model *m, double t)
+{
+	size_t nr = 0;
+
+	m->t = t;
+	for (size_t i = 0; i < m->nr_cells; i++) {
+		if (!m->cells[i].seen)
+			memset(m->cells[i].interval, 0,
+			       sizeof(m->cells[i].interval));
+		if (i == 0 || m->cells[i].key.cgroup_id !=
+				      m->cells[i - 1].key.cgroup_id)
+			nr++;
+	}
+	free(m->memcgs);
+	m->memcgs = calloc(nr ? nr : 1, sizeof(*m->memcgs));
+	m->nr_memcgs = 0;
+	if (!m->memcgs)
+		return;
+	for (size_t i = 0; i < m->nr_cells; i++) {
+		const struct rs_cell *cell = &m->cells[i];
+		struct rs_memcg *mc;
+
+		if (i == 0 || cell->key.cgroup_id != m->cells[i - 1].key.cgroup_id) {
+			struct path_entry *p;
+
+			mc = &m->memcgs[m->nr_memcgs++];
+			mc->id = cell->key.cgroup_id;
+			mc->first_cell = i;
+			p = find_path(m, mc->id, NULL);
+			if (p) {
+				mc->path = p->path;
+				mc->gone = p->gone;
+			}
+		}
+		mc = &m->memcgs[m->nr_memcgs - 1];
+		mc->nr_cells++;
+		for (int f = 0; f < RS_NR_FIELDS; f++) {
+			mc->total[f] += cell->total[f];
+			mc->interval[f] += cell->interval[f];
+		}
+	}
+}
+
+void rs_model_set_stats(struct rs_model *m, const __u64 stats[RS_NR_STATS])
+{
+	memcpy(m->stats_prev, m->stats, sizeof(m->stats));
+	memcpy(m->stats, stats, sizeof(m->stats));
+}
+
+__u64 rs_model_stat(const struct rs_model *m, enum rs_stat s)
+{
+	return m->stats[s];
+}
+
+__u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s)
+{
+	return m->stats[s] - m->stats_prev[s];
+}
+
+double rs_model_time(const struct rs_model *m)
+{
+	return m->t;
+}
+
+size_t rs_model_nr_memcgs(const struct rs_model *m)
+{
+	return m->nr_memcgs;
+}
+
+const struct rs_memcg *rs_model_memcg(const struct rs_model *m, size_t i)
+{
+	return i < m->nr_memcgs ? &m->memcgs[i] : NULL;
+}
+
+const struct rs_memcg *rs_model_find(const struct rs_model *m, __u64 id)
+{
+	size_t lo = 0, hi = m->nr_memcgs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->memcgs[mid].id == id)
+			return &m->memcgs[mid];
+		if (m->memcgs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr)
+{
+	*nr = m->nr_cells;
+	return m->cells;
+}
+
+int rs_model_set_path(struct rs_model *m, __u64 id, const char *path)
+{
+	size_t pos;
+	struct path_entry *p = find_path(m, id, &pos);
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -1;
+	if (p) {
+		/* memcgs point at the old string until the next end() */
+		if (strcmp(p->path, path)) {
+			for (size_t i = 0; i < m->nr_memcgs; i++)
+				if (m->memcgs[i].path == p->path)
+					m->memcgs[i].path = copy;
+			free(p->path);
+			p->path = copy;
+		} else {
+			free(copy);
+		}
+		p->gone = false;
+		return 0;
+	}
+	if (m->nr_paths == m->cap_paths) {
+		size_t cap = m->cap_paths ? m->cap_paths * 2 : 64;
+		struct path_entry *paths =
+			realloc(m->paths, cap * sizeof(*paths));
+
+		if (!paths) {
+			free(copy);
+			return -1;
+		}
+		m->paths = paths;
+		m->cap_paths = cap;
+	}
+	memmove(&m->paths[pos + 1], &m->paths[pos],
+		(m->nr_paths - pos) * sizeof(*m->paths));
+	m->paths[pos] = (struct path_entry){ .id = id, .path = copy };
+	m->nr_paths++;
+	return 0;
+}
+
+void rs_model_mark_gone(struct rs_model *m, __u64 id)
+{
+	struct path_entry *p = find_path(m, id, NULL);
+
+	if (p)
+		p->gone = true;
+	for (size_t i = 0; i < m->nr_memcgs; i++)
+		if (m->memcgs[i].id == id)
+			m->memcgs[i].gone = true;
+}
+
+size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nr_memcgs && n < max; i++) {
+		const struct rs_memcg *mc = &m->memcgs[i];
+		const struct path_entry *p = find_path(m, mc->id, NULL);
+
+		if (mc->id != RS_CGROUP_NONE && !p)
+			ids[n++] = mc->id;
+	}
+	return n;
+}
+
+const char *rs_memcg_display_path(const struct rs_memcg *mc, char *buf,
+				  size_t size)
+{
+	if (mc->id == RS_CGROUP_NONE)
+		return "(unattributed)";
+	if (mc->path)
+		return mc->path;
+	snprintf(buf, size, "(unknown:%llu)", (unsigned long long)mc->id);
+	return buf;
+}

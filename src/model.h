@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model: per-memcg reclaim counters built from cumulative per-(memcg,
+ * node, reclaimer) counts, with per-interval deltas and totals since start.
+ * Pure C: it never calls BPF; the collector feeds it and views read it.
+ */
+#ifndef RS_MODEL_H
+#define RS_MODEL_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "rs_common.h"
+
+/* One (memcg, node, reclaimer) row, as the kernel aggregates it. */
+struct rs_cell {
+	struct rs_agg_key key;
+	__u64 total[RS_NR_FIELDS];    /* since the run started */
+	__u64 interval[RS_NR_FIELDS]; /* during the last interval */
+	bool seen;		      /* present in the last snapshot */
+};
+
+struct rs_memcg {
+	__u64 id;
+	char *path;	/* NULL until resolved; kept after the memcg is gone */
+	bool gone;	/* no longer in cgroupfs */
+	__u64 total[RS_NR_FIELDS];
+	__u64 interval[RS_NR_FIELDS];
+	size_t first_cell, nr_cells; /* cells of this memcg, see rs_model_cells */
+};
+
+struct rs_model;
+
+struct rs_model *rs_model_new(__u64 attached_hooks);
+void rs_model_free(struct rs_model *m);
+__u64 rs_model_hooks(const struct rs_model *m);
+
+/*
+ * A snapshot: begin, add every cumulative cell the kernel holds, end.  Cells
+ * missing from a snapshot keep their totals (the kernel never forgets one
+ * during a run) and get a zero interval.
+ */
+void rs_model_begin(struct rs_model *m);
+int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
+		 const __u64 cumulative[RS_NR_FIELDS]);
+void rs_model_end(struct rs_model *m, double t);
+
+/* Global counters (enum rs_stat), cumulative. */
+void rs_model_set_stats(struct rs_model *m, const __u64 stats[RS_NR_STATS]);
+__u64 rs_model_stat(const struct rs_model *m, enum rs_stat s);
+__u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s);
+double rs_model_time(const struct rs_model *m);
+
+/* Memcgs, ordered by id; valid until the next rs_model_end(). */
+size_t rs_model_nr_memcgs(const struct rs_model *m);
+const struct rs_memcg *rs_model_memcg(const struct rs_model *m, size_t i);
+const struct rs_memcg *rs_model_find(const struct rs_model *m, __u64 id);
+const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr);
+
+/* Paths, from the cgroup resolver: set, or mark gone (path is kept). */
+int rs_model_set_path(struct rs_model *m, __u64 id, const char *path);
+void rs_model_mark_gone(struct rs_model *m, __u64 id);
+/* Ids that were never resolved: the resolver's to-do list. */
+size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max);
+
+/* The path to show: the resolved one, "(unattributed)" for id 0, or
+ * "(unknown:<id>)" when it never could be resolved. */
+const char *rs_memcg_display_path(const struct rs_memcg *mc, char *buf,
+				  size_t size);
+
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "util.h"
+#include "run_info.h"
+
+int rs_parse_u64(const char *s, __u64 min, __u64 max, __u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno || end == s || *end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int rs_parse_seconds(const char *s, double min, double max, double *out)
+{
+	static const struct {
+		const char *suffix;
+		double scale;
+	} units[] = { { "", 1 },     { "s", 1 },    { "ms", 1e-3 },
+		      { "m", 60 },   { "min", 60 }, { "h", 3600 } };
+	double v;
+	char *end;
+
+	if (!s || !*s || *s == ' ' || *s == '+' || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || (*s < '0' || *s > '9'))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].suffix)) {
+			v *= units[i].scale;
+			if (v < min || v > max)
+				return -ERANGE;
+			*out = v;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void rs_rfc3339_now(char *buf, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+	char base[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, size, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+}
+
+__u64 rs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int rs_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
+			       size_t size)
+{
+	switch (h->state) {
+	case RS_HOOK_ATTACHED:
+		return "attached";
+	case RS_HOOK_MISSING:
+		/* the schema fixes this word; the reason is in `probe` */
+		return "missing";
+	default:
+		snprintf(buf, size, "failed: %s", h->why[0] ? h->why : "?");
+		return buf;
+	}
+}

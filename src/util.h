@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef RS_UTIL_H
+#define RS_UTIL_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Strict parsing: the whole string, in range, or -EINVAL/-ERANGE. */
+int rs_parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
+/* Seconds with an optional fraction and unit: "1.5", "500ms", "2m", "1h". */
+int rs_parse_seconds(const char *s, double min, double max, double *out);
+
+/* RFC 3339 UTC time of now, e.g. 2026-12-03T07:40:00.123Z */
+void rs_rfc3339_now(char *buf, size_t size);
+/* CLOCK_MONOTONIC in ns (the clock of bpf_ktime_get_ns) */
+__u64 rs_now_ns(void);
+
+/* Read a small file into buf, strip the trailing newline; -errno. */
+int rs_read_file(const char *path, char *buf, size_t size);
+
+#endif
