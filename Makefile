@@ -40,14 +40,13 @@ MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/util.c
 APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
 	src/cgroups.c src/kernel.c src/cli.c src/cmd_probe.c src/cmd_record.c
 APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
-STATIC_OBJS := $(patsubst src/%.c,$(OUT)/static/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
 .PHONY: all static deps test unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
-$(OUT) $(OUT)/bpf $(OUT)/static $(OUT)/tests:
+$(OUT) $(OUT)/bpf $(OUT)/tests:
 	mkdir -p $@
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bpf
@@ -62,15 +61,17 @@ $(SKEL): $(OUT)/reclaimscope.bpf.o
 $(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(OUT)/static/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)/static
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
-
 $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -o $@
 
+# Same objects, linked statically: it runs in the VM's busybox initramfs.
 static: $(OUT)/reclaimscope-static
-$(OUT)/reclaimscope-static: $(STATIC_OBJS)
+$(OUT)/reclaimscope-static: $(APP_OBJS)
 	$(CC) -static $(ALL_CFLAGS) $^ $(STATIC_LIBS) -o $@
+
+# Workload generator for the VM scenarios, static for the same reason.
+$(OUT)/rs-workload: tests/vm/workload.c | $(OUT)
+	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
 
@@ -83,7 +84,7 @@ unit: $(UNIT_BINS)
 hosttest: $(OUT)/reclaimscope
 	tests/host/run.sh
 
-vmtest: $(OUT)/reclaimscope-static
+vmtest: $(OUT)/reclaimscope-static $(OUT)/rs-workload
 	tests/vm/run all
 
 test: unit hosttest vmtest

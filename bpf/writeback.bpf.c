@@ -17,7 +17,8 @@ int BPF_PROG(rs_writeback, unsigned long nr_taken, struct pglist_data *pgdat,
 	struct rs_agg_value *agg;
 	struct rs_where w;
 
-	rs_locate(&w, pgdat->node_id);
+	/* node_id sits beyond a 16-bit load offset in pglist_data */
+	rs_locate(&w, BPF_CORE_READ(pgdat, node_id));
 	agg = rs_agg_of(&w);
 	if (agg) {
 		agg->v[RS_F_WB_CHECKS]++;

@@ -40,9 +40,12 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 		fputs(line, stderr);
 	if (level != LIBBPF_WARN)
 		return 0;
-	/* "libbpf: prog 'NAME': failed to load: -13" names the culprit */
+	/*
+	 * "libbpf: prog 'NAME': failed to load: -13" or "...: relo #0: failed
+	 * to patch insn" names the culprit
+	 */
 	p = strstr(line, "prog '");
-	if (p && strstr(line, "failed to load")) {
+	if (p && strstr(line, "fail")) {
 		const char *q = strchr(p + 6, '\'');
 
 		if (q && (size_t)(q - p - 6) < sizeof(last_failed_prog)) {
@@ -82,9 +85,6 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		   struct choice *ch)
 {
 	char sig[512];
-
-	for (int h = 0; h < RS_NR_HOOKS; h++)
-		info->hooks[h].state = RS_HOOK_ATTACHED; /* until shown otherwise */
 
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
 		const struct rs_prog_spec *s = &rs_prog_specs[i];
@@ -245,6 +245,15 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
 		enum rs_hook h = rs_prog_specs[i].hook;
 
+		if (c->links[i] && !ch->hook_failed[h])
+			info->hooks[h].state = RS_HOOK_ATTACHED;
+	}
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		if (info->hooks[h].state == RS_HOOK_UNTRIED)
+			hook_fail(info, ch, h, "no program was chosen for it");
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		enum rs_hook h = rs_prog_specs[i].hook;
+
 		if (ch->hook_failed[h] && c->links[i]) {
 			bpf_link__destroy(c->links[i]);
 			c->links[i] = NULL;
@@ -350,6 +359,10 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	}
 	err = load(c, info, &ch, opts, errbuf, errsz);
 	if (err) {
+		for (int h = 0; h < RS_NR_HOOKS; h++)
+			if (info->hooks[h].state == RS_HOOK_UNTRIED)
+				hook_fail(info, &ch, h, "not loaded: %s",
+					  strerror(-err));
 		rs_collector_close(c);
 		return err;
 	}

@@ -7,7 +7,12 @@
 #include <stdbool.h>
 #include "rs_common.h"
 
-enum rs_hook_state { RS_HOOK_MISSING, RS_HOOK_ATTACHED, RS_HOOK_FAILED };
+enum rs_hook_state {
+	RS_HOOK_UNTRIED, /* not loaded yet (or the load failed as a whole) */
+	RS_HOOK_MISSING,
+	RS_HOOK_ATTACHED,
+	RS_HOOK_FAILED,
+};
 
 struct rs_hook_status {
 	enum rs_hook_state state;

@@ -1,0 +1,14 @@
+# core: a 64 MiB memcg reading a 100 MiB file through mmap while anonymous
+# memory comes and goes, so that MGLRU both evicts and ages.  The host checks
+# the recording against memory.stat and /sys/kernel/debug/lru_gen.
+setup_loop_fs 160
+rs-workload write /mnt/data 100
+mkmemcg test 64M
+sync
+echo 3 >/proc/sys/vm/drop_caches
+start_record -i 1 --events
+snapshot_counters before test
+in_memcg test rs-workload mix /mnt/data 4 16
+snapshot_counters after test
+stop_record
+log "done"

@@ -1,0 +1,63 @@
+# Helpers for guest-side scenarios (busybox sh).  Invoked as
+# `sh -e lib.sh SCENARIO.sh`: defines the helpers, then runs the scenario in
+# /results, where everything it writes is handed back to the host.
+CG=/sys/fs/cgroup
+
+log() { echo "scenario: $*"; }
+
+# A reclaimable filesystem: ext2 (mounted as ext4) on a loop device over a
+# file in tmpfs.  Page cache of files in tmpfs itself is not reclaimable.
+setup_loop_fs() { # SIZE_MB
+	dd if=/dev/zero of=/tmp/backing bs=1M count="$1" 2>/dev/null
+	LOOP=$(losetup -f)
+	losetup "$LOOP" /tmp/backing
+	mke2fs -q "$LOOP"
+	mount -t ext4 "$LOOP" /mnt
+}
+
+mkmemcg() { # NAME MAX
+	echo +memory >"$CG/cgroup.subtree_control"
+	mkdir -p "$CG/$1"
+	echo "$2" >"$CG/$1/memory.max"
+}
+
+# Run a command inside a memcg.
+in_memcg() { # NAME CMD...
+	name=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$name" "$@"
+}
+
+# The kernel's own counters, for the host-side checker.
+snapshot_counters() { # TAG MEMCG...
+	tag=$1
+	shift
+	for m in "$@"; do
+		cp "$CG/$m/memory.stat" "memstat.$m.$tag"
+		cp "$CG/$m/memory.events" "memevents.$m.$tag"
+	done
+	cp /sys/kernel/debug/lru_gen "lru_gen.$tag"
+	cp /proc/vmstat "vmstat.$tag"
+}
+
+# Start `reclaimscope record` and wait until its header (hooks attached).
+start_record() { # ARGS...
+	reclaimscope record -q -o /results/rec.ndjson "$@" 2>record.err &
+	RECORD_PID=$!
+	i=0
+	until [ -s /results/rec.ndjson ]; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { log "record did not start"; cat record.err; return 1; }
+		kill -0 $RECORD_PID 2>/dev/null || { log "record died"; cat record.err; return 1; }
+		usleep 100000
+	done
+}
+
+stop_record() {
+	kill -INT $RECORD_PID
+	wait $RECORD_PID
+	echo "record exit $?" >record.status
+}
+
+reclaimscope probe --json -v >probe.json 2>probe.err || true
+. "$1"

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rs-workload: memory pressure for the VM scenarios, run inside a memcg.
+ *
+ *   rs-workload write PATH MB            write MB of data to PATH
+ *   rs-workload mmap PATH PASSES MS      read PATH through mmap PASSES times,
+ *                                        pausing MS between passes
+ *   rs-workload anon MB SECONDS          allocate, touch and free MB of
+ *                                        anonymous memory for SECONDS
+ *   rs-workload mix PATH PASSES ANON_MB  mmap reader and anon worker at once
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096UL
+
+static void die(const char *what)
+{
+	fprintf(stderr, "rs-workload: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end || v < 0) {
+		fprintf(stderr, "rs-workload: not a number: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int do_write(const char *path, long mb)
+{
+	static char buf[1 << 20];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		die(path);
+	for (long i = 0; i < mb; i++) {
+		memset(buf, (int)(i & 0xff) | 1, sizeof(buf));
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die("write");
+	}
+	if (fsync(fd) || close(fd))
+		die("fsync");
+	return 0;
+}
+
+static int do_mmap(const char *path, long passes, long pause_ms)
+{
+	struct stat st;
+	volatile unsigned long sum = 0;
+	int fd = open(path, O_RDONLY);
+	unsigned char *p;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	for (long pass = 0; pass < passes; pass++) {
+		for (off_t off = 0; off < st.st_size; off += PAGE)
+			sum += p[off];
+		if (pause_ms)
+			usleep(pause_ms * 1000);
+	}
+	munmap(p, st.st_size);
+	close(fd);
+	return sum == 1; /* keeps the reads; never true for our data */
+}
+
+static int do_anon(long mb, double seconds)
+{
+	double end = now() + seconds;
+	size_t size = (size_t)mb << 20;
+
+	while (now() < end) {
+		unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			die("mmap anon");
+		for (int round = 0; round < 4; round++)
+			for (size_t off = 0; off < size; off += PAGE)
+				p[off] = (unsigned char)(off + round);
+		munmap(p, size);
+		usleep(50 * 1000);
+	}
+	return 0;
+}
+
+static int do_mix(const char *path, long passes, long anon_mb)
+{
+	int pipefd[2], status = 0;
+	pid_t child;
+
+	if (pipe(pipefd))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		/* anon worker: runs until the reader closes the pipe */
+		char c;
+
+		close(pipefd[1]);
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+		while (read(pipefd[0], &c, 1) < 0 && errno == EAGAIN)
+			do_anon(anon_mb, 0.5);
+		_exit(0);
+	}
+	close(pipefd[0]);
+	do_mmap(path, passes, 200);
+	close(pipefd[1]);
+	if (waitpid(child, &status, 0) < 0)
+		die("waitpid");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return do_write(argv[2], number(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "mmap"))
+		return do_mmap(argv[2], number(argv[3]), number(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "anon"))
+		return do_anon(number(argv[2]), number(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "mix"))
+		return do_mix(argv[2], number(argv[3]), number(argv[4]));
+	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
+			" | anon MB SECONDS | mix PATH PASSES ANON_MB\n");
+	return 2;
+}
