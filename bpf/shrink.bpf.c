@@ -162,6 +162,7 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 	facts.last_delta = st->last_delta;
 	facts.budget_known = st->budget_known;
 	facts.root_reclaim = st->root_reclaim;
+	facts.kswapd = st->pass_reclaimer == RS_RECLAIMER_KSWAPD;
 	facts.aged = st->aged;
 	facts.aging_ok = st->aging_ok;
 	facts.need_rotate = need_rotate;
@@ -195,6 +196,7 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 			agg->v[RS_F_EXIT_AFTER_AGING]++;
 			break;
 		default:
+			agg->v[RS_F_EXIT_OTHER]++;
 			break;
 		}
 	}

@@ -113,6 +113,9 @@ enum rs_reclaimer {
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS) |      \
 		  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),                             \
 	  "root-reclaim passes that ended after aging")                        \
+	X(EXIT_OTHER, "exit_other", count,                                      \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
+	  "passes whose end cannot be told apart (e.g. signal, old kernel)")   \
 	X(ROTATIONS, "rotations", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),  \
 	  "passes that asked for the memcg LRU to rotate (need_rotate)")       \
 	X(CLASSIC_SHRINKS, "classic_shrinks", count,                         \

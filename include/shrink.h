@@ -14,7 +14,7 @@ enum rs_exit_reason {
 	RS_EXIT_TARGET,	      /* should_abort_scan(): target met / wmark ok */
 	RS_EXIT_BELOW_MIN,    /* mem_cgroup_below_min() */
 	RS_EXIT_AFTER_AGING,  /* root reclaim stops after aging */
-	RS_EXIT_UNKNOWN,      /* budget not seen (pre-series kernel) */
+	RS_EXIT_UNKNOWN,      /* cannot be told (pre-series kernel, signal) */
 	RS_NR_EXIT_REASONS
 };
 
@@ -28,6 +28,7 @@ struct rs_pass_facts {
 	__u32 last_delta;    /* last evict_folios() return */
 	__u8 budget_known;
 	__u8 root_reclaim;
+	__u8 kswapd;
 	__u8 aged;	     /* should_run_aging() was true at least once */
 	__u8 aging_ok;	     /* a try_to_inc_max_seq() in the pass succeeded */
 	__u8 need_rotate;    /* return value */
@@ -35,8 +36,8 @@ struct rs_pass_facts {
 };
 
 /*
- * Deduce the exit reason from what the loop leaves behind.  The loop (after
- * "mm/mglru: don't abort scan immediately right after aging"):
+ * Deduce the exit reason from what the loop leaves behind.  The loop, as
+ * built in Debian's 7.2 kernel (read from its machine code):
  *
  *   nr_to_scan = budget;
  *   while (nr_to_scan > 0) {
@@ -49,13 +50,16 @@ struct rs_pass_facts {
  *       nr_to_scan -= delta;
  *   }
  *
- * should_abort_scan() is only true for root reclaim: nr_reclaimed has reached
- * max(nr_to_reclaim, compact_gap(order)), or kswapd sees the watermarks met.
- * The watermark test is not repeated here: a root-reclaim kswapd pass that
- * stopped early for no other visible reason is counted as RS_EXIT_TARGET.
+ * should_abort_scan() is true, for every kind of reclaim, once nr_reclaimed
+ * reaches max(nr_to_reclaim, min(2 << order, 32)); for kswapd at order 0
+ * also when the watermarks are met (not repeated here: a kswapd pass that
+ * stopped for no other visible reason is counted as RS_EXIT_TARGET); for
+ * proactive reclaim when a signal is pending (RS_EXIT_UNKNOWN).
  */
 static inline enum rs_exit_reason rs_classify_exit(const struct rs_pass_facts *f)
 {
+	__u64 gap, goal;
+
 	if (!f->budget_known)
 		return f->batches && !f->last_delta ? RS_EXIT_NO_PROGRESS
 						    : RS_EXIT_UNKNOWN;
@@ -64,23 +68,24 @@ static inline enum rs_exit_reason rs_classify_exit(const struct rs_pass_facts *f
 		return f->budget == 0 ? RS_EXIT_BUDGET : RS_EXIT_BELOW_MIN;
 	if (f->last_delta == 0)
 		return RS_EXIT_NO_PROGRESS;
-	if (f->root_reclaim) {
-		__u64 gap = 2ULL << f->order; /* compact_gap() */
-		__u64 goal = f->nr_to_reclaim > gap ? f->nr_to_reclaim : gap;
-
-		if (f->nr_reclaimed >= goal)
-			return RS_EXIT_TARGET;
-		if (f->aged)
-			return RS_EXIT_AFTER_AGING;
-	}
+	gap = f->order < 5 ? 2ULL << f->order : 32;
+	if (gap > 32)
+		gap = 32;
+	goal = f->nr_to_reclaim > gap ? f->nr_to_reclaim : gap;
+	if (f->nr_reclaimed >= goal)
+		return RS_EXIT_TARGET;
+	if (f->root_reclaim && f->aged)
+		return RS_EXIT_AFTER_AGING;
 	if (f->budget_used >= f->budget)
 		return RS_EXIT_BUDGET;
-	/* need_rotate without a successful aging can only be below_min */
+	/* below_min sets need_rotate; so does a successful aging */
 	if (f->need_rotate && !f->aging_ok)
 		return RS_EXIT_BELOW_MIN;
-	if (f->root_reclaim)
-		return RS_EXIT_TARGET; /* kswapd: watermarks met */
-	return RS_EXIT_BELOW_MIN;
+	if (f->kswapd)
+		return RS_EXIT_TARGET; /* watermarks met */
+	if (f->need_rotate)
+		return RS_EXIT_BELOW_MIN;
+	return RS_EXIT_UNKNOWN;
 }
 
 /* Budget as get_nr_to_scan() computes it (mm/vmscan.c, v7.2). */

@@ -143,7 +143,8 @@ def scenario_core(res, header, summary, rec):
     check(sum(e["budget_used"] for e in shrink_events) == m["budget_used"],
           "shrink records add up to budget_used")
     exits = sum(m[k] for k in ("exit_budget", "exit_no_progress", "exit_target",
-                               "exit_below_min", "exit_after_aging"))
+                               "exit_below_min", "exit_after_aging",
+                               "exit_other"))
     check(exits == m["shrinks"], f"exit reasons add up to the passes ({exits})")
     aging_events = [e for e in rec if e.get("type") == "event"
                     and e.get("kind") == "aging" and e.get("id") == m["id"]]

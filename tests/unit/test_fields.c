@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The field table and the recording format, parsed back with jansson. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "fields.h"
+#include "json_view.h"
+#include "shrink.h"
+#include "aging.h"
+
+static void table_is_sane(void **state)
+{
+	(void)state;
+	for (int i = 0; i < RS_NR_FIELDS; i++) {
+		const char *k = rs_fields[i].key;
+
+		assert_non_null(k);
+		assert_true(strlen(rs_fields[i].help) > 10);
+		assert_true(rs_fields[i].needs != 0);
+		/* usable as a metric name after the reclaimscope_ prefix */
+		for (const char *p = k; *p; p++)
+			assert_true((*p >= 'a' && *p <= 'z') || *p == '_' ||
+				    (*p >= '0' && *p <= '9'));
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(k, rs_fields[j].key);
+		assert_int_equal(rs_field_by_key(k), i);
+	}
+	assert_int_equal(rs_field_by_key("no_such_field"), -1);
+	assert_string_equal(rs_fields[RS_F_THROTTLE_US].unit, "us");
+	assert_int_equal(rs_fields[RS_F_PASS_NS].unit_id, RS_UNIT_ns);
+}
+
+/* Render, serialize, parse back: what a consumer of the file sees. */
+static json_t *roundtrip(json_t *obj)
+{
+	char *text = json_dumps(obj, JSON_COMPACT);
+	json_error_t err;
+	json_t *back;
+
+	assert_non_null(text);
+	assert_null(strchr(text, '\n'));
+	back = json_loads(text, 0, &err);
+	assert_non_null(back);
+	free(text);
+	json_decref(obj);
+	return back;
+}
+
+static struct rs_model *sample_model(__u64 hooks)
+{
+	struct rs_model *m = rs_model_new(hooks);
+	struct rs_agg_key k1 = { .cgroup_id = 42, .node = 0,
+				 .reclaimer = RS_RECLAIMER_MEMCG };
+	struct rs_agg_key k2 = { .cgroup_id = 42, .node = 1,
+				 .reclaimer = RS_RECLAIMER_KSWAPD };
+	struct rs_agg_key k3 = { .cgroup_id = 43, .node = 0,
+				 .reclaimer = RS_RECLAIMER_MEMCG };
+	__u64 v[RS_NR_FIELDS] = { 0 };
+
+	v[RS_F_ISOLATED] = 100;
+	v[RS_F_RECLAIMED] = 60;
+	v[RS_F_BUDGET] = 400;
+	rs_model_begin(m);
+	rs_model_add(m, &k1, v);
+	v[RS_F_ISOLATED] = 11;
+	rs_model_add(m, &k2, v);
+	rs_model_add(m, &k3, v);
+	rs_model_end(m, 1.5);
+	rs_model_set_path(m, 42, "/a/b");
+	rs_model_set_path(m, 43, "/c");
+	rs_model_begin(m);
+	rs_model_end(m, 2.0); /* paths reach the memcgs at the next end */
+	return m;
+}
+
+static json_t *find_memcg(json_t *arr, const char *path)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "path")), path))
+			return e;
+	return NULL;
+}
+
+static void summary_totals_and_nulls(void **state)
+{
+	/* tracepoint-only: no lruvec pass hooks */
+	__u64 hooks = RS_HOOK_BIT(LRU_ISOLATE) | RS_HOOK_BIT(LRU_SHRINK_INACTIVE);
+	struct rs_model *m = sample_model(hooks);
+	json_t *s = roundtrip(rs_json_summary(m, 2.0, NULL));
+	json_t *mc, *nodes;
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(s, "type")),
+			    "summary");
+	mc = find_memcg(json_object_get(s, "memcgs"), "/a/b");
+	assert_non_null(mc);
+	assert_int_equal(json_integer_value(json_object_get(mc, "id")), 42);
+	assert_int_equal(json_integer_value(json_object_get(mc, "isolated")),
+			 111);
+	assert_int_equal(json_integer_value(json_object_get(mc, "reclaimed")),
+			 120);
+	/* the kernel could not give a budget here: null, not 0 */
+	assert_true(json_is_null(json_object_get(mc, "budget")));
+	assert_true(json_is_null(json_object_get(mc, "agings")));
+	/* every field of the table is a key */
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		assert_non_null(json_object_get(mc, rs_fields[f].key));
+	nodes = json_object_get(mc, "nodes");
+	assert_int_equal(json_array_size(nodes), 2);
+	assert_non_null(json_object_get(json_object_get(mc, "by_reclaimer"),
+					"kswapd"));
+	json_decref(s);
+
+	/* a filter keeps /a/b and drops /c */
+	s = roundtrip(rs_json_summary(m, 2.0, "/a"));
+	assert_int_equal(json_array_size(json_object_get(s, "memcgs")), 1);
+	json_decref(s);
+	rs_model_free(m);
+}
+
+static void snapshot_is_per_interval(void **state)
+{
+	__u64 all = (1ULL << RS_NR_HOOKS) - 1;
+	struct rs_model *m = sample_model(all);
+	json_t *s;
+	struct rs_agg_key k1 = { .cgroup_id = 42, .node = 0,
+				 .reclaimer = RS_RECLAIMER_MEMCG };
+	__u64 v[RS_NR_FIELDS] = { 0 };
+
+	(void)state;
+	v[RS_F_ISOLATED] = 130; /* 30 more than before */
+	v[RS_F_RECLAIMED] = 60;
+	v[RS_F_BUDGET] = 400;
+	rs_model_begin(m);
+	rs_model_add(m, &k1, v);
+	rs_model_end(m, 3.0);
+	s = roundtrip(rs_json_snapshot(m, NULL));
+	assert_string_equal(json_string_value(json_object_get(s, "type")),
+			    "snapshot");
+	/* only memcgs active in the interval */
+	assert_int_equal(json_array_size(json_object_get(s, "memcgs")), 1);
+	assert_int_equal(json_integer_value(json_object_get(
+				 find_memcg(json_object_get(s, "memcgs"), "/a/b"),
+				 "isolated")),
+			 30);
+	assert_int_equal(json_integer_value(json_object_get(s, "drops")), 0);
+	json_decref(s);
+	rs_model_free(m);
+}
+
+static void header_and_events(void **state)
+{
+	struct rs_run_info info = { .mglru_enabled = 7, .series = true,
+				    .nr_nodes = 1, .start_ns = 1000 };
+	struct rs_model *m = sample_model((1ULL << RS_NR_HOOKS) - 1);
+	struct rs_shrink_event sh = { 0 };
+	struct rs_aging_event ag = { 0 };
+	json_t *h, *e, *gens;
+
+	(void)state;
+	strcpy(info.kernel, "7.2.13");
+	strcpy(info.start, "2026-12-03T00:00:00.000Z");
+	info.hooks[RS_HOOK_EVICT_FOLIOS].state = RS_HOOK_ATTACHED;
+	info.hooks[RS_HOOK_SHRINK_LRUVEC].state = RS_HOOK_FAILED;
+	strcpy(info.hooks[RS_HOOK_SHRINK_LRUVEC].why, "EPERM");
+	info.hooks[RS_HOOK_KSWAPD].state = RS_HOOK_MISSING;
+	h = roundtrip(rs_json_header(&info));
+	assert_int_equal(json_integer_value(json_object_get(h, "schema")), 1);
+	assert_true(json_is_true(json_object_get(h, "mglru")));
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(h, "hooks"), "evict_folios")),
+			    "attached");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(h, "hooks"), "shrink_lruvec")),
+			    "failed: EPERM");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(h, "hooks"),
+						  "mm_vmscan_kswapd_wake")),
+		"missing");
+	json_decref(h);
+
+	sh.hdr = (struct rs_event_hdr){ .ts_ns = 1000 + 2500000000ULL,
+					.cgroup_id = 42, .type = RS_EV_SHRINK,
+					.reclaimer = RS_RECLAIMER_KSWAPD };
+	sh.budget = 100;
+	sh.budget_used = 64;
+	sh.budget_known = 1;
+	sh.exit_reason = RS_EXIT_TARGET;
+	e = roundtrip(rs_json_event(m, &info, &sh, sizeof(sh)));
+	assert_string_equal(json_string_value(json_object_get(e, "kind")),
+			    "shrink");
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "/a/b");
+	assert_string_equal(json_string_value(json_object_get(e, "exit")),
+			    "target_met");
+	assert_string_equal(json_string_value(json_object_get(e, "reclaimer")),
+			    "kswapd");
+	assert_true(json_real_value(json_object_get(e, "t")) == 2.5);
+	json_decref(e);
+	/* a truncated record is refused, not read past its end */
+	assert_null(rs_json_event(m, &info, &sh, sizeof(sh) - 1));
+
+	ag.hdr = (struct rs_event_hdr){ .cgroup_id = 43, .type = RS_EV_AGING };
+	ag.success = 1;
+	ag.min_seq[0] = 5;
+	ag.min_seq[1] = 6;
+	ag.max_seq = 8;
+	ag.nr_pages[5 % 4][0] = 10;
+	ag.nr_pages[8 % 4][1] = 20;
+	e = roundtrip(rs_json_event(m, &info, &ag, sizeof(ag)));
+	gens = json_object_get(e, "generations");
+	assert_int_equal(json_array_size(gens), 4); /* seq 5..8 */
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(gens, 0), "anon")),
+			 10);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(gens, 3), "file")),
+			 20);
+	json_decref(e);
+	rs_model_free(m);
+}
+
+static void path_filter(void **state)
+{
+	(void)state;
+	assert_true(rs_path_matches("/a/b", "/a"));
+	assert_true(rs_path_matches("/a", "/a/"));
+	assert_true(rs_path_matches("/a/b", "/"));
+	assert_false(rs_path_matches("/ab", "/a"));
+	assert_false(rs_path_matches(NULL, "/a"));
+	assert_true(rs_path_matches(NULL, NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table_is_sane),
+		cmocka_unit_test(summary_totals_and_nulls),
+		cmocka_unit_test(snapshot_is_per_interval),
+		cmocka_unit_test(header_and_events),
+		cmocka_unit_test(path_filter),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

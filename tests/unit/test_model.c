@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The model: attribution, aggregation across nodes and reclaimers,
+ * intervals against totals, memcg death, paths. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "model.h"
+
+static const __u64 all_hooks = (1ULL << RS_NR_HOOKS) - 1;
+
+static void add(struct rs_model *m, __u64 cg, __u16 node, __u8 rec,
+		__u64 scanned, __u64 reclaimed)
+{
+	struct rs_agg_key key = { .cgroup_id = cg, .node = node,
+				  .reclaimer = rec };
+	__u64 v[RS_NR_FIELDS] = { 0 };
+
+	v[RS_F_SCANNED] = scanned;
+	v[RS_F_RECLAIMED] = reclaimed;
+	assert_int_equal(rs_model_add(m, &key, v), 0);
+}
+
+static void attribution(void **state)
+{
+	struct rs_task_state st = { 0 };
+	__u64 cg;
+	__u16 node;
+
+	(void)state;
+	/* nothing known: unattributed, on the fallback node */
+	rs_attribute(&st, &cg, &node, 3);
+	assert_int_equal(cg, RS_CGROUP_NONE);
+	assert_int_equal(node, 3);
+	/* memcg reclaim target */
+	st.in_memcg = 1;
+	st.target_cgid = 50;
+	rs_attribute(&st, &cg, &node, 1);
+	assert_int_equal(cg, 50);
+	/* a classic lruvec pass is more precise than the target */
+	st.in_classic = 1;
+	st.classic_cgid = 60;
+	st.classic_node = 2;
+	rs_attribute(&st, &cg, &node, 1);
+	assert_int_equal(cg, 60);
+	assert_int_equal(node, 2);
+	/* an MGLRU pass (nested in shrink_lruvec for memcg reclaim) wins */
+	st.in_pass = 1;
+	st.pass_cgid = 70;
+	st.pass_node = 0;
+	rs_attribute(&st, &cg, &node, 1);
+	assert_int_equal(cg, 70);
+	assert_int_equal(node, 0);
+	/* after the passes and the invocation: the last memcg scanned */
+	st.in_pass = st.in_classic = st.in_memcg = 0;
+	st.last_cgid = 70;
+	st.last_node = 0;
+	rs_attribute(&st, &cg, &node, 1);
+	assert_int_equal(cg, 70);
+	assert_int_equal(node, 0);
+}
+
+static void aggregates_nodes_and_reclaimers(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_memcg *mc;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_KSWAPD, 10, 5);
+	add(m, 100, 1, RS_RECLAIMER_KSWAPD, 20, 7);
+	add(m, 100, 1, RS_RECLAIMER_MEMCG, 30, 11);
+	add(m, 7, 0, RS_RECLAIMER_DIRECT, 1, 1);
+	rs_model_end(m, 1.0);
+	assert_int_equal(rs_model_nr_memcgs(m), 2);
+	/* ordered by id */
+	assert_int_equal(rs_model_memcg(m, 0)->id, 7);
+	mc = rs_model_find(m, 100);
+	assert_non_null(mc);
+	assert_int_equal(mc->total[RS_F_SCANNED], 60);
+	assert_int_equal(mc->total[RS_F_RECLAIMED], 23);
+	assert_int_equal(mc->nr_cells, 3);
+	assert_null(rs_model_find(m, 5));
+	rs_model_free(m);
+}
+
+static void interval_and_total(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_memcg *mc;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	rs_model_end(m, 1.0);
+	mc = rs_model_find(m, 100);
+	assert_int_equal(mc->interval[RS_F_SCANNED], 10);
+
+	/* cumulative 25: this interval 15, total 25 */
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_MEMCG, 25, 4);
+	rs_model_end(m, 2.0);
+	mc = rs_model_find(m, 100);
+	assert_int_equal(mc->interval[RS_F_SCANNED], 15);
+	assert_int_equal(mc->interval[RS_F_RECLAIMED], 0);
+	assert_int_equal(mc->total[RS_F_SCANNED], 25);
+
+	/* a snapshot without the cell: totals stay, the interval is zero */
+	rs_model_begin(m);
+	add(m, 200, 0, RS_RECLAIMER_MEMCG, 1, 1);
+	rs_model_end(m, 3.0);
+	mc = rs_model_find(m, 100);
+	assert_int_equal(mc->total[RS_F_SCANNED], 25);
+	assert_int_equal(mc->interval[RS_F_SCANNED], 0);
+	assert_true(rs_model_time(m) == 3.0);
+	rs_model_free(m);
+}
+
+static void memcg_death_keeps_path(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	__u64 ids[4];
+	char buf[64];
+	const struct rs_memcg *mc;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	add(m, RS_CGROUP_NONE, 0, RS_RECLAIMER_KSWAPD, 3, 3);
+	rs_model_end(m, 1.0);
+	/* id 0 is never asked for */
+	assert_int_equal(rs_model_unresolved(m, ids, 4), 1);
+	assert_int_equal(ids[0], 100);
+	mc = rs_model_find(m, 100);
+	assert_string_equal(rs_memcg_display_path(mc, buf, sizeof(buf)),
+			    "(unknown:100)");
+	assert_string_equal(rs_memcg_display_path(rs_model_find(m, 0), buf,
+						  sizeof(buf)),
+			    "(unattributed)");
+	assert_int_equal(rs_model_set_path(m, 100, "/tenants/a"), 0);
+	assert_int_equal(rs_model_unresolved(m, ids, 4), 0);
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_MEMCG, 12, 4);
+	rs_model_end(m, 2.0);
+	mc = rs_model_find(m, 100);
+	assert_string_equal(mc->path, "/tenants/a");
+	assert_false(mc->gone);
+
+	/* the memcg goes away: path and totals stay, marked gone */
+	rs_model_mark_gone(m, 100);
+	rs_model_begin(m);
+	rs_model_end(m, 3.0);
+	mc = rs_model_find(m, 100);
+	assert_true(mc->gone);
+	assert_string_equal(mc->path, "/tenants/a");
+	assert_int_equal(mc->total[RS_F_SCANNED], 12);
+	/* and is not resolved again and again */
+	assert_int_equal(rs_model_unresolved(m, ids, 4), 0);
+	rs_model_free(m);
+}
+
+static void stats_interval(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	__u64 stats[RS_NR_STATS] = { 0 };
+
+	(void)state;
+	stats[RS_STAT_RING_DROPS] = 5;
+	rs_model_set_stats(m, stats);
+	stats[RS_STAT_RING_DROPS] = 8;
+	rs_model_set_stats(m, stats);
+	assert_int_equal(rs_model_stat(m, RS_STAT_RING_DROPS), 8);
+	assert_int_equal(rs_model_stat_interval(m, RS_STAT_RING_DROPS), 3);
+	rs_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(attribution),
+		cmocka_unit_test(aggregates_nodes_and_reclaimers),
+		cmocka_unit_test(interval_and_total),
+		cmocka_unit_test(memcg_death_keeps_path),
+		cmocka_unit_test(stats_interval),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
