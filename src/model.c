@@ -244,56 +244,61 @@ const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr)
 	return m->cells;
 }
 
+/* The memcg of id in the last snapshot, writable. */
+static struct rs_memcg *memcg_of(struct rs_model *m, __u64 id)
+{
+	return (struct rs_memcg *)rs_model_find(m, id);
+}
+
 int rs_model_set_path(struct rs_model *m, __u64 id, const char *path)
 {
-	size_t pos;
+	size_t pos = 0;
 	struct path_entry *p = find_path(m, id, &pos);
+	struct rs_memcg *mc = memcg_of(m, id);
 	char *copy = strdup(path);
 
 	if (!copy)
 		return -1;
 	if (p) {
-		/* memcgs point at the old string until the next end() */
-		if (strcmp(p->path, path)) {
-			for (size_t i = 0; i < m->nr_memcgs; i++)
-				if (m->memcgs[i].path == p->path)
-					m->memcgs[i].path = copy;
-			free(p->path);
-			p->path = copy;
-		} else {
-			free(copy);
-		}
-		p->gone = false;
-		return 0;
-	}
-	if (m->nr_paths == m->cap_paths) {
-		size_t cap = m->cap_paths ? m->cap_paths * 2 : 64;
-		struct path_entry *paths =
-			realloc(m->paths, cap * sizeof(*paths));
+		free(p->path);
+	} else {
+		if (m->nr_paths == m->cap_paths) {
+			size_t cap = m->cap_paths ? m->cap_paths * 2 : 64;
+			struct path_entry *paths =
+				realloc(m->paths, cap * sizeof(*paths));
 
-		if (!paths) {
-			free(copy);
-			return -1;
+			if (!paths) {
+				free(copy);
+				return -1;
+			}
+			m->paths = paths;
+			m->cap_paths = cap;
 		}
-		m->paths = paths;
-		m->cap_paths = cap;
+		memmove(&m->paths[pos + 1], &m->paths[pos],
+			(m->nr_paths - pos) * sizeof(*m->paths));
+		m->nr_paths++;
+		p = &m->paths[pos];
+		p->id = id;
 	}
-	memmove(&m->paths[pos + 1], &m->paths[pos],
-		(m->nr_paths - pos) * sizeof(*m->paths));
-	m->paths[pos] = (struct path_entry){ .id = id, .path = copy };
-	m->nr_paths++;
+	p->path = copy;
+	p->gone = false;
+	/* the snapshot's memcgs point into the path table */
+	if (mc) {
+		mc->path = copy;
+		mc->gone = false;
+	}
 	return 0;
 }
 
 void rs_model_mark_gone(struct rs_model *m, __u64 id)
 {
 	struct path_entry *p = find_path(m, id, NULL);
+	struct rs_memcg *mc = memcg_of(m, id);
 
 	if (p)
 		p->gone = true;
-	for (size_t i = 0; i < m->nr_memcgs; i++)
-		if (m->memcgs[i].id == id)
-			m->memcgs[i].gone = true;
+	if (mc)
+		mc->gone = true;
 }
 
 size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max)

@@ -57,7 +57,8 @@ const struct rs_memcg *rs_model_memcg(const struct rs_model *m, size_t i);
 const struct rs_memcg *rs_model_find(const struct rs_model *m, __u64 id);
 const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr);
 
-/* Paths, from the cgroup resolver: set, or mark gone (path is kept). */
+/* Paths, from the cgroup resolver: set, or mark gone (path is kept);
+ * both take effect at once. */
 int rs_model_set_path(struct rs_model *m, __u64 id, const char *path);
 void rs_model_mark_gone(struct rs_model *m, __u64 id);
 /* Ids that were never resolved: the resolver's to-do list. */

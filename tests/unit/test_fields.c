@@ -73,7 +73,7 @@ static struct rs_model *sample_model(__u64 hooks)
 	rs_model_set_path(m, 42, "/a/b");
 	rs_model_set_path(m, 43, "/c");
 	rs_model_begin(m);
-	rs_model_end(m, 2.0); /* paths reach the memcgs at the next end */
+	rs_model_end(m, 2.0);
 	return m;
 }
 

@@ -139,6 +139,8 @@ static void memcg_death_keeps_path(void **state)
 						  sizeof(buf)),
 			    "(unattributed)");
 	assert_int_equal(rs_model_set_path(m, 100, "/tenants/a"), 0);
+	/* at once: the summary after the last snapshot needs it */
+	assert_string_equal(rs_model_find(m, 100)->path, "/tenants/a");
 	assert_int_equal(rs_model_unresolved(m, ids, 4), 0);
 	rs_model_begin(m);
 	add(m, 100, 0, RS_RECLAIMER_MEMCG, 12, 4);

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Judge the host test's recording.
+
+usage: check.py WORKDIR MEMCG_PATH LIMIT_MB FILE_MB CGROUP_VERSION
+"""
+import json
+import os
+import sys
+
+failures = []
+passes = 0
+
+
+def check(ok, what):
+    global passes
+    print(("  ok    " if ok else "  FAIL  ") + what)
+    passes += bool(ok)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def kv(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.partition(" ")
+            if v.strip().lstrip("-").isdigit():
+                out[k] = int(v)
+    return out
+
+
+def global_sum(vm, prefix):
+    """pgscan/pgsteal by type: unlike the _kswapd/_direct split, these
+    count memcg reclaim too."""
+    return vm.get(prefix + "_anon", 0) + vm.get(prefix + "_file", 0)
+
+
+def main():
+    work, path, limit_mb, file_mb, version = sys.argv[1:6]
+    limit_mb, file_mb = int(limit_mb), int(file_mb)
+    lines = []
+    with open(os.path.join(work, "rec.ndjson")) as f:
+        for n, raw in enumerate(f, 1):
+            try:
+                lines.append(json.loads(raw))
+            except ValueError as e:
+                check(False, f"line {n} is JSON ({e})")
+    header, summary = lines[0], lines[-1]
+    check(header["type"] == "header" and summary["type"] == "summary",
+          "header first, summary last")
+    check(summary["drops"] == 0, "no record dropped")
+    check(any(l["type"] == "snapshot" for l in lines), "snapshots were written")
+
+    hooks = header["hooks"]
+    for h in ("mm_vmscan_lru_isolate", "mm_vmscan_lru_shrink_inactive",
+              "mm_vmscan_memcg_reclaim"):
+        check(hooks.get(h) == "attached", f"hook {h} attached")
+    mine = [m for m in summary["memcgs"] if m["path"] == path]
+    if not check(len(mine) == 1, f"the test memcg {path} is in the summary"):
+        return
+    m = mine[0]
+    # To stay under the limit, at least (file - limit) must have been
+    # reclaimed from this memcg's own LRU, and it was all file cache.
+    floor = (file_mb - limit_mb) * 256
+    print(f"  info  {path}: scanned {m['scanned']} isolated {m['isolated']} "
+          f"reclaimed {m['reclaimed']} (at least {floor} expected)")
+    check(m["reclaimed"] >= floor, f"reclaimed {m['reclaimed']} >= {floor} pages")
+    check(m["isolated"] >= m["reclaimed"], "isolated >= reclaimed")
+    check(m["reclaimed_file"] == m["reclaimed"], "all of it file pages")
+    check(m["memcg_reclaims"] > 0, "memcg limit reclaims were seen")
+    check("memcg" in m["by_reclaimer"], "attributed to memcg reclaim")
+    # a value the kernel cannot give is null, never 0
+    for key, hook in (("shrinks", "try_to_shrink_lruvec"),
+                      ("agings", "try_to_inc_max_seq"),
+                      ("flusher_wakeups", "handle_reclaim_writeback")):
+        if hooks.get(hook) != "attached":
+            check(m[key] is None, f"{key} is null without {hook}")
+        else:
+            check(isinstance(m[key], int), f"{key} is a number")
+
+    # Global oracle: every scan and reclaim of the run, in all memcgs, is
+    # in /proc/vmstat; it holds only if nothing reclaimed between the quiet
+    # check and the start of the workload.
+    quiet = kv(os.path.join(work, "vmstat.quiet"))
+    before = kv(os.path.join(work, "vmstat.before"))
+    after = kv(os.path.join(work, "vmstat.after"))
+    if global_sum(quiet, "pgscan") != global_sum(before, "pgscan"):
+        print("  note  the machine reclaims in the background: global "
+              "equality not judged")
+    else:
+        total = lambda k: sum(x[k] or 0 for x in summary["memcgs"])
+        d_scan = global_sum(after, "pgscan") - global_sum(before, "pgscan")
+        d_steal = global_sum(after, "pgsteal") - global_sum(before, "pgsteal")
+        key = "isolated" if header["mglru"] else "scanned"
+        check(total(key) == d_scan,
+              f"sum of {key} {total(key)} == /proc/vmstat pgscan delta {d_scan}")
+        check(total("reclaimed") == d_steal,
+              f"sum of reclaimed {total('reclaimed')} == /proc/vmstat pgsteal delta {d_steal}")
+
+    if version == "2":
+        b = kv(os.path.join(work, "memstat.before"))
+        a = kv(os.path.join(work, "memstat.after"))
+        key = "isolated" if header["mglru"] else "scanned"
+        check(m[key] == a["pgscan"] - b["pgscan"],
+              f"{key} == memory.stat pgscan delta")
+        check(m["reclaimed"] == a["pgsteal"] - b["pgsteal"],
+              "reclaimed == memory.stat pgsteal delta")
+
+
+if __name__ == "__main__":
+    main()
+    print(f"host: {passes} passed, {len(failures)} failed")
+    sys.exit(1 if failures else 0)

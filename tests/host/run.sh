@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Host test: real memory pressure in a memcg on the running kernel, recorded
+# by `reclaimscope record`, then judged by check.py.
+#
+# The memcg is created beneath this process's own memory cgroup (cgroup v1's
+# memory hierarchy or v2, whichever holds the memory controller), limited to
+# 64 MiB, and made to write and read a 256 MiB file.  Skipped, with the reason,
+# where BPF is not permitted or no memory controller is mounted.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin="$top/build/reclaimscope"
+work="$top/build/hosttest"
+limit_mb=64
+file_mb=256
+
+skip() { echo "hosttest: skipped: $*"; echo "host: 0 passed, 0 failed, 1 skipped"; exit 0; }
+
+[ -x "$bin" ] || make -s -C "$top" build/reclaimscope
+[ "$(id -u)" -eq 0 ] || skip "needs root (BPF and cgroup writes)"
+rm -rf "$work"
+mkdir -p "$work"
+
+# Can we load BPF at all?  probe exits 1 when nothing attaches.
+if ! "$bin" probe --json >"$work/probe.json" 2>"$work/probe.err"; then
+	skip "BPF not permitted here: $(head -n1 "$work/probe.err")"
+fi
+
+# --- the memcg ------------------------------------------------------------------
+if grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	version=2
+	root=/sys/fs/cgroup
+	self=$(sed -n 's/^0:://p' /proc/self/cgroup)
+else
+	version=1
+	root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+	[ -n "$root" ] || skip "no memory cgroup controller is mounted"
+	self=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+fi
+self=${self%/}
+parent="$root$self"
+rel="$self/rs-hosttest-$$"
+memcg="$root$rel"
+moved=""
+cleanup() {
+	set +e
+	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" 2>/dev/null && wait "$record_pid" 2>/dev/null
+	rm -f "$work/data"
+	rmdir "$memcg" 2>/dev/null
+	if [ -n "$moved" ]; then
+		while read -r pid; do echo "$pid" >"$parent/cgroup.procs"; done <"$moved/cgroup.procs"
+		rmdir "$moved"
+	fi
+}
+trap cleanup EXIT
+if [ "$version" = 2 ]; then
+	# no internal processes: move ours into a leaf before enabling memory
+	if [ "$self" != "" ] && ! grep -qw memory "$parent/cgroup.subtree_control"; then
+		moved="$parent/rs-hosttest-runner-$$"
+		mkdir "$moved"
+		while read -r pid; do echo "$pid" >"$moved/cgroup.procs" 2>/dev/null || true; done <"$parent/cgroup.procs"
+		echo +memory >"$parent/cgroup.subtree_control"
+	fi
+	mkdir "$memcg"
+	echo $((limit_mb << 20)) >"$memcg/memory.max"
+	echo 0 >"$memcg/memory.swap.max" 2>/dev/null || true
+else
+	mkdir "$memcg"
+	echo $((limit_mb << 20)) >"$memcg/memory.limit_in_bytes"
+fi
+echo "hosttest: cgroup v$version memcg $rel, limit $limit_mb MiB, file $file_mb MiB"
+
+# --- record around the workload ---------------------------------------------------
+"$bin" record -q -i 1 -o "$work/rec.ndjson" 2>"$work/record.err" &
+record_pid=$!
+for _ in $(seq 100); do
+	[ -s "$work/rec.ndjson" ] && break
+	kill -0 "$record_pid" 2>/dev/null || { cat "$work/record.err"; exit 1; }
+	sleep 0.1
+done
+[ -s "$work/rec.ndjson" ] || { echo "hosttest: record did not start"; exit 1; }
+
+# The global counters are an oracle only while nothing else reclaims.
+cp /proc/vmstat "$work/vmstat.quiet"
+sleep 1
+cp /proc/vmstat "$work/vmstat.before"
+[ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.before"
+sh -c 'echo $$ >"$1/cgroup.procs" &&
+	dd if=/dev/zero of="$2" bs=1M count="$3" status=none conv=fsync &&
+	cat "$2" >/dev/null && cat "$2" >/dev/null' sh "$memcg" "$work/data" "$file_mb"
+cp /proc/vmstat "$work/vmstat.after"
+[ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
+kill -INT "$record_pid"
+wait "$record_pid"
+record_pid=""
+
+python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version"
