@@ -1,9 +1,12 @@
 # reclaimscope: eBPF observability for Linux memory reclaim.
 #
+#   make run        install what is missing, build, then `probe` and a
+#                   10-second `record` on the running kernel (root)
+#   make test       install what is missing, then unit, host and VM tests
+#                   (what .ci/run runs)
 #   make            build build/reclaimscope
 #   make static     build build/reclaimscope-static (for the VM's initramfs)
 #   make deps       install build and test dependencies (Debian 12, root)
-#   make test       unit, host and VM tests (what .ci/run runs)
 #   make unit       unit tests only
 #   make hosttest   host test on the running kernel
 #   make vmtest     VM test on the kernel with the MGLRU series
@@ -43,7 +46,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: all static deps test unit hosttest vmtest vmlinux format clean
+.PHONY: all static deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/bpf $(OUT)/tests:
@@ -87,7 +90,17 @@ hosttest: $(OUT)/reclaimscope
 vmtest: $(OUT)/reclaimscope-static $(OUT)/rs-workload
 	tests/vm/run all
 
-test: unit hosttest vmtest
+# On a fresh machine the tools come first, so the rest runs in a new make.
+test: deps
+	$(MAKE) tests
+tests: unit hosttest vmtest
+
+RUN_SECONDS ?= 10
+run: deps
+	$(MAKE) all
+	$(OUT)/reclaimscope probe
+	$(OUT)/reclaimscope record -d $(RUN_SECONDS) -o $(OUT)/run.ndjson
+	@echo "recorded $(RUN_SECONDS) s to $(OUT)/run.ndjson; its last line is the summary"
 
 deps:
 	scripts/install-deps.sh

@@ -4,7 +4,6 @@
  * try_to_inc_min_seq() (retiring the oldest).
  */
 #include "common.bpf.h"
-#include "aging.h"
 
 /*
  * try_to_inc_max_seq(lruvec, seq, swappiness | can_swap, force_scan): the
@@ -68,16 +67,9 @@ int BPF_PROG(rs_aging_exit, struct lruvec *lruvec, unsigned long seq,
 	ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
 	ev->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
 	ev->duration_ns = duration;
-	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++) {
-		for (int type = 0; type < 2; type++) {
-			__s64 pages = 0;
-
-			for (int zone = 0; zone < __MAX_NR_ZONES; zone++)
-				pages += BPF_CORE_READ(
-					lruvec, lrugen.nr_pages[gen][type][zone]);
-			ev->nr_pages[gen][type] = pages;
-		}
-	}
+	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
+		for (int type = 0; type < 2; type++)
+			ev->nr_pages[gen][type] = rs_lrugen_pages(lruvec, gen, type);
 	ev->force_scan = force_scan;
 	ev->success = success;
 	ev->trigger = trigger;

@@ -12,6 +12,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "rs_common.h"
+#include "aging.h"
 #include "compat.bpf.h"
 
 /* Set by userspace before load. */

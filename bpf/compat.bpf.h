@@ -97,4 +97,52 @@ static __always_inline __u64 rs_min_seq_sum(struct lruvec *lruvec)
 	       BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
 }
 
+/*
+ * lrugen.nr_pages[MAX_NR_GENS][ANON_AND_FILE][MAX_NR_ZONES], summed over
+ * zones.  The BTF of Debian's 6.12 (built with an older pahole) flattens
+ * multi-dimensional arrays to nr_pages[40], which CO-RE does not take as
+ * compatible with [4][2][5]; each shape gets a flavor, the one the kernel has
+ * is used, and the array is indexed by hand with the zone count derived from
+ * its size.
+ */
+struct lru_gen_folio___nested {
+	long nr_pages[RS_MAX_NR_GENS][2][1];
+} __attribute__((preserve_access_index));
+struct lru_gen_folio___flat {
+	long nr_pages[1];
+} __attribute__((preserve_access_index));
+
+static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
+					     int type)
+{
+	void *lrugen = &lruvec->lrugen;
+	struct lru_gen_folio___nested *nested = lrugen;
+	struct lru_gen_folio___flat *flat = lrugen;
+	__u32 offset, size, zones;
+	__s64 sum = 0;
+
+	if (bpf_core_field_exists(nested->nr_pages)) {
+		offset = bpf_core_field_offset(nested->nr_pages);
+		size = bpf_core_field_size(nested->nr_pages);
+	} else if (bpf_core_field_exists(flat->nr_pages)) {
+		offset = bpf_core_field_offset(flat->nr_pages);
+		size = bpf_core_field_size(flat->nr_pages);
+	} else {
+		return 0;
+	}
+	zones = size / sizeof(long) / (RS_MAX_NR_GENS * 2);
+	for (__u32 zone = 0; zone < 8; zone++) {
+		long pages = 0;
+
+		if (zone >= zones)
+			break;
+		bpf_probe_read_kernel(&pages, sizeof(pages),
+				      lrugen + offset +
+					      ((gen * 2 + type) * zones + zone) *
+						      sizeof(long));
+		sum += pages;
+	}
+	return sum;
+}
+
 #endif /* RS_COMPAT_BPF_H */

@@ -34,12 +34,16 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char line[1024];
 	const char *p;
+	va_list copy;
 
-	vsnprintf(line, sizeof(line), fmt, ap);
+	/* verifier logs run to megabytes: print them whole */
+	va_copy(copy, ap);
 	if (verbose)
-		fputs(line, stderr);
+		vfprintf(stderr, fmt, copy);
+	va_end(copy);
 	if (level != LIBBPF_WARN)
 		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
 	/*
 	 * "libbpf: prog 'NAME': failed to load: -13" or "...: relo #0: failed
 	 * to patch insn" names the culprit

@@ -10,5 +10,7 @@ start_record -i 1 --events
 snapshot_counters before test
 in_memcg test rs-workload mix /mnt/data 4 16
 snapshot_counters after test
+# the memcg goes away before the end: the summary must keep its path
+rmdir "$CG/test"
 stop_record
 log "done"

@@ -42,7 +42,7 @@ snapshot_counters() { # TAG MEMCG...
 
 # Start `reclaimscope record` and wait until its header (hooks attached).
 start_record() { # ARGS...
-	reclaimscope record -q -o /results/rec.ndjson "$@" 2>record.err &
+	reclaimscope record -q -v -o /results/rec.ndjson "$@" 2>record.err &
 	RECORD_PID=$!
 	i=0
 	until [ -s /results/rec.ndjson ]; do

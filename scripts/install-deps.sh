@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install what reclaimscope needs to build and test, from Debian's packages
+# (Debian 12 "bookworm").  Idempotent: installs only what is missing, and
+# refreshes the package lists only when it has to install.
+set -euo pipefail
+
+build=(make gcc clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+	libjansson-dev pkg-config)
+test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
+	zstd gzip)
+
+missing=()
+for p in "${build[@]}" "${test[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all installed"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing ${missing[*]}; run as root (sudo make deps)" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
