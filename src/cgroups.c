@@ -16,6 +16,7 @@ struct id_path {
 struct rs_cgroups {
 	char root[256];
 	int version;
+	__u64 last_scan_ns;
 	struct id_path *map; /* from the last scan, sorted by id */
 	size_t nr, cap;
 };
@@ -151,6 +152,7 @@ static int rescan(struct rs_cgroups *cg)
 	int err;
 
 	clear_map(cg);
+	cg->last_scan_ns = rs_now_ns();
 	scanning = cg;
 	err = nftw(cg->root, visit, 32, FTW_PHYS | FTW_MOUNT);
 	scanning = NULL;
@@ -171,7 +173,8 @@ int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size)
 {
 	const struct id_path *p = lookup(cg, id);
 
-	if (!p) {
+	/* at most one walk a second for ids that are not (yet) there */
+	if (!p && rs_now_ns() - cg->last_scan_ns > 1000000000ULL) {
 		rescan(cg);
 		p = lookup(cg, id);
 	}

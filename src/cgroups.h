@@ -19,7 +19,8 @@ void rs_cgroups_close(struct rs_cgroups *cg);
 const char *rs_cgroups_root(const struct rs_cgroups *cg);
 int rs_cgroups_version(const struct rs_cgroups *cg);
 
-/* Look up one id (rescanning the tree if it is new); 0 or -ENOENT. */
+/* Look up one id (rescanning the tree, at most once a second, if it is
+ * new); 0 or -ENOENT. */
 int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size);
 /* The id of a path relative to the hierarchy root ("/a/b"); 0 or -errno. */
 int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id);

@@ -118,6 +118,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 struct recorder {
 	FILE *out;
 	struct rs_model *model;
+	struct rs_cgroups *cg;
 	struct rs_run_info *info;
 	const char *filter;
 	__u64 events;
@@ -127,8 +128,16 @@ struct recorder {
 static int on_record(void *ctx, const void *rec, size_t size)
 {
 	struct recorder *r = ctx;
-	json_t *ev = rs_json_event(r->model, r->info, rec, size);
+	const struct rs_event_hdr *h = rec;
+	json_t *ev;
+	char path[512];
 
+	/* a memcg first seen in an event: name it now, not at the snapshot */
+	if (size >= sizeof(*h) && h->cgroup_id != RS_CGROUP_NONE && r->cg &&
+	    !rs_model_path(r->model, h->cgroup_id) &&
+	    !rs_cgroups_path(r->cg, h->cgroup_id, path, sizeof(path)))
+		rs_model_set_path(r->model, h->cgroup_id, path);
+	ev = rs_json_event(r->model, r->info, rec, size);
 	if (!ev)
 		return 0;
 	/* a filtered run keeps only the events of matching memcgs */
@@ -238,6 +247,7 @@ int rs_cmd_record(int argc, char **argv)
 	if (rs_cli_open(&c, &info, &copts))
 		goto out;
 	r.info = &info;
+	r.cg = cg;
 	r.model = rs_model_new(info.attached);
 	if (!r.model)
 		goto out;

@@ -257,8 +257,7 @@ static json_t *event_head(const struct rs_model *m,
 			  const struct rs_event_hdr *h, const char *kind)
 {
 	json_t *o = json_object();
-	const struct rs_memcg *mc = rs_model_find(m, h->cgroup_id);
-	char buf[64];
+	const char *path = rs_model_path(m, h->cgroup_id);
 
 	json_object_set_new(o, "type", json_string("event"));
 	json_object_set_new(o, "kind", json_string(kind));
@@ -268,10 +267,8 @@ static json_t *event_head(const struct rs_model *m,
 					      : 0.0));
 	json_object_set_new(o, "pid", json_integer(h->pid));
 	json_object_set_new(o, "id", json_integer((json_int_t)h->cgroup_id));
-	if (mc)
-		json_object_set_new(o, "path",
-				    json_string(rs_memcg_display_path(
-					    mc, buf, sizeof(buf))));
+	if (path)
+		json_object_set_new(o, "path", json_string(path));
 	else if (h->cgroup_id == RS_CGROUP_NONE)
 		json_object_set_new(o, "path", json_string("(unattributed)"));
 	json_object_set_new(o, "node",

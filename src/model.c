@@ -301,6 +301,13 @@ void rs_model_mark_gone(struct rs_model *m, __u64 id)
 		mc->gone = true;
 }
 
+const char *rs_model_path(const struct rs_model *m, __u64 id)
+{
+	const struct path_entry *p = find_path(m, id, NULL);
+
+	return p ? p->path : NULL;
+}
+
 size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max)
 {
 	size_t n = 0;

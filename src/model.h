@@ -61,6 +61,8 @@ const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr);
  * both take effect at once. */
 int rs_model_set_path(struct rs_model *m, __u64 id, const char *path);
 void rs_model_mark_gone(struct rs_model *m, __u64 id);
+/* The known path of an id, memcg in the snapshot or not; NULL if none. */
+const char *rs_model_path(const struct rs_model *m, __u64 id);
 /* Ids that were never resolved: the resolver's to-do list. */
 size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max);
 

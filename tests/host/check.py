@@ -98,6 +98,8 @@ def main():
         check(total("reclaimed") == d_steal,
               f"sum of reclaimed {total('reclaimed')} == /proc/vmstat pgsteal delta {d_steal}")
 
+    check_filtered(work, path, summary)
+
     if version == "2":
         b = kv(os.path.join(work, "memstat.before"))
         a = kv(os.path.join(work, "memstat.after"))
@@ -106,6 +108,38 @@ def main():
               f"{key} == memory.stat pgscan delta")
         check(m["reclaimed"] == a["pgsteal"] - b["pgsteal"],
               "reclaimed == memory.stat pgsteal delta")
+
+
+def check_filtered(work, path, full):
+    """The --cgroup --events instance: only the test memcg, same totals."""
+    lines = []
+    with open(os.path.join(work, "filtered.ndjson")) as f:
+        for raw in f:
+            lines.append(json.loads(raw))
+    summary = lines[-1]
+    check(summary["type"] == "summary", "filtered recording ends with a summary")
+    paths = {m["path"] for m in summary["memcgs"]}
+    check(paths == {path}, f"--cgroup keeps only {path} ({sorted(paths)})")
+    events = [l for l in lines if l["type"] == "event"]
+    check(len(events) > 0, f"--events wrote event records ({len(events)})")
+    check(all(e.get("path") == path for e in events),
+          "every event record belongs to the filtered memcg")
+    check(summary["drops"] == 0, "no event record dropped")
+    # nothing lost on the way, filter included: one record per event
+    if summary["memcgs"]:
+        f = summary["memcgs"][0]
+        n = sum(1 for e in events if e["kind"] == "reclaim")
+        check(n == f["memcg_reclaims"],
+              f"one reclaim record per memcg reclaim ({n} == {f['memcg_reclaims']})")
+        n = sum(1 for e in events if e["kind"] == "throttle")
+        check(n == f["throttles"],
+              f"one throttle record per throttle ({n} == {f['throttles']})")
+    mine = [m for m in full["memcgs"] if m["path"] == path]
+    if mine and summary["memcgs"]:
+        f = summary["memcgs"][0]
+        check(f["reclaimed"] == mine[0]["reclaimed"] and
+              f["isolated"] == mine[0]["isolated"],
+              "both instances counted the same pages")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ memcg="$root$rel"
 moved=""
 cleanup() {
 	set +e
-	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" 2>/dev/null && wait "$record_pid" 2>/dev/null
+	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" 2>/dev/null && wait 2>/dev/null
 	rm -f "$work/data"
 	rmdir "$memcg" 2>/dev/null
 	if [ -n "$moved" ]; then
@@ -79,6 +79,15 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 [ -s "$work/rec.ndjson" ] || { echo "hosttest: record did not start"; exit 1; }
+# A second instance at the same time, filtered to the test memcg, with
+# event records: instances are independent, and the filter holds.
+"$bin" record -q -e -i 0.5 --cgroup "$rel" -o "$work/filtered.ndjson" 2>"$work/filtered.err" &
+filtered_pid=$!
+for _ in $(seq 100); do
+	[ -s "$work/filtered.ndjson" ] && break
+	kill -0 "$filtered_pid" 2>/dev/null || { cat "$work/filtered.err"; exit 1; }
+	sleep 0.1
+done
 
 # The global counters are an oracle only while nothing else reclaims.
 cp /proc/vmstat "$work/vmstat.quiet"
@@ -90,8 +99,9 @@ sh -c 'echo $$ >"$1/cgroup.procs" &&
 	cat "$2" >/dev/null && cat "$2" >/dev/null' sh "$memcg" "$work/data" "$file_mb"
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
-kill -INT "$record_pid"
+kill -INT "$record_pid" "$filtered_pid"
 wait "$record_pid"
+wait "$filtered_pid"
 record_pid=""
 
 python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version"
