@@ -69,7 +69,8 @@ int BPF_PROG(rs_aging_exit, struct lruvec *lruvec, unsigned long seq,
 	ev->duration_ns = duration;
 	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
 		for (int type = 0; type < 2; type++)
-			ev->nr_pages[gen][type] = rs_lrugen_pages(lruvec, gen, type);
+			ev->nr_pages[gen][type] =
+				rs_lrugen_pages(lruvec, gen, type);
 	ev->force_scan = force_scan;
 	ev->success = success;
 	ev->trigger = trigger;

@@ -92,12 +92,11 @@ static __always_inline __u8 rs_reclaimer_of(const struct rs_task_state *st)
 	return RS_RECLAIMER_OTHER;
 }
 
-static __always_inline struct rs_agg_value *
-rs_agg_get(__u64 cgid, __u16 node, __u8 reclaimer)
+static __always_inline struct rs_agg_value *rs_agg_get(__u64 cgid, __u16 node,
+						       __u8 reclaimer)
 {
 	struct rs_agg_key key = {
-		.cgroup_id = cgid, .node = node, .reclaimer = reclaimer
-	};
+		.cgroup_id = cgid, .node = node, .reclaimer = reclaimer};
 	struct rs_agg_value *val;
 
 	val = bpf_map_lookup_elem(&rs_agg, &key);
@@ -118,7 +117,7 @@ struct rs_where {
 };
 
 static __always_inline struct rs_task_state *rs_locate(struct rs_where *w,
-						     __u16 fallback_node)
+						       __u16 fallback_node)
 {
 	struct rs_task_state *st = rs_state(false);
 

@@ -138,8 +138,8 @@ static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
 			break;
 		bpf_probe_read_kernel(&pages, sizeof(pages),
 				      lrugen + offset +
-					      ((gen * 2 + type) * zones + zone) *
-						      sizeof(long));
+					      ((gen * 2 + type) * zones +
+					       zone) * sizeof(long));
 		sum += pages;
 	}
 	return sum;

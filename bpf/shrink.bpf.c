@@ -10,7 +10,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 static __always_inline __u8 pass_reclaimer(struct rs_task_state *st,
-					    struct scan_control *sc)
+					   struct scan_control *sc)
 {
 	if (rs_current_is_kswapd())
 		return RS_RECLAIMER_KSWAPD;
@@ -251,7 +251,8 @@ int BPF_PROG(rs_classic_exit, struct lruvec *lruvec, struct scan_control *sc)
 	st->in_classic = 0;
 	st->last_cgid = st->classic_cgid;
 	st->last_node = st->classic_node;
-	/* MGLRU memcg reclaim goes through shrink_lruvec(): not a classic pass */
+	/* MGLRU memcg reclaim goes through shrink_lruvec(): not a classic pass
+	 */
 	if (st->classic_saw_pass)
 		return 0;
 	agg = rs_agg_get(st->classic_cgid, st->classic_node,

@@ -44,7 +44,8 @@ static __always_inline void direct_begin(void)
 	st->direct_start_ns = bpf_ktime_get_ns();
 }
 
-/* v7.2 ("mm: vmscan: add memcg to the reclaim tracepoints"): gfp, order, memcg */
+/* v7.2 ("mm: vmscan: add memcg to the reclaim tracepoints"): gfp, order, memcg
+ */
 SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
 int BPF_PROG(rs_direct_begin_v2, gfp_t gfp, int order, struct mem_cgroup *memcg)
 {
@@ -139,7 +140,8 @@ int BPF_PROG(rs_memcg_end, unsigned long nr_reclaimed)
 	return 0;
 }
 
-/* --- node reclaim ---------------------------------------------------------- */
+/* --- node reclaim ----------------------------------------------------------
+ */
 
 SEC("tp_btf/mm_vmscan_node_reclaim_begin")
 int BPF_PROG(rs_node_begin, int nid, int order, gfp_t gfp)
@@ -166,7 +168,8 @@ int BPF_PROG(rs_node_end, unsigned long nr_reclaimed)
 	return 0;
 }
 
-/* --- LRU scanning ---------------------------------------------------------- */
+/* --- LRU scanning ----------------------------------------------------------
+ */
 
 SEC("tp_btf/mm_vmscan_lru_isolate")
 int BPF_PROG(rs_lru_isolate, int highest_zoneidx, int order,
@@ -199,8 +202,8 @@ int BPF_PROG(rs_lru_isolate, int highest_zoneidx, int order,
  */
 SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
 int BPF_PROG(rs_lru_shrink_inactive, int nid, unsigned long nr_scanned,
-	     unsigned long nr_reclaimed, struct reclaim_stat *stat, int priority,
-	     int file)
+	     unsigned long nr_reclaimed, struct reclaim_stat *stat,
+	     int priority, int file)
 {
 	struct rs_where w;
 	struct rs_task_state *st = rs_locate(&w, nid);
@@ -235,7 +238,8 @@ int BPF_PROG(rs_lru_shrink_active, int nid, unsigned long nr_taken,
 	return 0;
 }
 
-/* --- throttling, kswapd, slab ---------------------------------------------- */
+/* --- throttling, kswapd, slab ----------------------------------------------
+ */
 
 SEC("tp_btf/mm_vmscan_throttled")
 int BPF_PROG(rs_throttled, int nid, int usec_timeout, int usec_delayed,

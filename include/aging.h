@@ -10,15 +10,15 @@
 
 /* Who asked for the aging. */
 enum rs_aging_trigger {
-	RS_AGING_RECLAIM,   /* inside an lruvec reclaim pass */
-	RS_AGING_KSWAPD,    /* kswapd's lru_gen_age_node() */
-	RS_AGING_OTHER,	    /* /sys/kernel/debug/lru_gen writes and others */
+	RS_AGING_RECLAIM, /* inside an lruvec reclaim pass */
+	RS_AGING_KSWAPD,  /* kswapd's lru_gen_age_node() */
+	RS_AGING_OTHER,	  /* /sys/kernel/debug/lru_gen writes and others */
 };
 
 struct rs_aging_event {
 	struct rs_event_hdr hdr;
-	__u64 seq;	 /* the max_seq the caller saw */
-	__u64 max_seq;	 /* after */
+	__u64 seq;	  /* the max_seq the caller saw */
+	__u64 max_seq;	  /* after */
 	__u64 min_seq[2]; /* after: anon, file */
 	__u64 duration_ns;
 	/* pages per generation after aging: [seq % 4][anon, file] */

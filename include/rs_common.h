@@ -41,8 +41,8 @@ enum rs_hook { RS_HOOKS(RS_HOOK_ENUM) RS_NR_HOOKS };
 enum rs_reclaimer {
 	RS_RECLAIMER_OTHER,
 	RS_RECLAIMER_KSWAPD,
-	RS_RECLAIMER_DIRECT,	/* global direct reclaim by an allocating task */
-	RS_RECLAIMER_MEMCG,	/* memcg limit (memory.max / memory.high) */
+	RS_RECLAIMER_DIRECT, /* global direct reclaim by an allocating task */
+	RS_RECLAIMER_MEMCG,  /* memcg limit (memory.max / memory.high) */
 	RS_RECLAIMER_PROACTIVE, /* memory.reclaim */
 	RS_RECLAIMER_NODE,	/* node_reclaim (zone_reclaim_mode) */
 	RS_NR_RECLAIMERS
@@ -52,127 +52,127 @@ enum rs_reclaimer {
  * Counter fields kept per (memcg, node, reclaimer) in the kernel and summed
  * by userspace.  One table for every view: X(id, key, unit, needs, help)
  * where key is the JSON key (and, with the reclaimscope_ prefix, the metric
- * name), unit one of the tokens pages/count/ns/us, and needs the hooks without which the
- * value cannot be known (absent, never 0).
+ * name), unit one of the tokens pages/count/ns/us, and needs the hooks without
+ * which the value cannot be known (absent, never 0).
  */
 #define RS_FIELDS(X)                                                           \
-	X(SCANNED, "scanned", pages, RS_HOOK_BIT(LRU_ISOLATE),               \
-	  "pages scanned on inactive lists (mm_vmscan_lru_isolate nr_scanned)") \
-	X(ISOLATED, "isolated", pages, RS_HOOK_BIT(LRU_ISOLATE),             \
+	X(SCANNED, "scanned", pages, RS_HOOK_BIT(LRU_ISOLATE),                 \
+	  "pages scanned on inactive lists (mm_vmscan_lru_isolate "            \
+	  "nr_scanned)")                                                       \
+	X(ISOLATED, "isolated", pages, RS_HOOK_BIT(LRU_ISOLATE),               \
 	  "pages taken off inactive lists (nr_taken); MGLRU's memory.stat "    \
 	  "pgscan")                                                            \
-	X(ISOLATED_FILE, "isolated_file", pages, RS_HOOK_BIT(LRU_ISOLATE),   \
+	X(ISOLATED_FILE, "isolated_file", pages, RS_HOOK_BIT(LRU_ISOLATE),     \
 	  "file pages taken off inactive lists")                               \
-	X(ACTIVE_ISOLATED, "active_isolated", pages,                         \
-	  RS_HOOK_BIT(LRU_ISOLATE),                                            \
+	X(ACTIVE_ISOLATED, "active_isolated", pages, RS_HOOK_BIT(LRU_ISOLATE), \
 	  "pages taken off active lists (classic LRU only)")                   \
-	X(RECLAIMED, "reclaimed", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),   \
+	X(RECLAIMED, "reclaimed", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
 	  "pages reclaimed (mm_vmscan_lru_shrink_inactive); memory.stat "      \
 	  "pgsteal")                                                           \
-	X(RECLAIMED_FILE, "reclaimed_file", pages,                           \
+	X(RECLAIMED_FILE, "reclaimed_file", pages,                             \
 	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE), "file pages reclaimed")            \
-	X(DIRTY, "dirty", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),           \
+	X(DIRTY, "dirty", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),             \
 	  "dirty pages met by shrink_folio_list")                              \
-	X(WRITEBACK, "writeback", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),   \
+	X(WRITEBACK, "writeback", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
 	  "pages under writeback met by shrink_folio_list")                    \
-	X(CONGESTED, "congested", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),   \
+	X(CONGESTED, "congested", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
 	  "dirty or writeback pages on a congested device")                    \
-	X(IMMEDIATE, "immediate", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),   \
+	X(IMMEDIATE, "immediate", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
 	  "writeback pages marked for immediate reclaim")                      \
-	X(PAGEOUT, "pageout", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),       \
+	X(PAGEOUT, "pageout", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),         \
 	  "pages written out by reclaim itself")                               \
-	X(DEACTIVATED, "deactivated", pages, RS_HOOK_BIT(LRU_SHRINK_ACTIVE), \
+	X(DEACTIVATED, "deactivated", pages, RS_HOOK_BIT(LRU_SHRINK_ACTIVE),   \
 	  "pages moved from active to inactive (classic LRU only)")            \
-	X(SHRINKS, "shrinks", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),      \
+	X(SHRINKS, "shrinks", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),        \
 	  "MGLRU lruvec reclaim passes (try_to_shrink_lruvec)")                \
-	X(BATCHES, "batches", count,                                         \
+	X(BATCHES, "batches", count,                                           \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "evict_folios batches within MGLRU passes")                          \
-	X(BUDGET, "budget", pages,                                           \
+	X(BUDGET, "budget", pages,                                             \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) |                                  \
 		  RS_HOOK_BIT(LRUVEC_EVICTABLE_SIZE),                          \
 	  "scan budget assigned to MGLRU passes")                              \
-	X(BUDGET_USED, "budget_used", pages,                                 \
+	X(BUDGET_USED, "budget_used", pages,                                   \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "scan budget used (sum of evict_folios returns)")                    \
-	X(PASS_NS, "pass_ns", ns, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),         \
+	X(PASS_NS, "pass_ns", ns, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),           \
 	  "time spent in MGLRU passes")                                        \
-	X(EXIT_BUDGET, "exit_budget", count,                                 \
+	X(EXIT_BUDGET, "exit_budget", count,                                   \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes that ended with the budget exhausted")                       \
-	X(EXIT_NO_PROGRESS, "exit_no_progress", count,                       \
+	X(EXIT_NO_PROGRESS, "exit_no_progress", count,                         \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes that ended because a batch made no progress")                \
-	X(EXIT_TARGET, "exit_target", count,                                 \
+	X(EXIT_TARGET, "exit_target", count,                                   \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes that ended with the target met or watermarks ok")            \
-	X(EXIT_BELOW_MIN, "exit_below_min", count,                           \
+	X(EXIT_BELOW_MIN, "exit_below_min", count,                             \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes that ended because the memcg is below memory.min")           \
-	X(EXIT_AFTER_AGING, "exit_after_aging", count,                       \
+	X(EXIT_AFTER_AGING, "exit_after_aging", count,                         \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS) |      \
 		  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),                             \
 	  "root-reclaim passes that ended after aging")                        \
-	X(EXIT_OTHER, "exit_other", count,                                      \
+	X(EXIT_OTHER, "exit_other", count,                                     \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes whose end cannot be told apart (e.g. signal, old kernel)")   \
-	X(ROTATIONS, "rotations", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),  \
+	X(ROTATIONS, "rotations", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),    \
 	  "passes that asked for the memcg LRU to rotate (need_rotate)")       \
-	X(CLASSIC_SHRINKS, "classic_shrinks", count,                         \
+	X(CLASSIC_SHRINKS, "classic_shrinks", count,                           \
 	  RS_HOOK_BIT(SHRINK_LRUVEC),                                          \
 	  "classic-LRU lruvec passes (shrink_lruvec without MGLRU)")           \
-	X(AGING_ATTEMPTS, "aging_attempts", count,                           \
+	X(AGING_ATTEMPTS, "aging_attempts", count,                             \
 	  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), "calls of try_to_inc_max_seq")      \
-	X(AGINGS, "agings", count, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),          \
+	X(AGINGS, "agings", count, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),            \
 	  "successful agings: max_seq advances")                               \
-	X(AGING_NS, "aging_ns", ns, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),         \
+	X(AGING_NS, "aging_ns", ns, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),           \
 	  "time spent aging")                                                  \
-	X(MIN_SEQ_ADVANCES, "min_seq_advances", count,                       \
+	X(MIN_SEQ_ADVANCES, "min_seq_advances", count,                         \
 	  RS_HOOK_BIT(TRY_TO_INC_MIN_SEQ),                                     \
 	  "generations retired (min_seq advances, anon plus file)")            \
-	X(WB_CHECKS, "writeback_checks", count,                              \
+	X(WB_CHECKS, "writeback_checks", count,                                \
 	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK),                               \
 	  "handle_reclaim_writeback calls")                                    \
-	X(UNQUEUED_DIRTY, "unqueued_dirty", pages,                           \
+	X(UNQUEUED_DIRTY, "unqueued_dirty", pages,                             \
 	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK),                               \
 	  "dirty pages not yet queued for writeback")                          \
-	X(FLUSHER_WAKEUPS, "flusher_wakeups", count,                         \
+	X(FLUSHER_WAKEUPS, "flusher_wakeups", count,                           \
 	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK),                               \
 	  "flusher wakeups: every taken page was dirty and unqueued")          \
-	X(THROTTLES, "throttles", count, RS_HOOK_BIT(THROTTLED),             \
+	X(THROTTLES, "throttles", count, RS_HOOK_BIT(THROTTLED),               \
 	  "reclaim throttles (mm_vmscan_throttled)")                           \
-	X(THROTTLE_US, "throttle_us", us, RS_HOOK_BIT(THROTTLED),            \
+	X(THROTTLE_US, "throttle_us", us, RS_HOOK_BIT(THROTTLED),              \
 	  "time spent throttled")                                              \
-	X(THROTTLES_WRITEBACK, "throttles_writeback", count,                 \
+	X(THROTTLES_WRITEBACK, "throttles_writeback", count,                   \
 	  RS_HOOK_BIT(THROTTLED), "throttles waiting for writeback")           \
-	X(THROTTLES_ISOLATED, "throttles_isolated", count,                   \
+	X(THROTTLES_ISOLATED, "throttles_isolated", count,                     \
 	  RS_HOOK_BIT(THROTTLED), "throttles: too many pages isolated")        \
-	X(THROTTLES_NOPROGRESS, "throttles_noprogress", count,               \
+	X(THROTTLES_NOPROGRESS, "throttles_noprogress", count,                 \
 	  RS_HOOK_BIT(THROTTLED), "throttles: reclaim made no progress")       \
-	X(THROTTLES_CONGESTED, "throttles_congested", count,                 \
+	X(THROTTLES_CONGESTED, "throttles_congested", count,                   \
 	  RS_HOOK_BIT(THROTTLED), "throttles: congested writeback")            \
-	X(DIRECT_RECLAIMS, "direct_reclaims", count,                         \
+	X(DIRECT_RECLAIMS, "direct_reclaims", count,                           \
 	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
 	  "global direct reclaims by tasks of this memcg")                     \
-	X(DIRECT_RECLAIM_NS, "direct_reclaim_ns", ns,                        \
-	  RS_HOOK_BIT(DIRECT_RECLAIM), "time tasks of this memcg stalled in "  \
-				       "global direct reclaim")                \
-	X(DIRECT_RECLAIMED, "direct_reclaimed", pages,                       \
+	X(DIRECT_RECLAIM_NS, "direct_reclaim_ns", ns,                          \
+	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
+	  "time tasks of this memcg stalled in "                               \
+	  "global direct reclaim")                                             \
+	X(DIRECT_RECLAIMED, "direct_reclaimed", pages,                         \
 	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
 	  "pages reclaimed by those direct reclaims")                          \
-	X(MEMCG_RECLAIMS, "memcg_reclaims", count,                           \
-	  RS_HOOK_BIT(MEMCG_RECLAIM),                                          \
+	X(MEMCG_RECLAIMS, "memcg_reclaims", count, RS_HOOK_BIT(MEMCG_RECLAIM), \
 	  "memcg reclaims (limit or memory.reclaim) targeting this memcg")     \
-	X(MEMCG_RECLAIM_NS, "memcg_reclaim_ns", ns,                          \
+	X(MEMCG_RECLAIM_NS, "memcg_reclaim_ns", ns,                            \
 	  RS_HOOK_BIT(MEMCG_RECLAIM), "time spent in those memcg reclaims")    \
-	X(MEMCG_RECLAIMED, "memcg_reclaimed", pages,                         \
+	X(MEMCG_RECLAIMED, "memcg_reclaimed", pages,                           \
 	  RS_HOOK_BIT(MEMCG_RECLAIM),                                          \
 	  "pages reclaimed by those memcg reclaims")                           \
-	X(NODE_RECLAIMS, "node_reclaims", count, RS_HOOK_BIT(NODE_RECLAIM),  \
+	X(NODE_RECLAIMS, "node_reclaims", count, RS_HOOK_BIT(NODE_RECLAIM),    \
 	  "node_reclaim calls (zone_reclaim_mode)")                            \
-	X(KSWAPD_WAKES, "kswapd_wakes", count, RS_HOOK_BIT(KSWAPD),          \
+	X(KSWAPD_WAKES, "kswapd_wakes", count, RS_HOOK_BIT(KSWAPD),            \
 	  "kswapd wakeups (per node, not per memcg)")                          \
-	X(SLAB_FREED, "slab_freed", count, RS_HOOK_BIT(SHRINK_SLAB),         \
+	X(SLAB_FREED, "slab_freed", count, RS_HOOK_BIT(SHRINK_SLAB),           \
 	  "objects freed by slab shrinkers")
 
 #define RS_FIELD_ENUM(id, key, unit, needs, help) RS_F_##id,
@@ -197,12 +197,12 @@ struct rs_agg_value {
 
 /* Global (not per memcg) counters, in a per-CPU array. */
 enum rs_stat {
-	RS_STAT_RING_DROPS,	  /* records that could not be reserved */
-	RS_STAT_RING_RECORDS,	  /* records submitted */
-	RS_STAT_AGG_FULL,	  /* updates lost: aggregation map full */
-	RS_STAT_STATE_MISSES,	  /* no per-task state could be had */
-	RS_STAT_PASS_NO_BUDGET,	  /* MGLRU passes where the budget was unseen */
-	RS_STAT_FLUSHER_REASON0,  /* wakeup_flusher_threads by wb_reason ... */
+	RS_STAT_RING_DROPS,	 /* records that could not be reserved */
+	RS_STAT_RING_RECORDS,	 /* records submitted */
+	RS_STAT_AGG_FULL,	 /* updates lost: aggregation map full */
+	RS_STAT_STATE_MISSES,	 /* no per-task state could be had */
+	RS_STAT_PASS_NO_BUDGET,	 /* MGLRU passes where the budget was unseen */
+	RS_STAT_FLUSHER_REASON0, /* wakeup_flusher_threads by wb_reason ... */
 	RS_STAT_FLUSHER_REASON_LAST = RS_STAT_FLUSHER_REASON0 + 15,
 	RS_NR_STATS
 };
@@ -235,7 +235,8 @@ struct rs_event_hdr {
 struct rs_task_state {
 	/* attribution */
 	__u64 pass_cgid;    /* MGLRU pass in progress (valid if in_pass) */
-	__u64 classic_cgid; /* shrink_lruvec in progress (valid if in_classic) */
+	__u64 classic_cgid; /* shrink_lruvec in progress (valid if in_classic)
+			     */
 	__u64 target_cgid;  /* memcg reclaim target (valid if in_memcg) */
 	__u64 last_cgid;    /* last memcg this task scanned */
 	__u16 pass_node, classic_node, last_node;
@@ -259,8 +260,8 @@ struct rs_task_state {
 	__s32 priority;
 	__s32 swappiness;
 	__u8 budget_known;
-	__u8 aged;	/* should_run_aging said yes during this pass */
-	__u8 aging_ok;	/* ... and try_to_inc_max_seq succeeded */
+	__u8 aged;     /* should_run_aging said yes during this pass */
+	__u8 aging_ok; /* ... and try_to_inc_max_seq succeeded */
 	__u8 root_reclaim;
 	__u8 memcg_low_reclaim;
 	__u8 pad1[3];

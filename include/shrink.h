@@ -9,12 +9,12 @@
 
 /* Why try_to_shrink_lruvec()'s loop ended (mm/vmscan.c, v7.2). */
 enum rs_exit_reason {
-	RS_EXIT_BUDGET,	      /* nr_to_scan used up (or zero to begin with) */
-	RS_EXIT_NO_PROGRESS,  /* evict_folios() returned 0 */
-	RS_EXIT_TARGET,	      /* should_abort_scan(): target met / wmark ok */
-	RS_EXIT_BELOW_MIN,    /* mem_cgroup_below_min() */
-	RS_EXIT_AFTER_AGING,  /* root reclaim stops after aging */
-	RS_EXIT_UNKNOWN,      /* cannot be told (pre-series kernel, signal) */
+	RS_EXIT_BUDGET,	     /* nr_to_scan used up (or zero to begin with) */
+	RS_EXIT_NO_PROGRESS, /* evict_folios() returned 0 */
+	RS_EXIT_TARGET,	     /* should_abort_scan(): target met / wmark ok */
+	RS_EXIT_BELOW_MIN,   /* mem_cgroup_below_min() */
+	RS_EXIT_AFTER_AGING, /* root reclaim stops after aging */
+	RS_EXIT_UNKNOWN,     /* cannot be told (pre-series kernel, signal) */
 	RS_NR_EXIT_REASONS
 };
 
@@ -25,14 +25,14 @@ struct rs_pass_facts {
 	__u64 nr_reclaimed;  /* sc->nr_reclaimed at return */
 	__u64 nr_to_reclaim; /* sc->nr_to_reclaim */
 	__u32 batches;
-	__u32 last_delta;    /* last evict_folios() return */
+	__u32 last_delta; /* last evict_folios() return */
 	__u8 budget_known;
 	__u8 root_reclaim;
 	__u8 kswapd;
-	__u8 aged;	     /* should_run_aging() was true at least once */
-	__u8 aging_ok;	     /* a try_to_inc_max_seq() in the pass succeeded */
-	__u8 need_rotate;    /* return value */
-	__u8 order;	     /* sc->order */
+	__u8 aged;	  /* should_run_aging() was true at least once */
+	__u8 aging_ok;	  /* a try_to_inc_max_seq() in the pass succeeded */
+	__u8 need_rotate; /* return value */
+	__u8 order;	  /* sc->order */
 };
 
 /*
@@ -56,7 +56,8 @@ struct rs_pass_facts {
  * stopped for no other visible reason is counted as RS_EXIT_TARGET); for
  * proactive reclaim when a signal is pending (RS_EXIT_UNKNOWN).
  */
-static inline enum rs_exit_reason rs_classify_exit(const struct rs_pass_facts *f)
+static inline enum rs_exit_reason
+rs_classify_exit(const struct rs_pass_facts *f)
 {
 	__u64 gap, goal;
 
@@ -91,8 +92,9 @@ static inline enum rs_exit_reason rs_classify_exit(const struct rs_pass_facts *f
 /* Budget as get_nr_to_scan() computes it (mm/vmscan.c, v7.2). */
 struct rs_budget_inputs {
 	__u64 evictable; /* lruvec_evictable_size() */
-	__u64 emin, elow; /* memcg->memory.emin/elow (0 if memcg is the target) */
-	__u64 usage;	  /* mem_cgroup_size(memcg) */
+	__u64 emin,
+		elow; /* memcg->memory.emin/elow (0 if memcg is the target) */
+	__u64 usage;  /* mem_cgroup_size(memcg) */
 	__s32 priority;
 	__u8 online;
 	__u8 memcg_low_reclaim;

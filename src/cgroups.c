@@ -162,7 +162,7 @@ static int rescan(struct rs_cgroups *cg)
 
 static const struct id_path *lookup(const struct rs_cgroups *cg, __u64 id)
 {
-	struct id_path key = { .id = id };
+	struct id_path key = {.id = id};
 
 	if (!cg->nr)
 		return NULL;

@@ -6,8 +6,8 @@
 #include "fields.h"
 
 static const struct argp_option common_options[] = {
-	{ "verbose", 'v', NULL, 0, "Show libbpf's debug output", -1 },
-	{ 0 },
+	{"verbose", 'v', NULL, 0, "Show libbpf's debug output", -1},
+	{0},
 };
 
 static error_t parse_common(int key, char *arg, struct argp_state *state)
@@ -24,8 +24,8 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	}
 }
 
-const struct argp rs_common_argp = { common_options, parse_common, NULL,
-				     NULL, NULL, NULL, NULL };
+const struct argp rs_common_argp = {common_options, parse_common, NULL, NULL,
+				    NULL,	    NULL,	  NULL};
 
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts)
@@ -41,11 +41,11 @@ int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 
 const char *rs_mode(const struct rs_run_info *info)
 {
-	static const __u64 series_hooks =
-		RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS) |
-		RS_HOOK_BIT(LRUVEC_EVICTABLE_SIZE) |
-		RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ) |
-		RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK);
+	static const __u64 series_hooks = RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) |
+					  RS_HOOK_BIT(EVICT_FOLIOS) |
+					  RS_HOOK_BIT(LRUVEC_EVICTABLE_SIZE) |
+					  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ) |
+					  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK);
 	__u64 fentry_hooks = 0;
 
 	for (int h = 0; h < RS_NR_HOOKS; h++)

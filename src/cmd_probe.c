@@ -15,12 +15,13 @@ struct probe_opts {
 };
 
 static const struct argp_option options[] = {
-	{ "json", 'j', NULL, 0, "Print JSON instead of text", 0 },
-	{ 0 },
+	{"json", 'j', NULL, 0, "Print JSON instead of text", 0},
+	{0},
 };
 
 static const char doc[] =
-	"Report the kernel release, the MGLRU state, whether the kernel has the "
+	"Report the kernel release, the MGLRU state, whether the kernel has "
+	"the "
 	"MGLRU reclaim-loop series, and for every hook whether it attached, is "
 	"missing from this kernel, or failed (and why).  The programs are "
 	"really loaded and attached, then detached: what `probe` says is what "
@@ -58,7 +59,8 @@ static json_t *unknown_fields(__u64 attached)
 
 	for (int f = 0; f < RS_NR_FIELDS; f++)
 		if (!rs_field_known(f, attached))
-			json_array_append_new(arr, json_string(rs_fields[f].key));
+			json_array_append_new(arr,
+					      json_string(rs_fields[f].key));
 	return arr;
 }
 
@@ -82,18 +84,17 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 	json_object_set_new(o, "cgroup_version",
 			    json_integer(info->cgroup_version));
 	json_object_set_new(o, "cgroup_root", json_string(info->cgroup_root));
-	json_object_set_new(o, "mode", json_string(attached_any ? rs_mode(info)
-								: "none"));
+	json_object_set_new(o, "mode",
+			    json_string(attached_any ? rs_mode(info) : "none"));
 	for (int h = 0; h < RS_NR_HOOKS; h++) {
 		json_t *e = json_object();
 		const struct rs_hook_status *hs = &info->hooks[h];
 
-		json_object_set_new(e, "state",
-				    json_string(hs->state == RS_HOOK_ATTACHED
-							? "attached"
-						: hs->state == RS_HOOK_MISSING
-							? "missing"
-							: "failed"));
+		json_object_set_new(
+			e, "state",
+			json_string(hs->state == RS_HOOK_ATTACHED  ? "attached"
+				    : hs->state == RS_HOOK_MISSING ? "missing"
+								   : "failed"));
 		if (hs->state != RS_HOOK_ATTACHED)
 			json_object_set_new(e, "why", json_string(hs->why));
 		json_object_set_new(hooks, rs_hooks[h].name, e);
@@ -110,7 +111,8 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	printf("kernel          %s\n", info->kernel);
 	printf("BTF             %s\n", info->btf ? "yes" : "no");
 	if (info->mglru_enabled < 0)
-		printf("MGLRU           not built in (no /sys/kernel/mm/lru_gen)\n");
+		printf("MGLRU           not built in (no "
+		       "/sys/kernel/mm/lru_gen)\n");
 	else
 		printf("MGLRU           %s (lru_gen/enabled 0x%04x)\n",
 		       info->mglru_enabled ? "enabled" : "disabled",
@@ -121,13 +123,12 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 			    : "absent (pre-series kernel: no scan budget, "
 			      "no shared writeback hook)");
 	printf("fentry/fexit    %s\n",
-	       info->fentry_ok ? "usable"
+	       info->fentry_ok	     ? "usable"
 	       : info->fentry_why[0] ? info->fentry_why
 				     : "not tried (no function to trace)");
 	printf("memory cgroup   %s\n",
-	       info->cgroup_version
-		       ? (info->cgroup_version == 2 ? "v2" : "v1")
-		       : "none found (ids are shown, not paths)");
+	       info->cgroup_version ? (info->cgroup_version == 2 ? "v2" : "v1")
+				    : "none found (ids are shown, not paths)");
 	if (info->cgroup_version)
 		printf("cgroup root     %s\n", info->cgroup_root);
 	printf("NUMA nodes      %d\n", info->nr_nodes);
@@ -156,7 +157,8 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	}
 	if (!strcmp(rs_mode(info), "tracepoint-only"))
 		printf("\ntracepoint-only mode: scans are attributed to the "
-		       "memcg reclaim target (limit or\nmemory.reclaim); kswapd "
+		       "memcg reclaim target (limit or\nmemory.reclaim); "
+		       "kswapd "
 		       "and global direct reclaim stay unattributed, because\n"
 		       "only the lruvec pass hooks tell which memcg's LRU is "
 		       "scanned.\n");
@@ -165,14 +167,14 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 int rs_cmd_probe(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
-		{ &rs_common_argp, 0, "Common options:", 0 },
-		{ 0 },
+		{&rs_common_argp, 0, "Common options:", 0},
+		{0},
 	};
-	static const struct argp argp = { options, parse, NULL, doc,
-					  children, NULL, NULL };
-	struct probe_opts o = { 0 };
-	struct rs_collector_opts copts = { 0 };
-	struct rs_run_info info = { 0 };
+	static const struct argp argp = {options,  parse, NULL, doc,
+					 children, NULL,  NULL};
+	struct probe_opts o = {0};
+	struct rs_collector_opts copts = {0};
+	struct rs_run_info info = {0};
 	struct rs_collector *c = NULL;
 	struct rs_cgroups *cg;
 	int rc;

@@ -26,28 +26,29 @@ struct record_opts {
 enum { OPT_RING_MB = 0x100 };
 
 static const struct argp_option options[] = {
-	{ "output", 'o', "FILE", 0, "Write to FILE instead of stdout", 0 },
-	{ "interval", 'i', "SECONDS", 0,
-	  "Snapshot every SECONDS (default 1; 0.1 to 3600; s, ms, m, h allowed)",
-	  0 },
-	{ "duration", 'd', "DURATION", 0,
-	  "Stop after DURATION (same units; default: until SIGINT/SIGTERM)", 0 },
-	{ "events", 'e', NULL, 0,
-	  "Also write one record per pass, aging, writeback check, throttle "
-	  "and direct/memcg reclaim",
-	  0 },
-	{ "cgroup", 'c', "PATH", 0,
-	  "Only memcgs at or below PATH (relative to the memory cgroup mount, "
-	  "or a full path under it)",
-	  0 },
-	{ "ring-mb", OPT_RING_MB, "MIB", 0,
-	  "Ring buffer size for --events, a power of two (default 4)", 0 },
-	{ "quiet", 'q', NULL, 0, "No status line on stderr", 0 },
-	{ 0 },
+	{"output", 'o', "FILE", 0, "Write to FILE instead of stdout", 0},
+	{"interval", 'i', "SECONDS", 0,
+	 "Snapshot every SECONDS (default 1; 0.1 to 3600; s, ms, m, h allowed)",
+	 0},
+	{"duration", 'd', "DURATION", 0,
+	 "Stop after DURATION (same units; default: until SIGINT/SIGTERM)", 0},
+	{"events", 'e', NULL, 0,
+	 "Also write one record per pass, aging, writeback check, throttle "
+	 "and direct/memcg reclaim",
+	 0},
+	{"cgroup", 'c', "PATH", 0,
+	 "Only memcgs at or below PATH (relative to the memory cgroup mount, "
+	 "or a full path under it)",
+	 0},
+	{"ring-mb", OPT_RING_MB, "MIB", 0,
+	 "Ring buffer size for --events, a power of two (default 4)", 0},
+	{"quiet", 'q', NULL, 0, "No status line on stderr", 0},
+	{0},
 };
 
 static const char doc[] =
-	"Record reclaim activity per memory cgroup as NDJSON: a header (kernel, "
+	"Record reclaim activity per memory cgroup as NDJSON: a header "
+	"(kernel, "
 	"hooks), a snapshot of per-interval counts every interval, with "
 	"--events one record per event, and a summary with the totals of the "
 	"run.  The format is described in docs/recording-format.md.  Counts "
@@ -177,10 +178,10 @@ static int normalize_filter(const struct rs_cgroups *cg, const char *in,
 
 static void status_line(const struct recorder *r, double t, bool final)
 {
-	fprintf(stderr, "\rrecording: %.0f s, %zu memcgs, %llu records, %llu "
-			"dropped%s",
-		t, rs_model_nr_memcgs(r->model),
-		(unsigned long long)r->events,
+	fprintf(stderr,
+		"\rrecording: %.0f s, %zu memcgs, %llu records, %llu "
+		"dropped%s",
+		t, rs_model_nr_memcgs(r->model), (unsigned long long)r->events,
 		(unsigned long long)rs_model_stat(r->model, RS_STAT_RING_DROPS),
 		final ? "\n" : "   ");
 }
@@ -188,17 +189,17 @@ static void status_line(const struct recorder *r, double t, bool final)
 int rs_cmd_record(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
-		{ &rs_common_argp, 0, "Common options:", 0 },
-		{ 0 },
+		{&rs_common_argp, 0, "Common options:", 0},
+		{0},
 	};
-	static const struct argp argp = { options, parse, NULL, doc,
-					  children, NULL, NULL };
-	struct record_opts o = { .interval = 1.0 };
-	struct rs_collector_opts copts = { 0 };
-	struct rs_run_info info = { 0 };
+	static const struct argp argp = {options,  parse, NULL, doc,
+					 children, NULL,  NULL};
+	struct record_opts o = {.interval = 1.0};
+	struct rs_collector_opts copts = {0};
+	struct rs_run_info info = {0};
 	struct rs_collector *c = NULL;
 	struct rs_cgroups *cg;
-	struct recorder r = { 0 };
+	struct recorder r = {0};
 	char filter[512];
 	volatile int stop = 0;
 	__u64 start, next_tick;
@@ -219,7 +220,8 @@ int rs_cmd_record(int argc, char **argv)
 		return 2;
 	}
 	if (o.cgroup) {
-		int err = normalize_filter(cg, o.cgroup, filter, sizeof(filter));
+		int err =
+			normalize_filter(cg, o.cgroup, filter, sizeof(filter));
 
 		if (err) {
 			fprintf(stderr,
@@ -312,7 +314,8 @@ int rs_cmd_record(int argc, char **argv)
 	}
 	if (r.write_error) {
 		fprintf(stderr, "reclaimscope: writing %s failed: %s\n",
-			o.output ? o.output : "stdout", strerror(r.write_error));
+			o.output ? o.output : "stdout",
+			strerror(r.write_error));
 		goto out;
 	}
 	if (!o.quiet && rs_model_stat(r.model, RS_STAT_RING_DROPS))

@@ -63,7 +63,7 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 /* --- choosing programs ---------------------------------------------------- */
 
 struct choice {
-	bool enabled[64];   /* per rs_prog_specs index */
+	bool enabled[64]; /* per rs_prog_specs index */
 	bool hook_failed[RS_NR_HOOKS];
 };
 
@@ -103,15 +103,16 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		    info->hooks[s->hook].state == RS_HOOK_MISSING)
 			continue;
 		err = s->tracepoint ? rs_btf_tp_params(btf, s->target, sig,
-							sizeof(sig))
+						       sizeof(sig))
 				    : rs_btf_func_params(btf, s->target, sig,
-							  sizeof(sig));
+							 sizeof(sig));
 		if (err == -ENOENT) {
 			info->hooks[s->hook].state = RS_HOOK_MISSING;
 			snprintf(info->hooks[s->hook].why,
 				 sizeof(info->hooks[s->hook].why),
 				 "%s is not in this kernel%s", s->target,
-				 s->tracepoint ? "" : "'s BTF (absent or inlined)");
+				 s->tracepoint ? ""
+					       : "'s BTF (absent or inlined)");
 			for (int k = 0; k < rs_nr_prog_specs; k++)
 				if (rs_prog_specs[k].hook == s->hook)
 					ch->enabled[k] = false;
@@ -134,7 +135,8 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 				slot_ok = true;
 		if (!slot_ok) {
 			if (s->tracepoint)
-				rs_btf_tp_params(btf, s->target, sig, sizeof(sig));
+				rs_btf_tp_params(btf, s->target, sig,
+						 sizeof(sig));
 			else
 				rs_btf_func_params(btf, s->target, sig,
 						   sizeof(sig));
@@ -145,7 +147,8 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 	}
 }
 
-/* --- open, load, attach ----------------------------------------------------- */
+/* --- open, load, attach -----------------------------------------------------
+ */
 
 static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
 					const char *name)
@@ -171,7 +174,8 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 			goto fail;
 	}
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		struct bpf_program *p = prog_by_name(skel, rs_prog_specs[i].prog);
+		struct bpf_program *p =
+			prog_by_name(skel, rs_prog_specs[i].prog);
 
 		if (!p) {
 			err = -ENOENT;
@@ -239,7 +243,8 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 
 		if (!ch->enabled[i] || ch->hook_failed[s->hook])
 			continue;
-		c->links[i] = bpf_program__attach(prog_by_name(c->skel, s->prog));
+		c->links[i] =
+			bpf_program__attach(prog_by_name(c->skel, s->prog));
 		if (!c->links[i])
 			hook_fail(info, ch, s->hook, "attach of %s to %s: %s",
 				  s->prog, s->target, strerror(errno));
@@ -295,7 +300,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		      size_t errsz)
 {
 	struct rs_collector *c;
-	struct choice ch = { 0 };
+	struct choice ch = {0};
 	struct btf *btf;
 	int err, first_f = -1;
 
@@ -308,7 +313,8 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		err = -errno;
 		rs_kernel_probe(info, NULL);
 		snprintf(errbuf, errsz,
-			 "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux):"
+			 "cannot read the kernel's BTF "
+			 "(/sys/kernel/btf/vmlinux):"
 			 " %s\nhint: reclaimscope needs a kernel built with "
 			 "CONFIG_DEBUG_INFO_BTF=y",
 			 strerror(-err));
@@ -384,7 +390,8 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		if (!c->ring) {
 			err = -errno;
 			rs_collector_close(c);
-			snprintf(errbuf, errsz, "cannot open the ring buffer: %s",
+			snprintf(errbuf, errsz,
+				 "cannot open the ring buffer: %s",
 				 strerror(-err));
 			return err;
 		}

@@ -15,9 +15,9 @@
 struct rs_collector;
 
 struct rs_collector_opts {
-	bool stream_events;  /* ring-buffer records, not just aggregates */
-	__u32 ring_bytes;    /* power of two; 0 for the default (4 MiB) */
-	bool verbose;	     /* libbpf's debug output */
+	bool stream_events; /* ring-buffer records, not just aggregates */
+	__u32 ring_bytes;   /* power of two; 0 for the default (4 MiB) */
+	bool verbose;	    /* libbpf's debug output */
 };
 
 /* Called for each ring-buffer record. */

@@ -5,16 +5,17 @@
 #include "aging.h"
 
 #define RS_FIELD_ROW(id, k, u, n, h)                                           \
-	[RS_F_##id] = { .key = k,                                            \
-			.unit = #u,                                           \
-			.unit_id = RS_UNIT_##u,                               \
-			.needs = n,                                           \
-			.help = h },
-const struct rs_field_info rs_fields[RS_NR_FIELDS] = { RS_FIELDS(RS_FIELD_ROW) };
+	[RS_F_##id] = {.key = k,                                               \
+		       .unit = #u,                                             \
+		       .unit_id = RS_UNIT_##u,                                 \
+		       .needs = n,                                             \
+		       .help = h},
+const struct rs_field_info rs_fields[RS_NR_FIELDS] = {RS_FIELDS(RS_FIELD_ROW)};
 #undef RS_FIELD_ROW
 
-#define RS_HOOK_ROW(id, n, kind) [RS_HOOK_##id] = { .name = n, .fentry = kind == 'f' },
-const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = { RS_HOOKS(RS_HOOK_ROW) };
+#define RS_HOOK_ROW(id, n, kind)                                               \
+	[RS_HOOK_##id] = {.name = n, .fentry = kind == 'f'},
+const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = {RS_HOOKS(RS_HOOK_ROW)};
 #undef RS_HOOK_ROW
 
 int rs_field_by_key(const char *key)
@@ -66,7 +67,7 @@ const char *rs_aging_trigger_name(unsigned int trigger)
 const char *rs_throttle_reason_name(int reason)
 {
 	/* enum vmscan_throttle_state */
-	static const char *const names[] = { "writeback", "isolated",
-					     "noprogress", "congested" };
+	static const char *const names[] = {"writeback", "isolated",
+					    "noprogress", "congested"};
 	return reason >= 0 && reason < 4 ? names[reason] : "unknown";
 }

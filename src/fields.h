@@ -17,7 +17,7 @@ struct rs_field_info {
 	const char *key;  /* JSON key */
 	const char *unit; /* "pages", "count", "ns", "us" */
 	enum rs_unit unit_id;
-	__u64 needs;	  /* RS_HOOK_BIT()s without which it is unknown */
+	__u64 needs; /* RS_HOOK_BIT()s without which it is unknown */
 	const char *help;
 };
 

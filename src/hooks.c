@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "hooks.h"
 
-#define F(p, h, s, t, pat) { p, RS_HOOK_##h, s, t, false, pat }
-#define T(p, h, s, t, pat) { p, RS_HOOK_##h, s, t, true, pat }
+#define F(p, h, s, t, pat)                                                     \
+	{                                                                      \
+		p, RS_HOOK_##h, s, t, false, pat                               \
+	}
+#define T(p, h, s, t, pat)                                                     \
+	{                                                                      \
+		p, RS_HOOK_##h, s, t, true, pat                                \
+	}
 #define ULONG "long unsigned int"
 
 /*
@@ -60,7 +66,8 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	  "mm_vmscan_lru_shrink_inactive",
 	  "int," ULONG "," ULONG ",struct reclaim_stat *,int,int"),
 	T("rs_lru_shrink_active", LRU_SHRINK_ACTIVE, "shrink_active",
-	  "mm_vmscan_lru_shrink_active", "int," ULONG "," ULONG "," ULONG ",..."),
+	  "mm_vmscan_lru_shrink_active",
+	  "int," ULONG "," ULONG "," ULONG ",..."),
 	T("rs_throttled", THROTTLED, "throttled", "mm_vmscan_throttled",
 	  "int,int,int,int"),
 	T("rs_kswapd_wake", KSWAPD, "kswapd_wake", "mm_vmscan_kswapd_wake",

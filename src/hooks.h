@@ -12,7 +12,7 @@
 #include "rs_common.h"
 
 struct rs_prog_spec {
-	const char *prog;    /* program name in the skeleton */
+	const char *prog; /* program name in the skeleton */
 	enum rs_hook hook;
 	const char *slot;    /* attach point; alternatives share it */
 	const char *target;  /* kernel function or tracepoint */

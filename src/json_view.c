@@ -27,9 +27,10 @@ json_t *rs_json_hooks(const struct rs_run_info *info)
 	char buf[200];
 
 	for (int h = 0; h < RS_NR_HOOKS; h++)
-		json_object_set_new(hooks, rs_hooks[h].name,
-				    json_string(rs_hook_state_text(
-					    &info->hooks[h], buf, sizeof(buf))));
+		json_object_set_new(
+			hooks, rs_hooks[h].name,
+			json_string(rs_hook_state_text(&info->hooks[h], buf,
+						       sizeof(buf))));
 	return hooks;
 }
 
@@ -69,8 +70,9 @@ static json_t *memcg_head(const struct rs_memcg *mc)
 	json_t *o = json_object();
 	char buf[64];
 
-	json_object_set_new(o, "path", json_string(rs_memcg_display_path(
-					       mc, buf, sizeof(buf))));
+	json_object_set_new(
+		o, "path",
+		json_string(rs_memcg_display_path(mc, buf, sizeof(buf))));
 	json_object_set_new(o, "id", json_integer((json_int_t)mc->id));
 	if (mc->gone)
 		json_object_set_new(o, "gone", json_true());
@@ -103,10 +105,9 @@ json_t *rs_json_snapshot(const struct rs_model *m, const char *filter)
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
-	json_object_set_new(
-		o, "drops",
-		json_integer((json_int_t)rs_model_stat_interval(
-			m, RS_STAT_RING_DROPS)));
+	json_object_set_new(o, "drops",
+			    json_integer((json_int_t)rs_model_stat_interval(
+				    m, RS_STAT_RING_DROPS)));
 	json_object_set_new(o, "agg_full",
 			    json_integer((json_int_t)rs_model_stat_interval(
 				    m, RS_STAT_AGG_FULL)));
@@ -114,9 +115,8 @@ json_t *rs_json_snapshot(const struct rs_model *m, const char *filter)
 }
 
 /* The three headline numbers, for the per-node and per-reclaimer lists. */
-static const enum rs_field brief_fields[] = { RS_F_SCANNED, RS_F_ISOLATED,
-					      RS_F_RECLAIMED, RS_F_SHRINKS,
-					      RS_F_AGINGS };
+static const enum rs_field brief_fields[] = {
+	RS_F_SCANNED, RS_F_ISOLATED, RS_F_RECLAIMED, RS_F_SHRINKS, RS_F_AGINGS};
 
 static void add_brief(json_t *o, const __u64 *v, __u64 attached)
 {
@@ -139,12 +139,12 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 	__u64 per_node[64][RS_NR_FIELDS];
 	int nodes[64], nr_nodes = 0;
 	__u64 per_rec[RS_NR_RECLAIMERS][RS_NR_FIELDS];
-	bool rec_seen[RS_NR_RECLAIMERS] = { false };
+	bool rec_seen[RS_NR_RECLAIMERS] = {false};
 	json_t *arr = json_array();
 
 	memset(per_rec, 0, sizeof(per_rec));
-	for (size_t i = mc->first_cell; i < mc->first_cell + mc->nr_cells && i < nr;
-	     i++) {
+	for (size_t i = mc->first_cell;
+	     i < mc->first_cell + mc->nr_cells && i < nr; i++) {
 		const struct rs_cell *c = &cells[i];
 		int n;
 
@@ -195,32 +195,31 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 
 	json_object_set_new(o, "type", json_string("summary"));
 	json_object_set_new(o, "duration", json_real(duration));
-	json_object_set_new(o, "drops",
-			    json_integer((json_int_t)rs_model_stat(
-				    m, RS_STAT_RING_DROPS)));
+	json_object_set_new(
+		o, "drops",
+		json_integer((json_int_t)rs_model_stat(m, RS_STAT_RING_DROPS)));
 	json_object_set_new(o, "records",
 			    json_integer((json_int_t)rs_model_stat(
 				    m, RS_STAT_RING_RECORDS)));
-	json_object_set_new(o, "agg_full",
-			    json_integer((json_int_t)rs_model_stat(
-				    m, RS_STAT_AGG_FULL)));
+	json_object_set_new(
+		o, "agg_full",
+		json_integer((json_int_t)rs_model_stat(m, RS_STAT_AGG_FULL)));
 	json_object_set_new(o, "state_misses",
 			    json_integer((json_int_t)rs_model_stat(
 				    m, RS_STAT_STATE_MISSES)));
 	if (rs_model_hooks(m) & RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC))
-		json_object_set_new(
-			o, "passes_without_budget",
-			json_integer((json_int_t)rs_model_stat(
-				m, RS_STAT_PASS_NO_BUDGET)));
+		json_object_set_new(o, "passes_without_budget",
+				    json_integer((json_int_t)rs_model_stat(
+					    m, RS_STAT_PASS_NO_BUDGET)));
 	if (rs_model_hooks(m) & RS_HOOK_BIT(WAKEUP_FLUSHER_THREADS)) {
 		static const char *const reasons[] = {
-			"background", "vmscan",	   "sync",
-			"periodic",   "laptop_timer", "fs_free_space",
+			"background",	 "vmscan",	  "sync",
+			"periodic",	 "laptop_timer",  "fs_free_space",
 			"forker_thread", "foreign_flush",
 		};
 		flush = json_object();
-		for (int r = 0; r <= RS_STAT_FLUSHER_REASON_LAST -
-					     RS_STAT_FLUSHER_REASON0;
+		for (int r = 0;
+		     r <= RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
 		     r++) {
 			__u64 n = rs_model_stat(m, RS_STAT_FLUSHER_REASON0 + r);
 			char name[32];
@@ -261,10 +260,11 @@ static json_t *event_head(const struct rs_model *m,
 
 	json_object_set_new(o, "type", json_string("event"));
 	json_object_set_new(o, "kind", json_string(kind));
-	json_object_set_new(o, "t",
-			    json_real(h->ts_ns >= info->start_ns
-					      ? (h->ts_ns - info->start_ns) / 1e9
-					      : 0.0));
+	json_object_set_new(
+		o, "t",
+		json_real(h->ts_ns >= info->start_ns
+				  ? (h->ts_ns - info->start_ns) / 1e9
+				  : 0.0));
 	json_object_set_new(o, "pid", json_integer(h->pid));
 	json_object_set_new(o, "id", json_integer((json_int_t)h->cgroup_id));
 	if (path)
@@ -310,7 +310,8 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 		SETI(o, "reclaimed", e->reclaimed);
 		SETI(o, "nr_to_reclaim", e->nr_to_reclaim);
 		json_object_set_new(
-			o, "exit", json_string(rs_exit_reason_name(e->exit_reason)));
+			o, "exit",
+			json_string(rs_exit_reason_name(e->exit_reason)));
 		json_object_set_new(o, "need_rotate",
 				    json_boolean(e->need_rotate));
 		json_object_set_new(o, "aged", json_boolean(e->aged));
@@ -330,18 +331,22 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 		json_object_set_new(o, "success", json_boolean(e->success));
 		json_object_set_new(o, "force_scan",
 				    json_boolean(e->force_scan));
-		json_object_set_new(o, "trigger", json_string(rs_aging_trigger_name(
-							  e->trigger)));
+		json_object_set_new(
+			o, "trigger",
+			json_string(rs_aging_trigger_name(e->trigger)));
 		SETI(o, "duration_ns", e->duration_ns);
 		SETI(o, "max_seq", e->max_seq);
 		SETI(o, "min_seq_anon", e->min_seq[0]);
 		SETI(o, "min_seq_file", e->min_seq[1]);
-		/* generations oldest first, as /sys/kernel/debug/lru_gen lists */
+		/* generations oldest first, as /sys/kernel/debug/lru_gen lists
+		 */
 		{
-			__u64 lo = e->min_seq[0] < e->min_seq[1] ? e->min_seq[0]
-								  : e->min_seq[1];
+			__u64 lo = e->min_seq[0] < e->min_seq[1]
+					   ? e->min_seq[0]
+					   : e->min_seq[1];
 
-			if (e->max_seq >= lo && e->max_seq - lo < RS_MAX_NR_GENS)
+			if (e->max_seq >= lo &&
+			    e->max_seq - lo < RS_MAX_NR_GENS)
 				for (__u64 s = lo; s <= e->max_seq; s++) {
 					json_t *g = json_object();
 					int gen = s % RS_MAX_NR_GENS;
@@ -378,8 +383,9 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 		if (size < sizeof(*e))
 			return NULL;
 		o = event_head(m, info, h, "throttle");
-		json_object_set_new(o, "reason", json_string(rs_throttle_reason_name(
-							 e->reason)));
+		json_object_set_new(
+			o, "reason",
+			json_string(rs_throttle_reason_name(e->reason)));
 		SETI(o, "timeout_us", e->usec_timeout);
 		SETI(o, "delayed_us", e->usec_delayed);
 		return o;

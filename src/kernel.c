@@ -47,7 +47,8 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 		       btf__find_by_name_kind(btf, "lruvec_evictable_size",
 					      BTF_KIND_FUNC) > 0;
 	info->nr_nodes = 1;
-	if (!rs_read_file("/sys/devices/system/node/possible", buf, sizeof(buf)))
+	if (!rs_read_file("/sys/devices/system/node/possible", buf,
+			  sizeof(buf)))
 		info->nr_nodes = count_nodes(buf);
 	if (info->nr_nodes < 1)
 		info->nr_nodes = 1;
@@ -78,7 +79,8 @@ int rs_btf_func_params(const struct btf *btf, const char *func, char *buf,
 		return -EINVAL;
 	p = btf_params(t);
 	for (int i = 0; i < btf_vlen(t); i++)
-		append(buf, size, &len, btf__name_by_offset(btf, p[i].name_off));
+		append(buf, size, &len,
+		       btf__name_by_offset(btf, p[i].name_off));
 	return 0;
 }
 
@@ -103,7 +105,9 @@ static void type_name(const struct btf *btf, __u32 id, char *buf, size_t size)
 		 : btf_is_enum(t)  ? "enum "
 				   : "",
 		 btf__name_by_offset(btf, t->name_off), ptrs ? " " : "",
-		 ptrs == 0 ? "" : ptrs == 1 ? "*" : "**");
+		 ptrs == 0   ? ""
+		 : ptrs == 1 ? "*"
+			     : "**");
 }
 
 int rs_btf_tp_params(const struct btf *btf, const char *tp, char *buf,
@@ -160,8 +164,8 @@ int rs_probe_fentry(const struct btf *btf, const char *func, char *why,
 {
 	/* r0 = 0; exit */
 	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
+		{.code = BPF_JMP | BPF_EXIT},
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = BPF_TRACE_FENTRY);

@@ -8,18 +8,17 @@
 #include "cli.h"
 
 const char *argp_program_version = "reclaimscope 0.1";
-const char *argp_program_bug_address =
-	"the project's issue tracker";
+const char *argp_program_bug_address = "the project's issue tracker";
 
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "probe", rs_cmd_probe,
-	  "what the running kernel offers and which hooks attach" },
-	{ "record", rs_cmd_record,
-	  "record per-memcg reclaim activity as NDJSON" },
+	{"probe", rs_cmd_probe,
+	 "what the running kernel offers and which hooks attach"},
+	{"record", rs_cmd_record,
+	 "record per-memcg reclaim activity as NDJSON"},
 };
 
 static const char doc[] =
@@ -34,7 +33,8 @@ static const char doc[] =
 	"Run `reclaimscope COMMAND --help` for a command's options.\n"
 	"\n"
 	"EXAMPLES:\n"
-	"  reclaimscope probe                 # can it run here, and how fully?\n"
+	"  reclaimscope probe                 # can it run here, and how "
+	"fully?\n"
 	"  reclaimscope record -d 30 -o r.ndjson\n"
 	"  reclaimscope record --events --cgroup /workload -i 5\n"
 	"\n"
@@ -63,8 +63,8 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = { NULL, parse_top, args_doc, doc,
-					  NULL, NULL, NULL };
+	static const struct argp argp = {NULL, parse_top, args_doc, doc,
+					 NULL, NULL,	  NULL};
 	int cmd_index = -1;
 
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cmd_index);

@@ -156,8 +156,8 @@ void rs_model_end(struct rs_model *m, double t)
 		if (!m->cells[i].seen)
 			memset(m->cells[i].interval, 0,
 			       sizeof(m->cells[i].interval));
-		if (i == 0 || m->cells[i].key.cgroup_id !=
-				      m->cells[i - 1].key.cgroup_id)
+		if (i == 0 ||
+		    m->cells[i].key.cgroup_id != m->cells[i - 1].key.cgroup_id)
 			nr++;
 	}
 	free(m->memcgs);
@@ -169,7 +169,8 @@ void rs_model_end(struct rs_model *m, double t)
 		const struct rs_cell *cell = &m->cells[i];
 		struct rs_memcg *mc;
 
-		if (i == 0 || cell->key.cgroup_id != m->cells[i - 1].key.cgroup_id) {
+		if (i == 0 ||
+		    cell->key.cgroup_id != m->cells[i - 1].key.cgroup_id) {
 			struct path_entry *p;
 
 			mc = &m->memcgs[m->nr_memcgs++];

@@ -22,11 +22,12 @@ struct rs_cell {
 
 struct rs_memcg {
 	__u64 id;
-	char *path;	/* NULL until resolved; kept after the memcg is gone */
-	bool gone;	/* no longer in cgroupfs */
+	char *path; /* NULL until resolved; kept after the memcg is gone */
+	bool gone;  /* no longer in cgroupfs */
 	__u64 total[RS_NR_FIELDS];
 	__u64 interval[RS_NR_FIELDS];
-	size_t first_cell, nr_cells; /* cells of this memcg, see rs_model_cells */
+	size_t first_cell,
+		nr_cells; /* cells of this memcg, see rs_model_cells */
 };
 
 struct rs_model;

@@ -20,19 +20,19 @@ struct rs_hook_status {
 };
 
 struct rs_run_info {
-	char kernel[128];     /* uname -r */
-	bool btf;	      /* /sys/kernel/btf/vmlinux */
-	int mglru_enabled;    /* /sys/kernel/mm/lru_gen/enabled: -1 absent */
-	bool series;	      /* handle_reclaim_writeback + lruvec_evictable_size */
-	int nr_nodes;	      /* possible NUMA nodes */
-	bool fentry_ok;	      /* fentry/fexit can be loaded */
+	char kernel[128];  /* uname -r */
+	bool btf;	   /* /sys/kernel/btf/vmlinux */
+	int mglru_enabled; /* /sys/kernel/mm/lru_gen/enabled: -1 absent */
+	bool series;	/* handle_reclaim_writeback + lruvec_evictable_size */
+	int nr_nodes;	/* possible NUMA nodes */
+	bool fentry_ok; /* fentry/fexit can be loaded */
 	char fentry_why[160]; /* why not */
 	struct rs_hook_status hooks[RS_NR_HOOKS];
-	__u64 attached;	      /* RS_HOOK_BIT()s */
-	char start[40];	      /* RFC 3339 */
-	__u64 start_ns;	      /* CLOCK_MONOTONIC at start, as BPF sees it */
+	__u64 attached;	       /* RS_HOOK_BIT()s */
+	char start[40];	       /* RFC 3339 */
+	__u64 start_ns;	       /* CLOCK_MONOTONIC at start, as BPF sees it */
 	char cgroup_root[256]; /* mount point of the memory controller */
-	int cgroup_version;   /* 1 or 2, 0 if none */
+	int cgroup_version;    /* 1 or 2, 0 if none */
 };
 
 const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,

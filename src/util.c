@@ -34,8 +34,8 @@ int rs_parse_seconds(const char *s, double min, double max, double *out)
 	static const struct {
 		const char *suffix;
 		double scale;
-	} units[] = { { "", 1 },     { "s", 1 },    { "ms", 1e-3 },
-		      { "m", 60 },   { "min", 60 }, { "h", 3600 } };
+	} units[] = {{"", 1},	{"s", 1},    {"ms", 1e-3},
+		     {"m", 60}, {"min", 60}, {"h", 3600}};
 	double v;
 	char *end;
 

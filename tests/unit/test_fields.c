@@ -53,13 +53,13 @@ static json_t *roundtrip(json_t *obj)
 static struct rs_model *sample_model(__u64 hooks)
 {
 	struct rs_model *m = rs_model_new(hooks);
-	struct rs_agg_key k1 = { .cgroup_id = 42, .node = 0,
-				 .reclaimer = RS_RECLAIMER_MEMCG };
-	struct rs_agg_key k2 = { .cgroup_id = 42, .node = 1,
-				 .reclaimer = RS_RECLAIMER_KSWAPD };
-	struct rs_agg_key k3 = { .cgroup_id = 43, .node = 0,
-				 .reclaimer = RS_RECLAIMER_MEMCG };
-	__u64 v[RS_NR_FIELDS] = { 0 };
+	struct rs_agg_key k1 = {
+		.cgroup_id = 42, .node = 0, .reclaimer = RS_RECLAIMER_MEMCG};
+	struct rs_agg_key k2 = {
+		.cgroup_id = 42, .node = 1, .reclaimer = RS_RECLAIMER_KSWAPD};
+	struct rs_agg_key k3 = {
+		.cgroup_id = 43, .node = 0, .reclaimer = RS_RECLAIMER_MEMCG};
+	__u64 v[RS_NR_FIELDS] = {0};
 
 	v[RS_F_ISOLATED] = 100;
 	v[RS_F_RECLAIMED] = 60;
@@ -82,8 +82,9 @@ static json_t *find_memcg(json_t *arr, const char *path)
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(arr, i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "path")), path))
+	json_array_foreach (arr, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "path")),
+			    path))
 			return e;
 	return NULL;
 }
@@ -91,7 +92,8 @@ static json_t *find_memcg(json_t *arr, const char *path)
 static void summary_totals_and_nulls(void **state)
 {
 	/* tracepoint-only: no lruvec pass hooks */
-	__u64 hooks = RS_HOOK_BIT(LRU_ISOLATE) | RS_HOOK_BIT(LRU_SHRINK_INACTIVE);
+	__u64 hooks =
+		RS_HOOK_BIT(LRU_ISOLATE) | RS_HOOK_BIT(LRU_SHRINK_INACTIVE);
 	struct rs_model *m = sample_model(hooks);
 	json_t *s = roundtrip(rs_json_summary(m, 2.0, NULL));
 	json_t *mc, *nodes;
@@ -114,8 +116,8 @@ static void summary_totals_and_nulls(void **state)
 		assert_non_null(json_object_get(mc, rs_fields[f].key));
 	nodes = json_object_get(mc, "nodes");
 	assert_int_equal(json_array_size(nodes), 2);
-	assert_non_null(json_object_get(json_object_get(mc, "by_reclaimer"),
-					"kswapd"));
+	assert_non_null(
+		json_object_get(json_object_get(mc, "by_reclaimer"), "kswapd"));
 	json_decref(s);
 
 	/* a filter keeps /a/b and drops /c */
@@ -130,9 +132,9 @@ static void snapshot_is_per_interval(void **state)
 	__u64 all = (1ULL << RS_NR_HOOKS) - 1;
 	struct rs_model *m = sample_model(all);
 	json_t *s;
-	struct rs_agg_key k1 = { .cgroup_id = 42, .node = 0,
-				 .reclaimer = RS_RECLAIMER_MEMCG };
-	__u64 v[RS_NR_FIELDS] = { 0 };
+	struct rs_agg_key k1 = {
+		.cgroup_id = 42, .node = 0, .reclaimer = RS_RECLAIMER_MEMCG};
+	__u64 v[RS_NR_FIELDS] = {0};
 
 	(void)state;
 	v[RS_F_ISOLATED] = 130; /* 30 more than before */
@@ -146,10 +148,11 @@ static void snapshot_is_per_interval(void **state)
 			    "snapshot");
 	/* only memcgs active in the interval */
 	assert_int_equal(json_array_size(json_object_get(s, "memcgs")), 1);
-	assert_int_equal(json_integer_value(json_object_get(
-				 find_memcg(json_object_get(s, "memcgs"), "/a/b"),
-				 "isolated")),
-			 30);
+	assert_int_equal(
+		json_integer_value(json_object_get(
+			find_memcg(json_object_get(s, "memcgs"), "/a/b"),
+			"isolated")),
+		30);
 	assert_int_equal(json_integer_value(json_object_get(s, "drops")), 0);
 	json_decref(s);
 	rs_model_free(m);
@@ -157,11 +160,13 @@ static void snapshot_is_per_interval(void **state)
 
 static void header_and_events(void **state)
 {
-	struct rs_run_info info = { .mglru_enabled = 7, .series = true,
-				    .nr_nodes = 1, .start_ns = 1000 };
+	struct rs_run_info info = {.mglru_enabled = 7,
+				   .series = true,
+				   .nr_nodes = 1,
+				   .start_ns = 1000};
 	struct rs_model *m = sample_model((1ULL << RS_NR_HOOKS) - 1);
-	struct rs_shrink_event sh = { 0 };
-	struct rs_aging_event ag = { 0 };
+	struct rs_shrink_event sh = {0};
+	struct rs_aging_event ag = {0};
 	json_t *h, *e, *gens;
 
 	(void)state;
@@ -174,21 +179,24 @@ static void header_and_events(void **state)
 	h = roundtrip(rs_json_header(&info));
 	assert_int_equal(json_integer_value(json_object_get(h, "schema")), 1);
 	assert_true(json_is_true(json_object_get(h, "mglru")));
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(h, "hooks"), "evict_folios")),
-			    "attached");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(h, "hooks"), "shrink_lruvec")),
-			    "failed: EPERM");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(h, "hooks"),
+						  "evict_folios")),
+		"attached");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(h, "hooks"),
+						  "shrink_lruvec")),
+		"failed: EPERM");
 	assert_string_equal(
 		json_string_value(json_object_get(json_object_get(h, "hooks"),
 						  "mm_vmscan_kswapd_wake")),
 		"missing");
 	json_decref(h);
 
-	sh.hdr = (struct rs_event_hdr){ .ts_ns = 1000 + 2500000000ULL,
-					.cgroup_id = 42, .type = RS_EV_SHRINK,
-					.reclaimer = RS_RECLAIMER_KSWAPD };
+	sh.hdr = (struct rs_event_hdr){.ts_ns = 1000 + 2500000000ULL,
+				       .cgroup_id = 42,
+				       .type = RS_EV_SHRINK,
+				       .reclaimer = RS_RECLAIMER_KSWAPD};
 	sh.budget = 100;
 	sh.budget_used = 64;
 	sh.budget_known = 1;
@@ -207,7 +215,7 @@ static void header_and_events(void **state)
 	/* a truncated record is refused, not read past its end */
 	assert_null(rs_json_event(m, &info, &sh, sizeof(sh) - 1));
 
-	ag.hdr = (struct rs_event_hdr){ .cgroup_id = 43, .type = RS_EV_AGING };
+	ag.hdr = (struct rs_event_hdr){.cgroup_id = 43, .type = RS_EV_AGING};
 	ag.success = 1;
 	ag.min_seq[0] = 5;
 	ag.min_seq[1] = 6;

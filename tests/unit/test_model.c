@@ -13,9 +13,9 @@ static const __u64 all_hooks = (1ULL << RS_NR_HOOKS) - 1;
 static void add(struct rs_model *m, __u64 cg, __u16 node, __u8 rec,
 		__u64 scanned, __u64 reclaimed)
 {
-	struct rs_agg_key key = { .cgroup_id = cg, .node = node,
-				  .reclaimer = rec };
-	__u64 v[RS_NR_FIELDS] = { 0 };
+	struct rs_agg_key key = {
+		.cgroup_id = cg, .node = node, .reclaimer = rec};
+	__u64 v[RS_NR_FIELDS] = {0};
 
 	v[RS_F_SCANNED] = scanned;
 	v[RS_F_RECLAIMED] = reclaimed;
@@ -24,7 +24,7 @@ static void add(struct rs_model *m, __u64 cg, __u16 node, __u8 rec,
 
 static void attribution(void **state)
 {
-	struct rs_task_state st = { 0 };
+	struct rs_task_state st = {0};
 	__u64 cg;
 	__u16 node;
 
@@ -135,9 +135,9 @@ static void memcg_death_keeps_path(void **state)
 	mc = rs_model_find(m, 100);
 	assert_string_equal(rs_memcg_display_path(mc, buf, sizeof(buf)),
 			    "(unknown:100)");
-	assert_string_equal(rs_memcg_display_path(rs_model_find(m, 0), buf,
-						  sizeof(buf)),
-			    "(unattributed)");
+	assert_string_equal(
+		rs_memcg_display_path(rs_model_find(m, 0), buf, sizeof(buf)),
+		"(unattributed)");
 	assert_int_equal(rs_model_set_path(m, 100, "/tenants/a"), 0);
 	/* at once: the summary after the last snapshot needs it */
 	assert_string_equal(rs_model_find(m, 100)->path, "/tenants/a");
@@ -165,7 +165,7 @@ static void memcg_death_keeps_path(void **state)
 static void stats_interval(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
-	__u64 stats[RS_NR_STATS] = { 0 };
+	__u64 stats[RS_NR_STATS] = {0};
 
 	(void)state;
 	stats[RS_STAT_RING_DROPS] = 5;

@@ -12,8 +12,12 @@ static struct rs_pass_facts memcg_pass(void)
 {
 	/* memcg limit reclaim of 32 pages, budget 200, nothing special */
 	struct rs_pass_facts f = {
-		.budget = 200, .budget_used = 120, .nr_reclaimed = 10,
-		.nr_to_reclaim = 32, .batches = 2, .last_delta = 56,
+		.budget = 200,
+		.budget_used = 120,
+		.nr_reclaimed = 10,
+		.nr_to_reclaim = 32,
+		.batches = 2,
+		.last_delta = 56,
 		.budget_known = 1,
 	};
 	return f;
@@ -129,7 +133,9 @@ static void exit_unknown(void **state)
 static void budget_mirror(void **state)
 {
 	struct rs_budget_inputs in = {
-		.evictable = 10000, .priority = 2, .online = 1,
+		.evictable = 10000,
+		.priority = 2,
+		.online = 1,
 	};
 
 	(void)state;
@@ -140,27 +146,30 @@ static void budget_mirror(void **state)
 	in.online = 0;
 	assert_int_equal(rs_mglru_budget(&in), 10000);
 	/* memory.min protects proportionally: 10000 - 10000*4000/8001 */
-	in = (struct rs_budget_inputs){ .evictable = 10000, .emin = 4000,
-					.usage = 8000, .online = 1 };
+	in = (struct rs_budget_inputs){
+		.evictable = 10000, .emin = 4000, .usage = 8000, .online = 1};
 	assert_int_equal(rs_mglru_budget(&in), 10000 - 10000ULL * 4000 / 8001);
 	/* memory.low counts unless this is a low reclaim */
-	in = (struct rs_budget_inputs){ .evictable = 10000, .elow = 6000,
-					.usage = 8000, .online = 1 };
+	in = (struct rs_budget_inputs){
+		.evictable = 10000, .elow = 6000, .usage = 8000, .online = 1};
 	assert_int_equal(rs_mglru_budget(&in), 10000 - 10000ULL * 6000 / 8001);
 	in.memcg_low_reclaim = 1; /* then only emin (0) protects */
 	assert_int_equal(rs_mglru_budget(&in), 10000);
 	/* never below SWAP_CLUSTER_MAX when protected; usage >= protection */
-	in = (struct rs_budget_inputs){ .evictable = 100, .emin = 9000,
-					.usage = 10, .online = 1 };
+	in = (struct rs_budget_inputs){
+		.evictable = 100, .emin = 9000, .usage = 10, .online = 1};
 	assert_int_equal(rs_mglru_budget(&in), 32);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exit_budget),	    cmocka_unit_test(exit_no_progress),
-		cmocka_unit_test(exit_target),	    cmocka_unit_test(exit_below_min),
-		cmocka_unit_test(exit_after_aging), cmocka_unit_test(exit_unknown),
+		cmocka_unit_test(exit_budget),
+		cmocka_unit_test(exit_no_progress),
+		cmocka_unit_test(exit_target),
+		cmocka_unit_test(exit_below_min),
+		cmocka_unit_test(exit_after_aging),
+		cmocka_unit_test(exit_unknown),
 		cmocka_unit_test(budget_mirror),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
