@@ -106,18 +106,24 @@ int BPF_PROG(rs_evictable_exit, struct lruvec *lruvec, int swappiness,
 	return 0;
 }
 
+/* One evict_folios() batch of the current pass: its return uses the budget. */
+static __always_inline void note_batch(struct lruvec *lruvec, int scanned)
+{
+	struct rs_task_state *st = rs_state(false);
+
+	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
+		return;
+	st->batches++;
+	st->last_delta = scanned;
+	st->budget_used += scanned;
+}
+
 /* v7.2: evict_folios(nr_to_scan, lruvec, sc, swappiness) */
 SEC("fexit/evict_folios")
 int BPF_PROG(rs_evict_exit_v2, unsigned long nr_to_scan, struct lruvec *lruvec,
 	     struct scan_control *sc, int swappiness, int ret)
 {
-	struct rs_task_state *st = rs_state(false);
-
-	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
-		return 0;
-	st->batches++;
-	st->last_delta = ret;
-	st->budget_used += ret;
+	note_batch(lruvec, ret);
 	return 0;
 }
 
@@ -126,13 +132,7 @@ SEC("fexit/evict_folios")
 int BPF_PROG(rs_evict_exit_v1, struct lruvec *lruvec, struct scan_control *sc,
 	     int swappiness, int ret)
 {
-	struct rs_task_state *st = rs_state(false);
-
-	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
-		return 0;
-	st->batches++;
-	st->last_delta = ret;
-	st->budget_used += ret;
+	note_batch(lruvec, ret);
 	return 0;
 }
 

@@ -24,8 +24,14 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	}
 }
 
-const struct argp rs_common_argp = {common_options, parse_common, NULL, NULL,
-				    NULL,	    NULL,	  NULL};
+static const struct argp common_argp = {
+	common_options, parse_common, NULL, NULL, NULL, NULL, NULL,
+};
+
+const struct argp_child rs_common_children[] = {
+	{&common_argp, 0, "Common options:", 0},
+	{0},
+};
 
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts)

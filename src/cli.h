@@ -12,8 +12,11 @@ struct rs_common_opts {
 	bool verbose;
 };
 
-/* argp child with -v; its input is a struct rs_common_opts. */
-extern const struct argp rs_common_argp;
+/*
+ * argp children for every command: -v.  Child 0's input is a struct
+ * rs_common_opts, set in ARGP_KEY_INIT.
+ */
+extern const struct argp_child rs_common_children[];
 
 /* Open the collector, or print what failed and what to do (exit code 1). */
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,

@@ -68,21 +68,12 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 {
 	json_t *o = json_object(), *hooks = json_object();
 
-	json_object_set_new(o, "kernel", json_string(info->kernel));
+	rs_json_kernel(o, info);
 	json_object_set_new(o, "btf", json_boolean(info->btf));
-	json_object_set_new(o, "mglru", json_boolean(info->mglru_enabled > 0));
-	json_object_set_new(o, "mglru_enabled",
-			    info->mglru_enabled < 0
-				    ? json_null()
-				    : json_integer(info->mglru_enabled));
-	json_object_set_new(o, "series", json_boolean(info->series));
 	json_object_set_new(o, "fentry", json_boolean(info->fentry_ok));
 	if (!info->fentry_ok && info->fentry_why[0])
 		json_object_set_new(o, "fentry_why",
 				    json_string(info->fentry_why));
-	json_object_set_new(o, "nodes", json_integer(info->nr_nodes));
-	json_object_set_new(o, "cgroup_version",
-			    json_integer(info->cgroup_version));
 	json_object_set_new(o, "cgroup_root", json_string(info->cgroup_root));
 	json_object_set_new(o, "mode",
 			    json_string(attached_any ? rs_mode(info) : "none"));
@@ -90,11 +81,8 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 		json_t *e = json_object();
 		const struct rs_hook_status *hs = &info->hooks[h];
 
-		json_object_set_new(
-			e, "state",
-			json_string(hs->state == RS_HOOK_ATTACHED  ? "attached"
-				    : hs->state == RS_HOOK_MISSING ? "missing"
-								   : "failed"));
+		json_object_set_new(e, "state",
+				    json_string(rs_hook_state_word(hs->state)));
 		if (hs->state != RS_HOOK_ATTACHED)
 			json_object_set_new(e, "why", json_string(hs->why));
 		json_object_set_new(hooks, rs_hooks[h].name, e);
@@ -139,9 +127,7 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 		const struct rs_hook_status *hs = &info->hooks[h];
 
 		printf("%-32s %s%s%s\n", rs_hooks[h].name,
-		       hs->state == RS_HOOK_ATTACHED  ? "attached"
-		       : hs->state == RS_HOOK_MISSING ? "missing"
-						      : "failed",
+		       rs_hook_state_word(hs->state),
 		       hs->state != RS_HOOK_ATTACHED && hs->why[0] ? ": " : "",
 		       hs->state != RS_HOOK_ATTACHED ? hs->why : "");
 	}
@@ -166,12 +152,8 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 
 int rs_cmd_probe(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{&rs_common_argp, 0, "Common options:", 0},
-		{0},
-	};
-	static const struct argp argp = {options,  parse, NULL, doc,
-					 children, NULL,  NULL};
+	static const struct argp argp = {
+		options, parse, NULL, doc, rs_common_children, NULL, NULL};
 	struct probe_opts o = {0};
 	struct rs_collector_opts copts = {0};
 	struct rs_run_info info = {0};

@@ -188,12 +188,8 @@ static void status_line(const struct recorder *r, double t, bool final)
 
 int rs_cmd_record(int argc, char **argv)
 {
-	static const struct argp_child children[] = {
-		{&rs_common_argp, 0, "Common options:", 0},
-		{0},
-	};
-	static const struct argp argp = {options,  parse, NULL, doc,
-					 children, NULL,  NULL};
+	static const struct argp argp = {
+		options, parse, NULL, doc, rs_common_children, NULL, NULL};
 	struct record_opts o = {.interval = 1.0};
 	struct rs_collector_opts copts = {0};
 	struct rs_run_info info = {0};

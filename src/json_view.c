@@ -34,12 +34,8 @@ json_t *rs_json_hooks(const struct rs_run_info *info)
 	return hooks;
 }
 
-json_t *rs_json_header(const struct rs_run_info *info)
+void rs_json_kernel(json_t *o, const struct rs_run_info *info)
 {
-	json_t *o = json_object();
-
-	json_object_set_new(o, "type", json_string("header"));
-	json_object_set_new(o, "schema", json_integer(RS_SCHEMA));
 	json_object_set_new(o, "kernel", json_string(info->kernel));
 	json_object_set_new(o, "mglru", json_boolean(info->mglru_enabled > 0));
 	json_object_set_new(o, "mglru_enabled",
@@ -50,6 +46,15 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	json_object_set_new(o, "nodes", json_integer(info->nr_nodes));
 	json_object_set_new(o, "cgroup_version",
 			    json_integer(info->cgroup_version));
+}
+
+json_t *rs_json_header(const struct rs_run_info *info)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "type", json_string("header"));
+	json_object_set_new(o, "schema", json_integer(RS_SCHEMA));
+	rs_json_kernel(o, info);
 	json_object_set_new(o, "hooks", rs_json_hooks(info));
 	json_object_set_new(o, "start", json_string(info->start));
 	return o;

@@ -14,6 +14,8 @@
 #define RS_SCHEMA 1
 
 json_t *rs_json_header(const struct rs_run_info *info);
+/* The kernel's keys of the header (kernel, mglru, series, ...) into o. */
+void rs_json_kernel(json_t *o, const struct rs_run_info *info);
 json_t *rs_json_hooks(const struct rs_run_info *info);
 /* Per-interval counts of the memcgs active in the last interval. */
 json_t *rs_json_snapshot(const struct rs_model *m, const char *filter);

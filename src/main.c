@@ -70,10 +70,17 @@ int main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cmd_index);
 	if (cmd_index < 0)
 		return 2;
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[cmd_index], commands[i].name))
-			return commands[i].run(argc - cmd_index,
-					       argv + cmd_index);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		char name[64];
+
+		if (strcmp(argv[cmd_index], commands[i].name))
+			continue;
+		/* argp names the program by argv[0] in usage and errors */
+		snprintf(name, sizeof(name), "reclaimscope %s",
+			 commands[i].name);
+		argv[cmd_index] = name;
+		return commands[i].run(argc - cmd_index, argv + cmd_index);
+	}
 	fprintf(stderr,
 		"reclaimscope: unknown command '%s'\n"
 		"Try `reclaimscope --help` for the list of commands.\n",

@@ -35,6 +35,9 @@ struct rs_run_info {
 	int cgroup_version;    /* 1 or 2, 0 if none */
 };
 
+/* "attached", "missing" or "failed" */
+const char *rs_hook_state_word(enum rs_hook_state state);
+/* The header's form: the word, and for a failure its reason. */
 const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 			       size_t size);
 

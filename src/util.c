@@ -98,17 +98,24 @@ int rs_read_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
-			       size_t size)
+const char *rs_hook_state_word(enum rs_hook_state state)
 {
-	switch (h->state) {
+	switch (state) {
 	case RS_HOOK_ATTACHED:
 		return "attached";
 	case RS_HOOK_MISSING:
-		/* the schema fixes this word; the reason is in `probe` */
 		return "missing";
 	default:
-		snprintf(buf, size, "failed: %s", h->why[0] ? h->why : "?");
-		return buf;
+		return "failed";
 	}
+}
+
+const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
+			       size_t size)
+{
+	/* the schema fixes "missing" alone; its reason is in `probe` */
+	if (h->state != RS_HOOK_FAILED && h->state != RS_HOOK_UNTRIED)
+		return rs_hook_state_word(h->state);
+	snprintf(buf, size, "failed: %s", h->why[0] ? h->why : "?");
+	return buf;
 }

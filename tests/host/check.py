@@ -3,31 +3,15 @@
 
 usage: check.py WORKDIR MEMCG_PATH LIMIT_MB FILE_MB CGROUP_VERSION
 """
-import json
 import os
 import sys
 
-failures = []
-passes = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from judge import Judge, load_ndjson, read_kv  # noqa: E402
 
-
-def check(ok, what):
-    global passes
-    print(("  ok    " if ok else "  FAIL  ") + what)
-    passes += bool(ok)
-    if not ok:
-        failures.append(what)
-    return ok
-
-
-def kv(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            k, _, v = line.partition(" ")
-            if v.strip().lstrip("-").isdigit():
-                out[k] = int(v)
-    return out
+judge = Judge()
+check = judge.check
 
 
 def global_sum(vm, prefix):
@@ -39,13 +23,7 @@ def global_sum(vm, prefix):
 def main():
     work, path, limit_mb, file_mb, version = sys.argv[1:6]
     limit_mb, file_mb = int(limit_mb), int(file_mb)
-    lines = []
-    with open(os.path.join(work, "rec.ndjson")) as f:
-        for n, raw in enumerate(f, 1):
-            try:
-                lines.append(json.loads(raw))
-            except ValueError as e:
-                check(False, f"line {n} is JSON ({e})")
+    lines = load_ndjson(judge, os.path.join(work, "rec.ndjson"))
     header, summary = lines[0], lines[-1]
     check(header["type"] == "header" and summary["type"] == "summary",
           "header first, summary last")
@@ -82,9 +60,9 @@ def main():
     # Global oracle: every scan and reclaim of the run, in all memcgs, is
     # in /proc/vmstat; it holds only if nothing reclaimed between the quiet
     # check and the start of the workload.
-    quiet = kv(os.path.join(work, "vmstat.quiet"))
-    before = kv(os.path.join(work, "vmstat.before"))
-    after = kv(os.path.join(work, "vmstat.after"))
+    quiet = read_kv(os.path.join(work, "vmstat.quiet"))
+    before = read_kv(os.path.join(work, "vmstat.before"))
+    after = read_kv(os.path.join(work, "vmstat.after"))
     if global_sum(quiet, "pgscan") != global_sum(before, "pgscan"):
         print("  note  the machine reclaims in the background: global "
               "equality not judged")
@@ -101,8 +79,8 @@ def main():
     check_filtered(work, path, summary)
 
     if version == "2":
-        b = kv(os.path.join(work, "memstat.before"))
-        a = kv(os.path.join(work, "memstat.after"))
+        b = read_kv(os.path.join(work, "memstat.before"))
+        a = read_kv(os.path.join(work, "memstat.after"))
         key = "isolated" if header["mglru"] else "scanned"
         check(m[key] == a["pgscan"] - b["pgscan"],
               f"{key} == memory.stat pgscan delta")
@@ -112,10 +90,7 @@ def main():
 
 def check_filtered(work, path, full):
     """The --cgroup --events instance: only the test memcg, same totals."""
-    lines = []
-    with open(os.path.join(work, "filtered.ndjson")) as f:
-        for raw in f:
-            lines.append(json.loads(raw))
+    lines = load_ndjson(judge, os.path.join(work, "filtered.ndjson"))
     summary = lines[-1]
     check(summary["type"] == "summary", "filtered recording ends with a summary")
     paths = {m["path"] for m in summary["memcgs"]}
@@ -144,5 +119,4 @@ def check_filtered(work, path, full):
 
 if __name__ == "__main__":
     main()
-    print(f"host: {passes} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    sys.exit(judge.close("host"))

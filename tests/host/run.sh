@@ -71,23 +71,24 @@ fi
 echo "hosttest: cgroup v$version memcg $rel, limit $limit_mb MiB, file $file_mb MiB"
 
 # --- record around the workload ---------------------------------------------------
-"$bin" record -q -i 1 -o "$work/rec.ndjson" 2>"$work/record.err" &
+# wait_header PID NAME: until NAME.ndjson has its header (hooks attached)
+wait_header() {
+	for _ in $(seq 100); do
+		[ -s "$work/$2.ndjson" ] && return 0
+		kill -0 "$1" 2>/dev/null || { cat "$work/$2.err"; exit 1; }
+		sleep 0.1
+	done
+	echo "hosttest: $2 did not start"
+	exit 1
+}
+"$bin" record -q -i 1 -o "$work/rec.ndjson" 2>"$work/rec.err" &
 record_pid=$!
-for _ in $(seq 100); do
-	[ -s "$work/rec.ndjson" ] && break
-	kill -0 "$record_pid" 2>/dev/null || { cat "$work/record.err"; exit 1; }
-	sleep 0.1
-done
-[ -s "$work/rec.ndjson" ] || { echo "hosttest: record did not start"; exit 1; }
+wait_header "$record_pid" rec
 # A second instance at the same time, filtered to the test memcg, with
 # event records: instances are independent, and the filter holds.
 "$bin" record -q -e -i 0.5 --cgroup "$rel" -o "$work/filtered.ndjson" 2>"$work/filtered.err" &
 filtered_pid=$!
-for _ in $(seq 100); do
-	[ -s "$work/filtered.ndjson" ] && break
-	kill -0 "$filtered_pid" 2>/dev/null || { cat "$work/filtered.err"; exit 1; }
-	sleep 0.1
-done
+wait_header "$filtered_pid" filtered
 
 # The global counters are an oracle only while nothing else reclaims.
 cp /proc/vmstat "$work/vmstat.quiet"

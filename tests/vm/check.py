@@ -8,32 +8,15 @@ line by line, starts with a header and ends with a summary, and no record was
 dropped.  Then the scenario's own assertions.  Prints each check and exits 1
 if any failed.
 """
-import json
 import os
 import sys
 
-failures = []
-passes = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from judge import Judge, load_ndjson, read_kv  # noqa: E402
 
-
-def check(ok, what):
-    global passes
-    print(("  ok    " if ok else "  FAIL  ") + what)
-    passes += bool(ok)
-    if not ok:
-        failures.append(what)
-    return ok
-
-
-def read_kv(path):
-    """memory.stat, memory.events, /proc/vmstat: 'key value' lines."""
-    out = {}
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 2:
-                out[parts[0]] = int(parts[1])
-    return out
+judge = Judge()
+check = judge.check
 
 
 def read_lru_gen(path):
@@ -56,16 +39,9 @@ def read_lru_gen(path):
 
 
 def load_recording(path):
-    lines = []
     if not check(os.path.exists(path), f"{os.path.basename(path)} exists"):
-        return lines
-    with open(path) as f:
-        for n, raw in enumerate(f, 1):
-            try:
-                lines.append(json.loads(raw))
-            except ValueError as e:
-                check(False, f"line {n} of the recording is JSON ({e})")
-    return lines
+        return []
+    return load_ndjson(judge, path)
 
 
 def memcg(summary, path):
@@ -206,8 +182,7 @@ def main():
     header, summary, rec = common(res)
     if header and summary:
         SCENARIOS[name](res, header, summary, rec)
-    print(f"check {name}: {passes} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return judge.close(f"check {name}")
 
 
 if __name__ == "__main__":
