@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,21 @@ const struct argp_child rs_common_children[] = {
 	{&common_argp, 0, "Common options:", 0},
 	{0},
 };
+
+error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
+			     struct rs_common_opts *common)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = common;
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
 
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts)

@@ -18,6 +18,13 @@ struct rs_common_opts {
  */
 extern const struct argp_child rs_common_children[];
 
+/*
+ * The default branch of a command's argp parser: hands the common options'
+ * struct to the child and refuses stray arguments.
+ */
+error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
+			     struct rs_common_opts *common);
+
 /* Open the collector, or print what failed and what to do (exit code 1). */
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts);

@@ -39,17 +39,11 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 
 	(void)arg;
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &o->common;
-		return 0;
 	case 'j':
 		o->json = true;
 		return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return rs_cli_parse_default(key, arg, state, &o->common);
 	}
 }
 

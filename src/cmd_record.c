@@ -69,9 +69,6 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	int err;
 
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &o->common;
-		return 0;
 	case 'o':
 		o->output = arg;
 		return 0;
@@ -108,11 +105,8 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case 'q':
 		o->quiet = true;
 		return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return rs_cli_parse_default(key, arg, state, &o->common);
 	}
 }
 
