@@ -287,6 +287,17 @@ int BPF_PROG(rs_kswapd_wake, int nid, int zid, int order)
 	return 0;
 }
 
+SEC("tp_btf/mm_vmscan_kswapd_sleep")
+int BPF_PROG(rs_kswapd_sleep, int nid)
+{
+	struct rs_agg_value *agg =
+		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
+
+	if (agg)
+		agg->v[RS_F_KSWAPD_SLEEPS]++;
+	return 0;
+}
+
 /* v7.2: the memcg is the last argument */
 SEC("tp_btf/mm_shrink_slab_end")
 int BPF_PROG(rs_slab_end_v2, struct shrinker *shr, int nid, int shrinker_retval,

@@ -29,7 +29,7 @@
 	X(LRU_SHRINK_INACTIVE, "mm_vmscan_lru_shrink_inactive", 't')           \
 	X(LRU_SHRINK_ACTIVE, "mm_vmscan_lru_shrink_active", 't')               \
 	X(THROTTLED, "mm_vmscan_throttled", 't')                               \
-	X(KSWAPD, "mm_vmscan_kswapd_wake", 't')                                \
+	X(KSWAPD, "mm_vmscan_kswapd", 't')                                     \
 	X(SHRINK_SLAB, "mm_shrink_slab_end", 't')
 
 #define RS_HOOK_ENUM(id, name, kind) RS_HOOK_##id,
@@ -172,6 +172,8 @@ enum rs_reclaimer {
 	  "node_reclaim calls (zone_reclaim_mode)")                            \
 	X(KSWAPD_WAKES, "kswapd_wakes", count, RS_HOOK_BIT(KSWAPD),            \
 	  "kswapd wakeups (per node, not per memcg)")                          \
+	X(KSWAPD_SLEEPS, "kswapd_sleeps", count, RS_HOOK_BIT(KSWAPD),          \
+	  "kswapd going back to sleep (per node, not per memcg)")              \
 	X(SLAB_FREED, "slab_freed", count, RS_HOOK_BIT(SHRINK_SLAB),           \
 	  "objects freed by slab shrinkers")
 

@@ -72,6 +72,8 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	  "int,int,int,int"),
 	T("rs_kswapd_wake", KSWAPD, "kswapd_wake", "mm_vmscan_kswapd_wake",
 	  "int,int,int"),
+	T("rs_kswapd_sleep", KSWAPD, "kswapd_sleep", "mm_vmscan_kswapd_sleep",
+	  "int"),
 	T("rs_slab_end_v2", SHRINK_SLAB, "slab_end", "mm_shrink_slab_end",
 	  "struct shrinker *,int,int,long int,long int,long int,"
 	  "struct mem_cgroup *"),

@@ -189,7 +189,7 @@ static void header_and_events(void **state)
 		"failed: EPERM");
 	assert_string_equal(
 		json_string_value(json_object_get(json_object_get(h, "hooks"),
-						  "mm_vmscan_kswapd_wake")),
+						  "mm_vmscan_kswapd")),
 		"missing");
 	json_decref(h);
 

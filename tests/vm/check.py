@@ -82,6 +82,7 @@ def common(res):
     check(summary.get("type") == "summary", "last line is the summary")
     check(summary.get("drops") == 0, f"no record dropped ({summary.get('drops')})")
     check(summary.get("agg_full") == 0, "aggregation map never full")
+    check(summary.get("state_misses") == 0, "per-task state always available")
     return header, summary, rec
 
 
