@@ -213,6 +213,7 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 	ev->duration_ns = duration;
 	ev->nr_to_reclaim = st->nr_to_reclaim;
 	ev->batches = st->batches;
+	ev->last_batch = st->last_delta;
 	ev->priority = st->priority;
 	ev->swappiness = st->swappiness;
 	ev->exit_reason = why;

@@ -136,6 +136,7 @@ struct rs_shrink_event {
 	__u64 duration_ns;
 	__u64 nr_to_reclaim;
 	__u32 batches;
+	__u32 last_batch; /* the last evict_folios() return */
 	__s32 priority;
 	__s32 swappiness;
 	__u8 exit_reason; /* enum rs_exit_reason */

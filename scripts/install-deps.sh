@@ -7,7 +7,7 @@ set -euo pipefail
 build=(make gcc clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
 	libjansson-dev pkg-config)
 test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
-	zstd gzip)
+	zstd gzip dmsetup)
 
 missing=()
 for p in "${build[@]}" "${test[@]}"; do

@@ -311,6 +311,7 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 		}
 		SETI(o, "budget_used", e->budget_used);
 		SETI(o, "batches", e->batches);
+		SETI(o, "last_batch", e->last_batch);
 		SETI(o, "isolated", e->isolated);
 		SETI(o, "reclaimed", e->reclaimed);
 		SETI(o, "nr_to_reclaim", e->nr_to_reclaim);

@@ -86,11 +86,62 @@ def common(res):
     return header, summary, rec
 
 
-def exact_totals(res, m):
+KNOWN_THROTTLE_REASONS = {"writeback", "isolated", "noprogress", "congested"}
+EXIT_KEYS = ("exit_budget", "exit_no_progress", "exit_target", "exit_below_min",
+             "exit_after_aging", "exit_other")
+
+
+def events_of(rec, kind, memcg_id):
+    return [e for e in rec if e.get("type") == "event"
+            and e.get("kind") == kind and e.get("id") == memcg_id]
+
+
+def consistent(rec, m):
+    """The event stream and the in-kernel totals of one memcg agree, and
+    every record is plausible.  Holds only when nothing was dropped."""
+    name = m["path"]
+    if m["shrinks"] is not None:
+        sh = events_of(rec, "shrink", m["id"])
+        check(len(sh) == m["shrinks"],
+              f"{name}: one shrink record per pass ({len(sh)} == {m['shrinks']})")
+        check(sum(e["budget_used"] for e in sh) == m["budget_used"],
+              f"{name}: shrink records add up to budget_used")
+        if m["budget"] is not None:
+            # before its last batch a pass had budget left
+            bad = [e for e in sh
+                   if e["budget_used"] > e["budget"] + e["last_batch"]]
+            check(not bad, f"{name}: budget_used <= budget + last batch "
+                  f"in every pass ({len(bad)} not)")
+        exits = sum(m[k] for k in EXIT_KEYS)
+        check(exits == m["shrinks"],
+              f"{name}: exit reasons add up to the passes ({exits})")
+    if m["agings"] is not None:
+        ag = events_of(rec, "aging", m["id"])
+        check(sum(1 for e in ag if e["success"]) == m["agings"],
+              f"{name}: successful aging records == agings")
+        check(all(e["generations"] for e in ag if e["success"]),
+              f"{name}: every successful aging lists generation sizes")
+    if m["flusher_wakeups"] is not None:
+        wb = events_of(rec, "writeback", m["id"])
+        check(len(wb) == m["writeback_checks"],
+              f"{name}: one writeback record per check")
+        check(sum(1 for e in wb if e["flusher_woken"]) == m["flusher_wakeups"],
+              f"{name}: writeback records that woke the flusher == flusher_wakeups")
+    th = events_of(rec, "throttle", m["id"])
+    check(len(th) == m["throttles"],
+          f"{name}: one throttle record per throttle ({len(th)})")
+    check(sum(e["delayed_us"] for e in th) == m["throttle_us"],
+          f"{name}: throttle delays add up to throttle_us")
+    check(all(e["reason"] in KNOWN_THROTTLE_REASONS for e in th),
+          f"{name}: every throttle has a known reason")
+
+
+def exact_totals(res, m, gone=True):
     """isolated/reclaimed/agings against memory.stat and lru_gen."""
-    pgscan = delta(res, "memstat.test", "pgscan")
-    pgsteal = delta(res, "memstat.test", "pgsteal")
-    print(f"  info  /test: isolated {m['isolated']} pgscan {pgscan}, "
+    name = m["path"].strip("/").replace("/", "_")
+    pgscan = delta(res, f"memstat.{name}", "pgscan")
+    pgsteal = delta(res, f"memstat.{name}", "pgsteal")
+    print(f"  info  {m['path']}: isolated {m['isolated']} pgscan {pgscan}, "
           f"reclaimed {m['reclaimed']} pgsteal {pgsteal}, "
           f"shrinks {m['shrinks']} agings {m['agings']}")
     check(pgscan > 0, "the workload made the kernel scan (pgscan > 0)")
@@ -100,10 +151,12 @@ def exact_totals(res, m):
     before = read_lru_gen(os.path.join(res, "lru_gen.before"))
     after = read_lru_gen(os.path.join(res, "lru_gen.after"))
     advance = sum(after.get(k, 0) - before.get(k, 0)
-                  for k in after if k[0] == "/test")
+                  for k in after if k[0] == m["path"])
     check(advance > 0, f"the workload aged the memcg (max_seq advanced {advance})")
     check(m["agings"] == advance, f"agings {m['agings']} == lru_gen max_seq advance {advance}")
-    check(m.get("gone") is True, "the removed memcg is marked gone, path kept")
+    if gone:
+        check(m.get("gone") is True,
+              "the removed memcg is marked gone, path kept")
 
 
 def scenario_core(res, header, summary, rec):
@@ -121,23 +174,7 @@ def scenario_core(res, header, summary, rec):
     check(m["budget_used"] > 0, f"budget_used {m['budget_used']} > 0")
     check(m["budget"] is not None and m["budget"] > 0, f"budget {m['budget']} > 0")
 
-    # the event stream agrees with the in-kernel totals when nothing dropped
-    shrink_events = [e for e in rec if e.get("type") == "event"
-                     and e.get("kind") == "shrink" and e.get("id") == m["id"]]
-    check(len(shrink_events) == m["shrinks"],
-          f"one shrink record per pass ({len(shrink_events)} == {m['shrinks']})")
-    check(sum(e["budget_used"] for e in shrink_events) == m["budget_used"],
-          "shrink records add up to budget_used")
-    exits = sum(m[k] for k in ("exit_budget", "exit_no_progress", "exit_target",
-                               "exit_below_min", "exit_after_aging",
-                               "exit_other"))
-    check(exits == m["shrinks"], f"exit reasons add up to the passes ({exits})")
-    aging_events = [e for e in rec if e.get("type") == "event"
-                    and e.get("kind") == "aging" and e.get("id") == m["id"]]
-    check(sum(1 for e in aging_events if e["success"]) == m["agings"],
-          "successful aging records == agings")
-    check(all(e["generations"] for e in aging_events if e["success"]),
-          "every successful aging lists generation sizes")
+    consistent(rec, m)
 
 
 def scenario_legacy(res, header, summary, rec):
@@ -162,13 +199,37 @@ def scenario_legacy(res, header, summary, rec):
         check(m["min_seq_advances"] is None, "min_seq_advances is null")
     check(m["shrinks"] > 0 and m["batches"] > 0, "passes and batches are counted")
     check(m["budget_used"] > 0, "budget_used (evict_folios returns) counted")
-    shrink_events = [e for e in rec if e.get("type") == "event"
-                     and e.get("kind") == "shrink" and e.get("id") == m["id"]]
-    check(all(e["budget"] is None for e in shrink_events),
+    check(all(e["budget"] is None for e in events_of(rec, "shrink", m["id"])),
           "shrink records carry no budget")
+    consistent(rec, m)
+
+
+def scenario_wbstorm(res, header, summary, rec):
+    m = memcg(summary, "/wb")
+    if not check(m is not None, "memcg /wb is in the summary"):
+        return
+    check(open(os.path.join(res, "dd.status")).read().strip() == "0",
+          "dd finished")
+    exact_totals(res, m, gone=False)
+    print(f"  info  /wb: flusher wakeups {m['flusher_wakeups']}, throttles "
+          f"{m['throttles']} ({m['throttle_us']} us), dirty {m['dirty']}, "
+          f"unqueued dirty {m['unqueued_dirty']}")
+    check(m["flusher_wakeups"] > 0, "reclaim woke the flushers")
+    check(m["throttles"] > 0, "reclaim was throttled")
+    check(m["dirty"] > 0 and m["unqueued_dirty"] > 0,
+          "reclaim met dirty, unqueued folios")
+    check(m["isolated"] > 10 * m["reclaimed"],
+          "isolated far above reclaimed: the dirty-folio scan storm")
+    oom = delta(res, "memevents.wb", "oom_kill")
+    check(oom == 0, f"no OOM kill ({oom})")
+    calls = summary.get("flusher_calls", {}).get("vmscan", 0)
+    check(calls >= m["flusher_wakeups"],
+          f"wakeup_flusher_threads(WB_REASON_VMSCAN) calls {calls} >= wakeups")
+    consistent(rec, m)
 
 
 SCENARIOS = {
+    "wbstorm": scenario_wbstorm,
     "core": scenario_core,
     "legacy": scenario_legacy,
 }

@@ -15,6 +15,26 @@ setup_loop_fs() { # SIZE_MB
 	mount -t ext4 "$LOOP" /mnt
 }
 
+# A slow device, as in the series' writeback reproducer: dm-delay delaying
+# writes by DELAY_MS over a loop device, ext2 on it (mounted as ext4).
+setup_slow_fs() { # SIZE_MB DELAY_MS
+	dd if=/dev/zero of=/tmp/slow-backing bs=1M count="$1" 2>/dev/null
+	SLOW_LOOP=$(losetup -f)
+	losetup "$SLOW_LOOP" /tmp/slow-backing
+	mke2fs -q "$SLOW_LOOP"
+	SLOW_SECTORS=$(($1 * 2048))
+	echo "0 $SLOW_SECTORS delay $SLOW_LOOP 0 0 $SLOW_LOOP 0 $2" |
+		dmsetup create slow --noudevsync
+	mount -t ext4 /dev/dm-0 /mnt
+}
+
+# Make the slow device fail fast, so that nothing waits on it at the end.
+teardown_slow_fs() {
+	echo "0 $SLOW_SECTORS error" | dmsetup load slow
+	dmsetup resume slow --noudevsync
+	umount -l /mnt
+}
+
 mkmemcg() { # NAME MAX
 	echo +memory >"$CG/cgroup.subtree_control"
 	mkdir -p "$CG/$1"
@@ -33,8 +53,9 @@ snapshot_counters() { # TAG MEMCG...
 	tag=$1
 	shift
 	for m in "$@"; do
-		cp "$CG/$m/memory.stat" "memstat.$m.$tag"
-		cp "$CG/$m/memory.events" "memevents.$m.$tag"
+		f=$(echo "$m" | tr / _)
+		cp "$CG/$m/memory.stat" "memstat.$f.$tag"
+		cp "$CG/$m/memory.events" "memevents.$f.$tag"
 	done
 	cp /sys/kernel/debug/lru_gen "lru_gen.$tag"
 	cp /proc/vmstat "vmstat.$tag"
