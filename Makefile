@@ -32,9 +32,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -std=gnu11 \
 	-Wall -Werror -Wno-missing-declarations \
 	-Ivmlinux/$(ARCH) -Iinclude
 
-BPF_PROBES := shrink aging writeback vmscan
-BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_PROBES))
-BPF_HDRS := $(wildcard bpf/*.h) $(wildcard include/*.h)
+BPF_SRCS := $(wildcard bpf/*.bpf.c) $(wildcard bpf/*.h) $(wildcard include/*.h)
 SKEL := $(OUT)/reclaimscope.skel.h
 
 # The model (pure C, no BPF) and the views are kept apart from the
@@ -49,14 +47,12 @@ UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 .PHONY: all static deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
-$(OUT) $(OUT)/bpf $(OUT)/tests:
+$(OUT) $(OUT)/tests:
 	mkdir -p $@
 
-$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bpf
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
-$(OUT)/reclaimscope.bpf.o: $(BPF_OBJS)
-	$(BPFTOOL) gen object $@ $^
+# One object: bpf/reclaimscope.bpf.c includes every probe.
+$(OUT)/reclaimscope.bpf.o: $(BPF_SRCS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -c bpf/reclaimscope.bpf.c -o $@
 
 $(SKEL): $(OUT)/reclaimscope.bpf.o
 	$(BPFTOOL) gen skeleton $< name reclaimscope_bpf > $@

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Maps and helpers shared by every probe.  The probes are compiled one by one
- * and linked into a single object (bpftool gen object), so the maps are
- * declared __weak here and merged by the linker.
+ * Maps and helpers shared by every probe; the probes form one object
+ * (bpf/reclaimscope.bpf.c).
  */
 #ifndef RS_COMMON_BPF_H
 #define RS_COMMON_BPF_H
@@ -16,17 +15,16 @@
 #include "compat.bpf.h"
 
 /* Set by userspace before load. */
-const volatile bool rs_stream_events __weak = false;
+const volatile bool rs_stream_events = false;
 /* Node of every lruvec on a one-node machine; RS_NODE_UNKNOWN otherwise. */
-const volatile __u16 rs_fixed_node __weak = RS_NODE_UNKNOWN;
-/* Entries in rs_agg; sized by userspace. */
+const volatile __u16 rs_fixed_node = RS_NODE_UNKNOWN;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct rs_task_state);
-} rs_task SEC(".maps") __weak;
+} rs_task SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -34,19 +32,19 @@ struct {
 	__uint(max_entries, 16384);
 	__type(key, struct rs_agg_key);
 	__type(value, struct rs_agg_value);
-} rs_agg SEC(".maps") __weak;
+} rs_agg SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, RS_NR_STATS);
 	__type(key, __u32);
 	__type(value, __u64);
-} rs_stats SEC(".maps") __weak;
+} rs_stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);
-} rs_events SEC(".maps") __weak;
+} rs_events SEC(".maps");
 
 static const struct rs_agg_value rs_zero_agg;
 

@@ -204,6 +204,11 @@ enum rs_stat {
 	RS_STAT_AGG_FULL,	 /* updates lost: aggregation map full */
 	RS_STAT_STATE_MISSES,	 /* no per-task state could be had */
 	RS_STAT_PASS_NO_BUDGET,	 /* MGLRU passes where the budget was unseen */
+	/*
+	 * Program runs the kernel skipped (the same program busy on that CPU:
+	 * preempted or nested).  From bpf_prog_info, not counted by BPF.
+	 */
+	RS_STAT_PROG_MISSES,
 	RS_STAT_FLUSHER_REASON0, /* wakeup_flusher_threads by wb_reason ... */
 	RS_STAT_FLUSHER_REASON_LAST = RS_STAT_FLUSHER_REASON0 + 15,
 	RS_NR_STATS

@@ -308,6 +308,18 @@ int rs_cmd_record(int argc, char **argv)
 			strerror(r.write_error));
 		goto out;
 	}
+	if (rs_model_stat(r.model, RS_STAT_PROG_MISSES)) {
+		char which[1024];
+
+		rs_collector_misses(c, which, sizeof(which));
+		fprintf(stderr,
+			"reclaimscope: the kernel skipped %llu runs of programs "
+			"that were busy on their CPU (%s): counts that depend on "
+			"them may be short\n",
+			(unsigned long long)rs_model_stat(r.model,
+							  RS_STAT_PROG_MISSES),
+			which);
+	}
 	if (!o.quiet && rs_model_stat(r.model, RS_STAT_RING_DROPS))
 		fprintf(stderr,
 			"reclaimscope: %llu event records were dropped (ring "

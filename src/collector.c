@@ -417,6 +417,55 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 	return n == -EINTR ? 0 : n;
 }
 
+/*
+ * Runs the kernel skipped because the program was already running on that
+ * CPU (a preempted run, or nesting): those events are lost to every count.
+ */
+static __u64 spec_misses(struct rs_collector *c, int i)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	if (!c->links[i])
+		return 0;
+	memset(&info, 0, len);
+	if (bpf_obj_get_info_by_fd(
+		    bpf_program__fd(prog_by_name(c->skel, rs_prog_specs[i].prog)),
+		    &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+static __u64 prog_misses(struct rs_collector *c)
+{
+	__u64 misses = 0;
+
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		misses += spec_misses(c, i);
+	return misses;
+}
+
+int rs_collector_misses(struct rs_collector *c, char *buf, size_t size)
+{
+	size_t len = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		__u64 m = spec_misses(c, i);
+		int w;
+
+		if (!m)
+			continue;
+		w = snprintf(buf + len, size - len, "%s%s %llu", n++ ? ", " : "",
+			     rs_prog_specs[i].prog, (unsigned long long)m);
+		if (w < 0 || (size_t)w >= size - len)
+			break;
+		len += w;
+	}
+	return n;
+}
+
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 {
 	int fd = bpf_map__fd(c->skel->maps.rs_agg);
@@ -438,6 +487,10 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 	}
 	fd = bpf_map__fd(c->skel->maps.rs_stats);
 	for (__u32 s = 0; s < RS_NR_STATS; s++) {
+		if (s == RS_STAT_PROG_MISSES) {
+			stats[s] = prog_misses(c);
+			continue;
+		}
 		stats[s] = 0;
 		if (bpf_map_lookup_elem(fd, &s, c->percpu_stat))
 			continue;

@@ -35,6 +35,8 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 		      void *ctx);
 /* Read the aggregates and global counters into the model (one snapshot). */
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
+/* Programs whose runs the kernel skipped, as "prog N, ...": how many. */
+int rs_collector_misses(struct rs_collector *c, char *buf, size_t size);
 void rs_collector_close(struct rs_collector *c);
 
 #endif

@@ -116,6 +116,9 @@ json_t *rs_json_snapshot(const struct rs_model *m, const char *filter)
 	json_object_set_new(o, "agg_full",
 			    json_integer((json_int_t)rs_model_stat_interval(
 				    m, RS_STAT_AGG_FULL)));
+	json_object_set_new(o, "missed",
+			    json_integer((json_int_t)rs_model_stat_interval(
+				    m, RS_STAT_PROG_MISSES)));
 	return o;
 }
 
@@ -209,6 +212,9 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 	json_object_set_new(
 		o, "agg_full",
 		json_integer((json_int_t)rs_model_stat(m, RS_STAT_AGG_FULL)));
+	json_object_set_new(o, "missed",
+			    json_integer((json_int_t)rs_model_stat(
+				    m, RS_STAT_PROG_MISSES)));
 	json_object_set_new(o, "state_misses",
 			    json_integer((json_int_t)rs_model_stat(
 				    m, RS_STAT_STATE_MISSES)));

@@ -83,6 +83,8 @@ def common(res):
     check(summary.get("drops") == 0, f"no record dropped ({summary.get('drops')})")
     check(summary.get("agg_full") == 0, "aggregation map never full")
     check(summary.get("state_misses") == 0, "per-task state always available")
+    check(summary.get("missed") == 0,
+          f"no program run skipped by the kernel ({summary.get('missed')})")
     return header, summary, rec
 
 
@@ -108,8 +110,8 @@ def consistent(rec, m):
               f"{name}: shrink records add up to budget_used")
         if m["budget"] is not None:
             # before its last batch a pass had budget left
-            bad = [e for e in sh
-                   if e["budget_used"] > e["budget"] + e["last_batch"]]
+            bad = [e for e in sh if e["budget"] is None or
+                   e["budget_used"] > e["budget"] + e["last_batch"]]
             check(not bad, f"{name}: budget_used <= budget + last batch "
                   f"in every pass ({len(bad)} not)")
         exits = sum(m[k] for k in EXIT_KEYS)
@@ -136,8 +138,10 @@ def consistent(rec, m):
           f"{name}: every throttle has a known reason")
 
 
-def exact_totals(res, m, gone=True):
-    """isolated/reclaimed/agings against memory.stat and lru_gen."""
+def exact_totals(res, m, gone=True, mglru=True):
+    """Against memory.stat and lru_gen.  MGLRU counts pgscan when it takes a
+    folio (isolated); the classic LRU counts every folio it looks at on an
+    inactive list (scanned), see shrink_inactive_list()."""
     name = m["path"].strip("/").replace("/", "_")
     pgscan = delta(res, f"memstat.{name}", "pgscan")
     pgsteal = delta(res, f"memstat.{name}", "pgsteal")
@@ -145,14 +149,16 @@ def exact_totals(res, m, gone=True):
           f"reclaimed {m['reclaimed']} pgsteal {pgsteal}, "
           f"shrinks {m['shrinks']} agings {m['agings']}")
     check(pgscan > 0, "the workload made the kernel scan (pgscan > 0)")
-    check(m["isolated"] == pgscan, f"isolated {m['isolated']} == memory.stat pgscan delta {pgscan}")
+    key = "isolated" if mglru else "scanned"
+    check(m[key] == pgscan, f"{key} {m[key]} == memory.stat pgscan delta {pgscan}")
     check(m["reclaimed"] == pgsteal, f"reclaimed {m['reclaimed']} == memory.stat pgsteal delta {pgsteal}")
 
     before = read_lru_gen(os.path.join(res, "lru_gen.before"))
     after = read_lru_gen(os.path.join(res, "lru_gen.after"))
     advance = sum(after.get(k, 0) - before.get(k, 0)
                   for k in after if k[0] == m["path"])
-    check(advance > 0, f"the workload aged the memcg (max_seq advanced {advance})")
+    if mglru:
+        check(advance > 0, f"the workload aged the memcg (max_seq advanced {advance})")
     check(m["agings"] == advance, f"agings {m['agings']} == lru_gen max_seq advance {advance}")
     if gone:
         check(m.get("gone") is True,
@@ -228,7 +234,91 @@ def scenario_wbstorm(res, header, summary, rec):
     consistent(rec, m)
 
 
+def scenario_tenants(res, header, summary, rec):
+    kids = [memcg(summary, f"/tenants/t{i}") for i in range(1, 9)]
+    if not check(all(kids), "all 8 tenants are in the summary"):
+        return
+    for m in kids:
+        exact_totals(res, m, gone=False)
+        check(m["shrinks"] > 0, f"{m['path']}: reclaim passes reached it")
+        consistent(rec, m)
+    # memory.stat is hierarchical: the parent's counts are its children's
+    parent_scan = delta(res, "memstat.tenants", "pgscan")
+    parent_steal = delta(res, "memstat.tenants", "pgsteal")
+    own = memcg(summary, "/tenants")
+    own_isolated = own["isolated"] if own else 0
+    check(sum(m["isolated"] for m in kids) + own_isolated == parent_scan,
+          f"children's isolated add up to the parent's pgscan ({parent_scan})")
+    check(sum(m["reclaimed"] for m in kids) + (own["reclaimed"] if own else 0)
+          == parent_steal,
+          f"children's reclaimed add up to the parent's pgsteal ({parent_steal})")
+
+
+def scenario_proactive(res, header, summary, rec):
+    m = memcg(summary, "/pro")
+    if not check(m is not None, "memcg /pro is in the summary"):
+        return
+    exact_totals(res, m, gone=False)
+    rec_kinds = m["by_reclaimer"]
+    check("proactive" in rec_kinds and rec_kinds["proactive"]["reclaimed"] > 0,
+          f"memory.reclaim recorded as proactive ({sorted(rec_kinds)})")
+    check("memcg" not in rec_kinds, "no limit reclaim (there is no limit)")
+    check(m["memcg_reclaims"] >= 4,
+          f"every memory.reclaim write reclaimed ({m['memcg_reclaims']} >= 4)")
+    reclaims = events_of(rec, "reclaim", m["id"])
+    check(reclaims and all(e["reclaimer"] == "proactive" for e in reclaims),
+          "every reclaim record of /pro says proactive")
+    forced = int(open(os.path.join(res, "forced_agings")).read())
+    other = [e for e in events_of(rec, "aging", m["id"])
+             if e["trigger"] == "other" and e["success"]]
+    check(len(other) == forced,
+          f"forced agings recorded as such ({len(other)} == {forced})")
+    consistent(rec, m)
+
+
+def scenario_classic(res, header, summary, rec):
+    check(header.get("mglru") is False, "MGLRU is off")
+    hooks = header["hooks"]
+    for h in MISSION_HOOKS + ["shrink_lruvec"]:
+        check(hooks.get(h) == "attached", f"hook {h} attached ({hooks.get(h)})")
+    m = memcg(summary, "/test")
+    if not check(m is not None, "memcg /test is in the summary"):
+        return
+    exact_totals(res, m, mglru=False)
+    check(m["shrinks"] == 0 and m["agings"] == 0,
+          "the MGLRU hooks fall quiet (0 passes, 0 agings: known, not null)")
+    check(m["classic_shrinks"] > 0, f"classic passes counted ({m['classic_shrinks']})")
+    check(m["writeback_checks"] > 0,
+          "handle_reclaim_writeback attributes under the classic LRU too")
+    check(m["isolated"] <= m["scanned"], "isolated <= scanned")
+    consistent(rec, m)
+
+
+def scenario_global(res, header, summary, rec):
+    ms = [memcg(summary, "/g1"), memcg(summary, "/g2")]
+    if not check(all(ms), "both memcgs are in the summary"):
+        return
+    for m in ms:
+        exact_totals(res, m, gone=False)
+        consistent(rec, m)
+    g1 = ms[0]
+    kswapd = g1["by_reclaimer"].get("kswapd", {})
+    print(f"  info  /g1 by reclaimer: {g1['by_reclaimer']}")
+    check(kswapd.get("isolated", 0) > 0,
+          "kswapd's passes are attributed to the memcg whose LRU they scanned")
+    direct = sum(m["direct_reclaims"] for m in summary["memcgs"])
+    check(direct > 0, f"direct reclaim stalls were recorded ({direct})")
+    recs = [e for e in rec if e.get("type") == "event" and e.get("kind") == "reclaim"
+            and e.get("reclaimer") == "direct"]
+    check(len(recs) == direct, "one reclaim record per direct reclaim")
+    check(all(e["duration_ns"] > 0 for e in recs), "every stall has a latency")
+
+
 SCENARIOS = {
+    "tenants": scenario_tenants,
+    "proactive": scenario_proactive,
+    "classic": scenario_classic,
+    "global": scenario_global,
     "wbstorm": scenario_wbstorm,
     "core": scenario_core,
     "legacy": scenario_legacy,

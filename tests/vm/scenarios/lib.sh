@@ -35,7 +35,7 @@ teardown_slow_fs() {
 	umount -l /mnt
 }
 
-mkmemcg() { # NAME MAX
+mkmemcg() { # NAME MAX ("max" for no limit)
 	echo +memory >"$CG/cgroup.subtree_control"
 	mkdir -p "$CG/$1"
 	echo "$2" >"$CG/$1/memory.max"

@@ -1,0 +1,19 @@
+# global: no memcg limit; the guest as a whole runs short.  Two memcgs on a
+# real (virtio) disk: g1 reads a 700 MiB file through mmap, g2 churns 160 MiB
+# of anonymous memory.  kswapd and direct reclaim scan both memcgs' LRUs.
+mke2fs -q /dev/vdb
+mount -t ext4 /dev/vdb /mnt
+rs-workload write /mnt/data 700
+mkmemcg g1 max
+mkmemcg g2 max
+sync
+echo 3 >/proc/sys/vm/drop_caches
+start_record -i 1 --events
+snapshot_counters before g1 g2
+in_memcg g2 rs-workload anon 160 12 &
+anon_pid=$!
+in_memcg g1 rs-workload mmap /mnt/data 2 0
+wait $anon_pid
+snapshot_counters after g1 g2
+stop_record
+log "done"

@@ -1,0 +1,31 @@
+# tenants: 8 sibling memcgs under one parent limited to 128 MiB, each
+# reading its own 24 MiB file through mmap at the same time.  Limit reclaim
+# of the parent walks every child: each child's totals must equal its own
+# memory.stat, and the parent's (hierarchical) counters their sum.
+setup_loop_fs 240
+for i in 1 2 3 4 5 6 7 8; do
+	rs-workload write /mnt/data$i 24
+done
+mkmemcg tenants 128M
+echo +memory >"$CG/tenants/cgroup.subtree_control"
+for i in 1 2 3 4 5 6 7 8; do
+	mkdir "$CG/tenants/t$i"
+done
+sync
+echo 3 >/proc/sys/vm/drop_caches
+start_record -i 1 --events
+snapshot_counters before tenants tenants/t1 tenants/t2 tenants/t3 tenants/t4 \
+	tenants/t5 tenants/t6 tenants/t7 tenants/t8
+for i in 1 2 3 4 5 6 7 8; do
+	in_memcg tenants/t$i rs-workload mmap /mnt/data$i 3 100 &
+done
+wait_workers() { # the background workloads, not the recorder
+	for pid in $(jobs -p); do
+		[ "$pid" = "$RECORD_PID" ] || wait "$pid"
+	done
+}
+wait_workers
+snapshot_counters after tenants tenants/t1 tenants/t2 tenants/t3 tenants/t4 \
+	tenants/t5 tenants/t6 tenants/t7 tenants/t8
+stop_record
+log "done"
