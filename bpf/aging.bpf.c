@@ -11,32 +11,43 @@
  * ("mm/mglru: rework type selection"), which this program does not read, so
  * one program serves both.
  */
-SEC("fentry/try_to_inc_max_seq")
-int BPF_PROG(rs_aging_enter, struct lruvec *lruvec, unsigned long seq)
+static __always_inline void
+aging_enter(const struct rs_call *c, struct lruvec *lruvec, unsigned long seq)
 {
 	struct rs_task_state *st = rs_state(true);
 
-	if (st)
-		st->aging_start_ns = bpf_ktime_get_ns();
-	return 0;
+	if (!st || (st->aging_start_ns && st->aging_call == c->id))
+		return;
+	st->aging_call = c->id;
+	st->aging_start_ns = bpf_ktime_get_ns();
+	rs_made_up(c, RS_SLOT_AGING_ENTER);
 }
 
-SEC("fexit/try_to_inc_max_seq")
-int BPF_PROG(rs_aging_exit, struct lruvec *lruvec, unsigned long seq,
-	     int swappiness, bool force_scan, bool success)
+RS_PROGS_CALL("fentry/try_to_inc_max_seq", rs_aging_enter,
+	      aging_enter(&rs_call, lruvec, seq), struct lruvec *lruvec,
+	      unsigned long seq)
+
+static __always_inline void aging_exit(const struct rs_call *c,
+				       struct lruvec *lruvec, unsigned long seq,
+				       int swappiness, bool force_scan,
+				       bool success)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_aging_event *ev;
 	struct rs_agg_value *agg;
-	__u64 cgid, duration = 0;
+	__u64 cgid, duration;
 	__u16 node;
 	__u8 reclaimer, trigger;
 
+	/* not entered, or a copy counted this call already */
+	if (!st || !st->aging_start_ns || st->aging_call != c->id)
+		return;
+	duration = bpf_ktime_get_ns() - st->aging_start_ns;
+	st->aging_start_ns = 0;
+	rs_made_up(c, RS_SLOT_AGING_EXIT);
 	cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	node = rs_lruvec_node(lruvec);
-	if (st && st->aging_start_ns)
-		duration = bpf_ktime_get_ns() - st->aging_start_ns;
-	if (st && st->in_pass && st->pass_lruvec == (__u64)lruvec) {
+	if (st->in_pass && st->pass_lruvec == (__u64)lruvec) {
 		/* should_run_aging() said yes inside this pass */
 		st->aged = 1;
 		st->aging_ok |= success;
@@ -46,22 +57,20 @@ int BPF_PROG(rs_aging_exit, struct lruvec *lruvec, unsigned long seq,
 		reclaimer = RS_RECLAIMER_KSWAPD;
 		trigger = RS_AGING_KSWAPD;
 	} else {
-		reclaimer = st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER;
+		reclaimer = rs_reclaimer_of(st);
 		trigger = RS_AGING_OTHER;
 	}
-	if (st)
-		st->aging_start_ns = 0;
 
 	agg = rs_agg_get(cgid, node, reclaimer);
 	if (agg) {
-		agg->v[RS_F_AGING_ATTEMPTS]++;
-		agg->v[RS_F_AGINGS] += success;
-		agg->v[RS_F_AGING_NS] += duration;
+		rs_add(agg, RS_F_AGING_ATTEMPTS, 1);
+		rs_add(agg, RS_F_AGINGS, success);
+		rs_add(agg, RS_F_AGING_NS, duration);
 	}
 
 	ev = rs_reserve(sizeof(*ev), RS_EV_AGING, cgid, node, reclaimer);
 	if (!ev)
-		return 0;
+		return;
 	ev->seq = seq;
 	ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
 	ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
@@ -76,39 +85,56 @@ int BPF_PROG(rs_aging_exit, struct lruvec *lruvec, unsigned long seq,
 	ev->trigger = trigger;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev);
-	return 0;
+	return;
 }
+
+RS_PROGS_CALL("fexit/try_to_inc_max_seq", rs_aging_exit,
+	      aging_exit(&rs_call, lruvec, seq, swappiness, force_scan,
+			 success),
+	      struct lruvec *lruvec, unsigned long seq, int swappiness,
+	      bool force_scan, bool success)
 
 /*
  * try_to_inc_min_seq() returns void since "mm/mglru: scan and count the exact
  * number of folios" (v7.2) and bool before; neither is read: the advance is
  * measured from lrugen.min_seq[] before and after.
  */
-SEC("fentry/try_to_inc_min_seq")
-int BPF_PROG(rs_min_seq_enter, struct lruvec *lruvec)
+static __always_inline void min_seq_enter(const struct rs_call *c,
+					  struct lruvec *lruvec)
 {
 	struct rs_task_state *st = rs_state(true);
 
-	if (st)
-		st->min_seq_before = rs_min_seq_sum(lruvec);
-	return 0;
+	if (!st || (st->min_seq_armed && st->min_seq_call == c->id))
+		return;
+	st->min_seq_call = c->id;
+	st->min_seq_armed = 1;
+	st->min_seq_before = rs_min_seq_sum(lruvec);
+	rs_made_up(c, RS_SLOT_MIN_SEQ_ENTER);
 }
 
-SEC("fexit/try_to_inc_min_seq")
-int BPF_PROG(rs_min_seq_exit, struct lruvec *lruvec)
+RS_PROGS_CALL("fentry/try_to_inc_min_seq", rs_min_seq_enter,
+	      min_seq_enter(&rs_call, lruvec), struct lruvec *lruvec)
+
+static __always_inline void min_seq_exit(const struct rs_call *c,
+					 struct lruvec *lruvec)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 	__u64 after;
 
-	if (!st)
-		return 0;
+	if (!st || !st->min_seq_armed || st->min_seq_call != c->id)
+		return;
+	st->min_seq_armed = 0;
+	rs_made_up(c, RS_SLOT_MIN_SEQ_EXIT);
 	after = rs_min_seq_sum(lruvec);
 	if (after <= st->min_seq_before)
-		return 0;
+		return;
 	agg = rs_agg_get(rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec)),
 			 rs_lruvec_node(lruvec), rs_reclaimer_of(st));
 	if (agg)
-		agg->v[RS_F_MIN_SEQ_ADVANCES] += after - st->min_seq_before;
-	return 0;
+		rs_add(agg, RS_F_MIN_SEQ_ADVANCES, after - st->min_seq_before);
+	return;
 }
+
+RS_PROGS_CALL("fexit/try_to_inc_min_seq", rs_min_seq_exit,
+	      min_seq_exit(&rs_call, lruvec), struct lruvec *lruvec)

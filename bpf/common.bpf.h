@@ -48,12 +48,16 @@ struct {
 
 static const struct rs_agg_value rs_zero_agg;
 
+/*
+ * Per-CPU values still need atomic adds: programs run with migration, not
+ * preemption, disabled, so two tasks on one CPU can interleave an update.
+ */
 static __always_inline void rs_stat_add(__u32 stat, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&rs_stats, &stat);
 
 	if (v)
-		*v += n;
+		__sync_fetch_and_add(v, n);
 }
 
 static __always_inline struct rs_task_state *rs_state(bool create)
@@ -136,6 +140,13 @@ static __always_inline struct rs_agg_value *rs_agg_of(const struct rs_where *w)
 	return rs_agg_get(w->cgid, w->node, w->reclaimer);
 }
 
+static __always_inline void rs_add(struct rs_agg_value *agg, __u32 field,
+				   __u64 n)
+{
+	if (field < RS_NR_FIELDS)
+		__sync_fetch_and_add(&agg->v[field], n);
+}
+
 /*
  * Reserve a record; every failure is counted so that nothing is lost
  * silently.  Returns NULL when streaming is off.
@@ -167,5 +178,91 @@ static __always_inline void rs_submit(void *rec)
 	bpf_ringbuf_submit(rec, 0);
 	rs_stat_add(RS_STAT_RING_RECORDS, 1);
 }
+
+/*
+ * The kernel skips a program's run on a CPU where the same program is
+ * already running: one preempted there (fentry/fexit, and tracepoints where
+ * they run preemptible) makes every other task's event on that CPU vanish,
+ * and a lost pass entry or exit misattributes what follows.  So every
+ * program is attached RS_COPIES times, run in order for each call: the first
+ * copy does the work and notes it in the task's state; a later copy does it
+ * only if no earlier one did, and the last clears the note.  An event is
+ * lost only when every copy is busy on that CPU; those losses are counted
+ * (the first copy's skipped runs minus the runs the others made up for).
+ *
+ * The order needs care: tracepoints call probes of equal priority in attach
+ * order, trampolines (fentry/fexit) the last attached first; the collector
+ * attaches accordingly (src/collector.c).
+ */
+static __always_inline bool rs_run_copy(__u32 slot, int copy)
+{
+	struct rs_task_state *st;
+
+	if (slot >= RS_NR_SLOTS)
+		return false;
+	if (copy == 1) {
+		st = rs_state(true);
+		if (st)
+			st->first_ran[slot] = 1;
+		return true;
+	}
+	/* the first copy creates the state, so none means it did not run */
+	st = rs_state(false);
+	if (st && st->first_ran[slot]) {
+		if (copy == RS_COPIES)
+			st->first_ran[slot] = 0;
+		return false;
+	}
+	if (st && copy < RS_COPIES)
+		st->first_ran[slot] = 1;
+	rs_stat_add(RS_STAT_SECOND_RUNS0 + slot, 1);
+	return true;
+}
+
+#define RS_PROG_COPY(sec, name, slot, copy, call, ...)                         \
+	SEC(sec)                                                               \
+	int BPF_PROG(name, __VA_ARGS__)                                        \
+	{                                                                      \
+		if (rs_run_copy(slot, copy))                                   \
+			call;                                                  \
+		return 0;                                                      \
+	}
+
+/*
+ * For fentry/fexit pairs, the call itself has an identity: the trampoline's
+ * frame (ctx), the same for both ends of one call and for every copy.  Their
+ * bodies take it, do their work once per call whichever copy runs first,
+ * and call rs_made_up() when a later copy did it.
+ */
+struct rs_call {
+	__u64 id;
+	int copy;
+};
+
+static __always_inline void rs_made_up(const struct rs_call *c, __u32 slot)
+{
+	if (c->copy > 1 && slot < RS_NR_SLOTS)
+		rs_stat_add(RS_STAT_SECOND_RUNS0 + slot, 1);
+}
+
+#define RS_PROG_CALL_COPY(sec, name, n, call, ...)                             \
+	SEC(sec)                                                               \
+	int BPF_PROG(name, __VA_ARGS__)                                        \
+	{                                                                      \
+		struct rs_call rs_call = {.id = (__u64)ctx, .copy = n};        \
+		call;                                                          \
+		return 0;                                                      \
+	}
+
+#define RS_PROGS_CALL(sec, name, call, ...)                                    \
+	RS_PROG_CALL_COPY(sec, name, 1, call, __VA_ARGS__)                     \
+	RS_PROG_CALL_COPY(sec, name##_2, 2, call, __VA_ARGS__)                 \
+	RS_PROG_CALL_COPY(sec, name##_3, 3, call, __VA_ARGS__)
+
+/* The program "name" and its copies "name_2", "name_3". */
+#define RS_PROGS(sec, name, slot, call, ...)                                   \
+	RS_PROG_COPY(sec, name, slot, 1, call, __VA_ARGS__)                    \
+	RS_PROG_COPY(sec, name##_2, slot, 2, call, __VA_ARGS__)                \
+	RS_PROG_COPY(sec, name##_3, slot, 3, call, __VA_ARGS__)
 
 #endif /* RS_COMMON_BPF_H */

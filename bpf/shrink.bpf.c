@@ -33,13 +33,18 @@ static __always_inline bool is_root_reclaim(struct scan_control *sc)
 	return !target || !BPF_CORE_READ(target, css.parent);
 }
 
-SEC("fentry/try_to_shrink_lruvec")
-int BPF_PROG(rs_pass_enter, struct lruvec *lruvec, struct scan_control *sc)
+static __always_inline void pass_enter(const struct rs_call *c,
+				       struct lruvec *lruvec,
+				       struct scan_control *sc)
 {
 	struct rs_task_state *st = rs_state(true);
 
 	if (!st)
-		return 0;
+		return;
+	/* an earlier copy entered this call already */
+	if (st->in_pass && st->pass_call == c->id &&
+	    st->pass_lruvec == (__u64)lruvec)
+		return;
 	st->pass_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	st->pass_node = rs_lruvec_node(lruvec);
 	st->pass_reclaimer = pass_reclaimer(st, sc);
@@ -67,16 +72,20 @@ int BPF_PROG(rs_pass_enter, struct lruvec *lruvec, struct scan_control *sc)
 		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
 	if (st->in_classic)
 		st->classic_saw_pass = 1;
-	return 0;
+	st->pass_call = c->id;
+	rs_made_up(c, RS_SLOT_PASS_ENTER);
 }
+
+RS_PROGS_CALL("fentry/try_to_shrink_lruvec", rs_pass_enter,
+	      pass_enter(&rs_call, lruvec, sc), struct lruvec *lruvec,
+	      struct scan_control *sc)
 
 /*
  * The first lruvec_evictable_size() of a pass is get_nr_to_scan()'s: mirror
  * the budget computed from it.
  */
-SEC("fexit/lruvec_evictable_size")
-int BPF_PROG(rs_evictable_exit, struct lruvec *lruvec, int swappiness,
-	     unsigned long ret)
+static __always_inline void evictable_exit(struct lruvec *lruvec,
+					   int swappiness, unsigned long ret)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_budget_inputs in = {};
@@ -84,7 +93,7 @@ int BPF_PROG(rs_evictable_exit, struct lruvec *lruvec, int swappiness,
 
 	if (!st || !st->in_pass || st->budget_known ||
 	    st->pass_lruvec != (__u64)lruvec)
-		return 0;
+		return;
 	memcg = rs_lruvec_memcg(lruvec);
 	in.evictable = ret;
 	in.priority = st->priority;
@@ -103,8 +112,12 @@ int BPF_PROG(rs_evictable_exit, struct lruvec *lruvec, int swappiness,
 	st->swappiness = swappiness;
 	st->budget = rs_mglru_budget(&in);
 	st->budget_known = 1;
-	return 0;
+	return;
 }
+
+RS_PROGS("fexit/lruvec_evictable_size", rs_evictable_exit,
+	 RS_SLOT_EVICTABLE_EXIT, evictable_exit(lruvec, swappiness, ret),
+	 struct lruvec *lruvec, int swappiness, unsigned long ret)
 
 /* One evict_folios() batch of the current pass: its return uses the budget. */
 static __always_inline void note_batch(struct lruvec *lruvec, int scanned)
@@ -119,26 +132,36 @@ static __always_inline void note_batch(struct lruvec *lruvec, int scanned)
 }
 
 /* v7.2: evict_folios(nr_to_scan, lruvec, sc, swappiness) */
-SEC("fexit/evict_folios")
-int BPF_PROG(rs_evict_exit_v2, unsigned long nr_to_scan, struct lruvec *lruvec,
-	     struct scan_control *sc, int swappiness, int ret)
+static __always_inline void evict_exit_v2(unsigned long nr_to_scan,
+					  struct lruvec *lruvec,
+					  struct scan_control *sc,
+					  int swappiness, int ret)
 {
 	note_batch(lruvec, ret);
-	return 0;
+	return;
 }
+
+RS_PROGS("fexit/evict_folios", rs_evict_exit_v2, RS_SLOT_EVICT_EXIT,
+	 evict_exit_v2(nr_to_scan, lruvec, sc, swappiness, ret),
+	 unsigned long nr_to_scan, struct lruvec *lruvec,
+	 struct scan_control *sc, int swappiness, int ret)
 
 /* v6.12: evict_folios(lruvec, sc, swappiness) */
-SEC("fexit/evict_folios")
-int BPF_PROG(rs_evict_exit_v1, struct lruvec *lruvec, struct scan_control *sc,
-	     int swappiness, int ret)
+static __always_inline void evict_exit_v1(struct lruvec *lruvec,
+					  struct scan_control *sc,
+					  int swappiness, int ret)
 {
 	note_batch(lruvec, ret);
-	return 0;
+	return;
 }
 
-SEC("fexit/try_to_shrink_lruvec")
-int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
-	     bool need_rotate)
+RS_PROGS("fexit/evict_folios", rs_evict_exit_v1, RS_SLOT_EVICT_EXIT,
+	 evict_exit_v1(lruvec, sc, swappiness, ret), struct lruvec *lruvec,
+	 struct scan_control *sc, int swappiness, int ret)
+
+static __always_inline void pass_exit(const struct rs_call *c,
+				      struct lruvec *lruvec,
+				      struct scan_control *sc, bool need_rotate)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_pass_facts facts = {};
@@ -147,9 +170,11 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 	enum rs_exit_reason why;
 	__u64 duration;
 
-	if (!st || !st->in_pass)
-		return 0;
+	/* not entered, or a copy ended this call already */
+	if (!st || !st->in_pass || st->pass_call != c->id)
+		return;
 	st->in_pass = 0;
+	rs_made_up(c, RS_SLOT_PASS_EXIT);
 	st->last_cgid = st->pass_cgid;
 	st->last_node = st->pass_node;
 	duration = bpf_ktime_get_ns() - st->pass_start_ns;
@@ -173,30 +198,30 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 
 	agg = rs_agg_get(st->pass_cgid, st->pass_node, st->pass_reclaimer);
 	if (agg) {
-		agg->v[RS_F_SHRINKS]++;
-		agg->v[RS_F_BATCHES] += st->batches;
-		agg->v[RS_F_BUDGET] += st->budget;
-		agg->v[RS_F_BUDGET_USED] += st->budget_used;
-		agg->v[RS_F_PASS_NS] += duration;
-		agg->v[RS_F_ROTATIONS] += need_rotate;
+		rs_add(agg, RS_F_SHRINKS, 1);
+		rs_add(agg, RS_F_BATCHES, st->batches);
+		rs_add(agg, RS_F_BUDGET, st->budget);
+		rs_add(agg, RS_F_BUDGET_USED, st->budget_used);
+		rs_add(agg, RS_F_PASS_NS, duration);
+		rs_add(agg, RS_F_ROTATIONS, need_rotate);
 		switch (why) {
 		case RS_EXIT_BUDGET:
-			agg->v[RS_F_EXIT_BUDGET]++;
+			rs_add(agg, RS_F_EXIT_BUDGET, 1);
 			break;
 		case RS_EXIT_NO_PROGRESS:
-			agg->v[RS_F_EXIT_NO_PROGRESS]++;
+			rs_add(agg, RS_F_EXIT_NO_PROGRESS, 1);
 			break;
 		case RS_EXIT_TARGET:
-			agg->v[RS_F_EXIT_TARGET]++;
+			rs_add(agg, RS_F_EXIT_TARGET, 1);
 			break;
 		case RS_EXIT_BELOW_MIN:
-			agg->v[RS_F_EXIT_BELOW_MIN]++;
+			rs_add(agg, RS_F_EXIT_BELOW_MIN, 1);
 			break;
 		case RS_EXIT_AFTER_AGING:
-			agg->v[RS_F_EXIT_AFTER_AGING]++;
+			rs_add(agg, RS_F_EXIT_AFTER_AGING, 1);
 			break;
 		default:
-			agg->v[RS_F_EXIT_OTHER]++;
+			rs_add(agg, RS_F_EXIT_OTHER, 1);
 			break;
 		}
 	}
@@ -204,7 +229,7 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 	ev = rs_reserve(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid, st->pass_node,
 			st->pass_reclaimer);
 	if (!ev)
-		return 0;
+		return;
 	ev->evictable = st->evictable;
 	ev->budget = st->budget;
 	ev->budget_used = st->budget_used;
@@ -221,16 +246,21 @@ int BPF_PROG(rs_pass_exit, struct lruvec *lruvec, struct scan_control *sc,
 	ev->budget_known = st->budget_known;
 	ev->aged = st->aged;
 	rs_submit(ev);
-	return 0;
+	return;
 }
 
-SEC("fentry/shrink_lruvec")
-int BPF_PROG(rs_classic_enter, struct lruvec *lruvec, struct scan_control *sc)
+RS_PROGS_CALL("fexit/try_to_shrink_lruvec", rs_pass_exit,
+	      pass_exit(&rs_call, lruvec, sc, need_rotate),
+	      struct lruvec *lruvec, struct scan_control *sc, bool need_rotate)
+
+static __always_inline void classic_enter(const struct rs_call *c,
+					  struct lruvec *lruvec,
+					  struct scan_control *sc)
 {
 	struct rs_task_state *st = rs_state(true);
 
-	if (!st)
-		return 0;
+	if (!st || (st->in_classic && st->classic_call == c->id))
+		return;
 	st->classic_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	st->classic_node = rs_lruvec_node(lruvec);
 	st->classic_reclaimer = pass_reclaimer(st, sc);
@@ -238,27 +268,37 @@ int BPF_PROG(rs_classic_enter, struct lruvec *lruvec, struct scan_control *sc)
 	st->in_classic = 1;
 	if (st->in_memcg && st->classic_reclaimer == RS_RECLAIMER_PROACTIVE)
 		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
-	return 0;
+	st->classic_call = c->id;
+	rs_made_up(c, RS_SLOT_CLASSIC_ENTER);
 }
 
-SEC("fexit/shrink_lruvec")
-int BPF_PROG(rs_classic_exit, struct lruvec *lruvec, struct scan_control *sc)
+RS_PROGS_CALL("fentry/shrink_lruvec", rs_classic_enter,
+	      classic_enter(&rs_call, lruvec, sc), struct lruvec *lruvec,
+	      struct scan_control *sc)
+
+static __always_inline void classic_exit(const struct rs_call *c,
+					 struct lruvec *lruvec,
+					 struct scan_control *sc)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 
-	if (!st || !st->in_classic)
-		return 0;
+	if (!st || !st->in_classic || st->classic_call != c->id)
+		return;
 	st->in_classic = 0;
+	rs_made_up(c, RS_SLOT_CLASSIC_EXIT);
 	st->last_cgid = st->classic_cgid;
 	st->last_node = st->classic_node;
-	/* MGLRU memcg reclaim goes through shrink_lruvec(): not a classic pass
-	 */
+	/* MGLRU memcg reclaim goes through shrink_lruvec(): no classic pass */
 	if (st->classic_saw_pass)
-		return 0;
+		return;
 	agg = rs_agg_get(st->classic_cgid, st->classic_node,
 			 st->classic_reclaimer);
 	if (agg)
-		agg->v[RS_F_CLASSIC_SHRINKS]++;
-	return 0;
+		rs_add(agg, RS_F_CLASSIC_SHRINKS, 1);
+	return;
 }
+
+RS_PROGS_CALL("fexit/shrink_lruvec", rs_classic_exit,
+	      classic_exit(&rs_call, lruvec, sc), struct lruvec *lruvec,
+	      struct scan_control *sc)

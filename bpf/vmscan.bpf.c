@@ -46,44 +46,56 @@ static __always_inline void direct_begin(void)
 
 /* v7.2 ("mm: vmscan: add memcg to the reclaim tracepoints"): gfp, order, memcg
  */
-SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
-int BPF_PROG(rs_direct_begin_v2, gfp_t gfp, int order, struct mem_cgroup *memcg)
+static __always_inline void direct_begin_v2(gfp_t gfp, int order,
+					    struct mem_cgroup *memcg)
 {
 	direct_begin();
-	return 0;
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_direct_reclaim_begin", rs_direct_begin_v2,
+	 RS_SLOT_DIRECT_BEGIN, direct_begin_v2(gfp, order, memcg), gfp_t gfp,
+	 int order, struct mem_cgroup *memcg)
 
 /* before: order, gfp */
-SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
-int BPF_PROG(rs_direct_begin_v1, int order, gfp_t gfp)
+static __always_inline void direct_begin_v1(int order, gfp_t gfp)
 {
 	direct_begin();
-	return 0;
+	return;
 }
 
-SEC("tp_btf/mm_vmscan_direct_reclaim_end")
-int BPF_PROG(rs_direct_end, unsigned long nr_reclaimed)
+RS_PROGS("tp_btf/mm_vmscan_direct_reclaim_begin", rs_direct_begin_v1,
+	 RS_SLOT_DIRECT_BEGIN, direct_begin_v1(order, gfp), int order,
+	 gfp_t gfp)
+
+static __always_inline void direct_end(unsigned long nr_reclaimed)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 	__u64 cgid, duration;
 
 	if (!st || !st->in_direct)
-		return 0;
+		return;
 	st->in_direct = 0;
+	/* no pass outlives its invocation, even if its exit was lost */
+	st->in_pass = st->in_classic = 0;
 	duration = bpf_ktime_get_ns() - st->direct_start_ns;
 	/* the stall belongs to the task's own memcg */
 	cgid = task_memcg();
 	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
 	if (agg) {
-		agg->v[RS_F_DIRECT_RECLAIMS]++;
-		agg->v[RS_F_DIRECT_RECLAIM_NS] += duration;
-		agg->v[RS_F_DIRECT_RECLAIMED] += nr_reclaimed;
+		rs_add(agg, RS_F_DIRECT_RECLAIMS, 1);
+		rs_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
+		rs_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
 	}
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
-	return 0;
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_direct_reclaim_end", rs_direct_end,
+	 RS_SLOT_DIRECT_END, direct_end(nr_reclaimed),
+	 unsigned long nr_reclaimed)
 
 /* --- memcg reclaim (limit and memory.reclaim) ----------------------------- */
 
@@ -101,23 +113,28 @@ static __always_inline void memcg_begin(__u64 target)
 }
 
 /* v7.2: the target memcg is an argument */
-SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
-int BPF_PROG(rs_memcg_begin_v2, gfp_t gfp, int order, struct mem_cgroup *memcg)
+static __always_inline void memcg_begin_v2(gfp_t gfp, int order,
+					   struct mem_cgroup *memcg)
 {
 	memcg_begin(rs_memcg_cgroup_id(memcg));
-	return 0;
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v2,
+	 RS_SLOT_MEMCG_BEGIN, memcg_begin_v2(gfp, order, memcg), gfp_t gfp,
+	 int order, struct mem_cgroup *memcg)
 
 /* before: no memcg; the charging task's memcg is the usual target */
-SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
-int BPF_PROG(rs_memcg_begin_v1, int order, gfp_t gfp)
+static __always_inline void memcg_begin_v1(int order, gfp_t gfp)
 {
 	memcg_begin(task_memcg());
-	return 0;
+	return;
 }
 
-SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
-int BPF_PROG(rs_memcg_end, unsigned long nr_reclaimed)
+RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v1,
+	 RS_SLOT_MEMCG_BEGIN, memcg_begin_v1(order, gfp), int order, gfp_t gfp)
+
+static __always_inline void memcg_end(unsigned long nr_reclaimed)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
@@ -125,56 +142,69 @@ int BPF_PROG(rs_memcg_end, unsigned long nr_reclaimed)
 	__u8 reclaimer;
 
 	if (!st || !st->in_memcg)
-		return 0;
+		return;
 	st->in_memcg = 0;
+	/* no pass outlives its invocation, even if its exit was lost */
+	st->in_pass = st->in_classic = 0;
 	duration = bpf_ktime_get_ns() - st->memcg_start_ns;
 	reclaimer = st->memcg_reclaimer;
 	agg = rs_agg_get(st->target_cgid, rs_fixed_node, reclaimer);
 	if (agg) {
-		agg->v[RS_F_MEMCG_RECLAIMS]++;
-		agg->v[RS_F_MEMCG_RECLAIM_NS] += duration;
-		agg->v[RS_F_MEMCG_RECLAIMED] += nr_reclaimed;
+		rs_add(agg, RS_F_MEMCG_RECLAIMS, 1);
+		rs_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
+		rs_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
 	}
 	emit_reclaim(st->target_cgid, reclaimer, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
-	return 0;
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_end", rs_memcg_end, RS_SLOT_MEMCG_END,
+	 memcg_end(nr_reclaimed), unsigned long nr_reclaimed)
 
 /* --- node reclaim ----------------------------------------------------------
  */
 
-SEC("tp_btf/mm_vmscan_node_reclaim_begin")
-int BPF_PROG(rs_node_begin, int nid, int order, gfp_t gfp)
+static __always_inline void node_begin(int nid, int order, gfp_t gfp)
 {
 	struct rs_task_state *st = rs_state(true);
 
 	if (st)
 		st->in_node_reclaim = 1;
-	return 0;
+	return;
 }
 
-SEC("tp_btf/mm_vmscan_node_reclaim_end")
-int BPF_PROG(rs_node_end, unsigned long nr_reclaimed)
+RS_PROGS("tp_btf/mm_vmscan_node_reclaim_begin", rs_node_begin,
+	 RS_SLOT_NODE_BEGIN, node_begin(nid, order, gfp), int nid, int order,
+	 gfp_t gfp)
+
+static __always_inline void node_end(unsigned long nr_reclaimed)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 
 	if (!st || !st->in_node_reclaim)
-		return 0;
+		return;
 	st->in_node_reclaim = 0;
+	/* no pass outlives its invocation, even if its exit was lost */
+	st->in_pass = st->in_classic = 0;
 	agg = rs_agg_get(task_memcg(), rs_fixed_node, RS_RECLAIMER_NODE);
 	if (agg)
-		agg->v[RS_F_NODE_RECLAIMS]++;
-	return 0;
+		rs_add(agg, RS_F_NODE_RECLAIMS, 1);
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_node_reclaim_end", rs_node_end, RS_SLOT_NODE_END,
+	 node_end(nr_reclaimed), unsigned long nr_reclaimed)
 
 /* --- LRU scanning ----------------------------------------------------------
  */
 
-SEC("tp_btf/mm_vmscan_lru_isolate")
-int BPF_PROG(rs_lru_isolate, int highest_zoneidx, int order,
-	     unsigned long nr_requested, unsigned long nr_scanned,
-	     unsigned long nr_skipped, unsigned long nr_taken, int lru)
+static __always_inline void lru_isolate(int highest_zoneidx, int order,
+					unsigned long nr_requested,
+					unsigned long nr_scanned,
+					unsigned long nr_skipped,
+					unsigned long nr_taken, int lru)
 {
 	struct rs_where w;
 	struct rs_task_state *st = rs_locate(&w, rs_fixed_node);
@@ -184,26 +214,34 @@ int BPF_PROG(rs_lru_isolate, int highest_zoneidx, int order,
 	if (st && st->in_pass)
 		st->pass_isolated += nr_taken;
 	if (!agg)
-		return 0;
+		return;
 	if (active) {
-		agg->v[RS_F_ACTIVE_ISOLATED] += nr_taken;
-		return 0;
+		rs_add(agg, RS_F_ACTIVE_ISOLATED, nr_taken);
+		return;
 	}
-	agg->v[RS_F_SCANNED] += nr_scanned;
-	agg->v[RS_F_ISOLATED] += nr_taken;
+	rs_add(agg, RS_F_SCANNED, nr_scanned);
+	rs_add(agg, RS_F_ISOLATED, nr_taken);
 	if (lru == LRU_INACTIVE_FILE)
-		agg->v[RS_F_ISOLATED_FILE] += nr_taken;
-	return 0;
+		rs_add(agg, RS_F_ISOLATED_FILE, nr_taken);
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_lru_isolate", rs_lru_isolate, RS_SLOT_ISOLATE,
+	 lru_isolate(highest_zoneidx, order, nr_requested, nr_scanned,
+		     nr_skipped, nr_taken, lru),
+	 int highest_zoneidx, int order, unsigned long nr_requested,
+	 unsigned long nr_scanned, unsigned long nr_skipped,
+	 unsigned long nr_taken, int lru)
 
 /*
  * file is a bool for the classic LRU and LRU_INACTIVE_{ANON,FILE} (0 or 2)
  * for MGLRU's evict_folios(): non-zero means file either way.
  */
-SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
-int BPF_PROG(rs_lru_shrink_inactive, int nid, unsigned long nr_scanned,
-	     unsigned long nr_reclaimed, struct reclaim_stat *stat,
-	     int priority, int file)
+static __always_inline void lru_shrink_inactive(int nid,
+						unsigned long nr_scanned,
+						unsigned long nr_reclaimed,
+						struct reclaim_stat *stat,
+						int priority, int file)
 {
 	struct rs_where w;
 	struct rs_task_state *st = rs_locate(&w, nid);
@@ -212,21 +250,28 @@ int BPF_PROG(rs_lru_shrink_inactive, int nid, unsigned long nr_scanned,
 	if (st && st->in_pass)
 		st->pass_reclaimed += nr_reclaimed;
 	if (!agg)
-		return 0;
-	agg->v[RS_F_RECLAIMED] += nr_reclaimed;
+		return;
+	rs_add(agg, RS_F_RECLAIMED, nr_reclaimed);
 	if (file)
-		agg->v[RS_F_RECLAIMED_FILE] += nr_reclaimed;
-	agg->v[RS_F_DIRTY] += stat->nr_dirty;
-	agg->v[RS_F_WRITEBACK] += stat->nr_writeback;
-	agg->v[RS_F_CONGESTED] += stat->nr_congested;
-	agg->v[RS_F_IMMEDIATE] += stat->nr_immediate;
-	agg->v[RS_F_PAGEOUT] += stat->nr_pageout;
-	return 0;
+		rs_add(agg, RS_F_RECLAIMED_FILE, nr_reclaimed);
+	rs_add(agg, RS_F_DIRTY, stat->nr_dirty);
+	rs_add(agg, RS_F_WRITEBACK, stat->nr_writeback);
+	rs_add(agg, RS_F_CONGESTED, stat->nr_congested);
+	rs_add(agg, RS_F_IMMEDIATE, stat->nr_immediate);
+	rs_add(agg, RS_F_PAGEOUT, stat->nr_pageout);
+	return;
 }
 
-SEC("tp_btf/mm_vmscan_lru_shrink_active")
-int BPF_PROG(rs_lru_shrink_active, int nid, unsigned long nr_taken,
-	     unsigned long nr_active, unsigned long nr_deactivated)
+RS_PROGS("tp_btf/mm_vmscan_lru_shrink_inactive", rs_lru_shrink_inactive,
+	 RS_SLOT_SHRINK_INACTIVE,
+	 lru_shrink_inactive(nid, nr_scanned, nr_reclaimed, stat, priority,
+			     file),
+	 int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
+	 struct reclaim_stat *stat, int priority, int file)
+
+static __always_inline void lru_shrink_active(int nid, unsigned long nr_taken,
+					      unsigned long nr_active,
+					      unsigned long nr_deactivated)
 {
 	struct rs_where w;
 	struct rs_agg_value *agg;
@@ -234,16 +279,21 @@ int BPF_PROG(rs_lru_shrink_active, int nid, unsigned long nr_taken,
 	rs_locate(&w, nid);
 	agg = rs_agg_of(&w);
 	if (agg)
-		agg->v[RS_F_DEACTIVATED] += nr_deactivated;
-	return 0;
+		rs_add(agg, RS_F_DEACTIVATED, nr_deactivated);
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_lru_shrink_active", rs_lru_shrink_active,
+	 RS_SLOT_SHRINK_ACTIVE,
+	 lru_shrink_active(nid, nr_taken, nr_active, nr_deactivated), int nid,
+	 unsigned long nr_taken, unsigned long nr_active,
+	 unsigned long nr_deactivated)
 
 /* --- throttling, kswapd, slab ----------------------------------------------
  */
 
-SEC("tp_btf/mm_vmscan_throttled")
-int BPF_PROG(rs_throttled, int nid, int usec_timeout, int usec_delayed,
-	     int reason)
+static __always_inline void throttled(int nid, int usec_timeout,
+				      int usec_delayed, int reason)
 {
 	struct rs_throttle_event *ev;
 	struct rs_agg_value *agg;
@@ -252,82 +302,102 @@ int BPF_PROG(rs_throttled, int nid, int usec_timeout, int usec_delayed,
 	rs_locate(&w, nid);
 	agg = rs_agg_of(&w);
 	if (agg) {
-		agg->v[RS_F_THROTTLES]++;
-		agg->v[RS_F_THROTTLE_US] += usec_delayed;
+		rs_add(agg, RS_F_THROTTLES, 1);
+		rs_add(agg, RS_F_THROTTLE_US, usec_delayed);
 		/* enum vmscan_throttle_state, in order */
 		if (reason == VMSCAN_THROTTLE_WRITEBACK)
-			agg->v[RS_F_THROTTLES_WRITEBACK]++;
+			rs_add(agg, RS_F_THROTTLES_WRITEBACK, 1);
 		else if (reason == VMSCAN_THROTTLE_ISOLATED)
-			agg->v[RS_F_THROTTLES_ISOLATED]++;
+			rs_add(agg, RS_F_THROTTLES_ISOLATED, 1);
 		else if (reason == VMSCAN_THROTTLE_NOPROGRESS)
-			agg->v[RS_F_THROTTLES_NOPROGRESS]++;
+			rs_add(agg, RS_F_THROTTLES_NOPROGRESS, 1);
 		else if (reason == VMSCAN_THROTTLE_CONGESTED)
-			agg->v[RS_F_THROTTLES_CONGESTED]++;
+			rs_add(agg, RS_F_THROTTLES_CONGESTED, 1);
 	}
 	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
 			w.reclaimer);
 	if (!ev)
-		return 0;
+		return;
 	ev->reason = reason;
 	ev->usec_timeout = usec_timeout;
 	ev->usec_delayed = usec_delayed;
 	ev->pad = 0;
 	rs_submit(ev);
-	return 0;
+	return;
 }
 
-SEC("tp_btf/mm_vmscan_kswapd_wake")
-int BPF_PROG(rs_kswapd_wake, int nid, int zid, int order)
+RS_PROGS("tp_btf/mm_vmscan_throttled", rs_throttled, RS_SLOT_THROTTLED,
+	 throttled(nid, usec_timeout, usec_delayed, reason), int nid,
+	 int usec_timeout, int usec_delayed, int reason)
+
+static __always_inline void kswapd_wake(int nid, int zid, int order)
 {
 	struct rs_agg_value *agg =
 		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
 
 	if (agg)
-		agg->v[RS_F_KSWAPD_WAKES]++;
-	return 0;
+		rs_add(agg, RS_F_KSWAPD_WAKES, 1);
+	return;
 }
 
-SEC("tp_btf/mm_vmscan_kswapd_sleep")
-int BPF_PROG(rs_kswapd_sleep, int nid)
+RS_PROGS("tp_btf/mm_vmscan_kswapd_wake", rs_kswapd_wake, RS_SLOT_KSWAPD_WAKE,
+	 kswapd_wake(nid, zid, order), int nid, int zid, int order)
+
+static __always_inline void kswapd_sleep(int nid)
 {
 	struct rs_agg_value *agg =
 		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
 
 	if (agg)
-		agg->v[RS_F_KSWAPD_SLEEPS]++;
-	return 0;
+		rs_add(agg, RS_F_KSWAPD_SLEEPS, 1);
+	return;
 }
+
+RS_PROGS("tp_btf/mm_vmscan_kswapd_sleep", rs_kswapd_sleep, RS_SLOT_KSWAPD_SLEEP,
+	 kswapd_sleep(nid), int nid)
 
 /* v7.2: the memcg is the last argument */
-SEC("tp_btf/mm_shrink_slab_end")
-int BPF_PROG(rs_slab_end_v2, struct shrinker *shr, int nid, int shrinker_retval,
-	     long unused_scan_cnt, long new_scan_cnt, long total_scan,
-	     struct mem_cgroup *memcg)
+static __always_inline void slab_end_v2(struct shrinker *shr, int nid,
+					int shrinker_retval,
+					long unused_scan_cnt, long new_scan_cnt,
+					long total_scan,
+					struct mem_cgroup *memcg)
 {
 	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 
 	if (shrinker_retval <= 0)
-		return 0;
+		return;
 	agg = rs_agg_get(rs_memcg_cgroup_id(memcg), nid,
 			 st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER);
 	if (agg)
-		agg->v[RS_F_SLAB_FREED] += shrinker_retval;
-	return 0;
+		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
+	return;
 }
 
+RS_PROGS("tp_btf/mm_shrink_slab_end", rs_slab_end_v2, RS_SLOT_SLAB_END,
+	 slab_end_v2(shr, nid, shrinker_retval, unused_scan_cnt, new_scan_cnt,
+		     total_scan, memcg),
+	 struct shrinker *shr, int nid, int shrinker_retval,
+	 long unused_scan_cnt, long new_scan_cnt, long total_scan,
+	 struct mem_cgroup *memcg)
+
 /* before: attributed like the LRU events */
-SEC("tp_btf/mm_shrink_slab_end")
-int BPF_PROG(rs_slab_end_v1, struct shrinker *shr, int nid, int shrinker_retval)
+static __always_inline void slab_end_v1(struct shrinker *shr, int nid,
+					int shrinker_retval)
 {
 	struct rs_agg_value *agg;
 	struct rs_where w;
 
 	if (shrinker_retval <= 0)
-		return 0;
+		return;
 	rs_locate(&w, nid);
 	agg = rs_agg_of(&w);
 	if (agg)
-		agg->v[RS_F_SLAB_FREED] += shrinker_retval;
-	return 0;
+		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
+	return;
 }
+
+RS_PROGS("tp_btf/mm_shrink_slab_end", rs_slab_end_v1, RS_SLOT_SLAB_END,
+	 slab_end_v1(shr, nid, shrinker_retval), struct shrinker *shr, int nid,
+	 int shrinker_retval)

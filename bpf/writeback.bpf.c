@@ -7,9 +7,10 @@
 #include "common.bpf.h"
 #include "writeback.h"
 
-SEC("fentry/handle_reclaim_writeback")
-int BPF_PROG(rs_writeback, unsigned long nr_taken, struct pglist_data *pgdat,
-	     struct scan_control *sc, struct reclaim_stat *stat)
+static __always_inline void writeback(unsigned long nr_taken,
+				      struct pglist_data *pgdat,
+				      struct scan_control *sc,
+				      struct reclaim_stat *stat)
 {
 	__u32 unqueued = stat->nr_unqueued_dirty;
 	bool woken = unqueued == nr_taken;
@@ -21,15 +22,15 @@ int BPF_PROG(rs_writeback, unsigned long nr_taken, struct pglist_data *pgdat,
 	rs_locate(&w, BPF_CORE_READ(pgdat, node_id));
 	agg = rs_agg_of(&w);
 	if (agg) {
-		agg->v[RS_F_WB_CHECKS]++;
-		agg->v[RS_F_UNQUEUED_DIRTY] += unqueued;
-		agg->v[RS_F_FLUSHER_WAKEUPS] += woken;
+		rs_add(agg, RS_F_WB_CHECKS, 1);
+		rs_add(agg, RS_F_UNQUEUED_DIRTY, unqueued);
+		rs_add(agg, RS_F_FLUSHER_WAKEUPS, woken);
 	}
 
 	ev = rs_reserve(sizeof(*ev), RS_EV_WRITEBACK, w.cgid, w.node,
 			w.reclaimer);
 	if (!ev)
-		return 0;
+		return;
 	ev->nr_taken = nr_taken;
 	ev->dirty = stat->nr_dirty;
 	ev->unqueued_dirty = unqueued;
@@ -40,16 +41,23 @@ int BPF_PROG(rs_writeback, unsigned long nr_taken, struct pglist_data *pgdat,
 	ev->flusher_woken = woken;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev);
-	return 0;
+	return;
 }
 
-SEC("fentry/wakeup_flusher_threads")
-int BPF_PROG(rs_flusher, enum wb_reason reason)
+RS_PROGS("fentry/handle_reclaim_writeback", rs_writeback, RS_SLOT_WRITEBACK,
+	 writeback(nr_taken, pgdat, sc, stat), unsigned long nr_taken,
+	 struct pglist_data *pgdat, struct scan_control *sc,
+	 struct reclaim_stat *stat)
+
+static __always_inline void flusher(enum wb_reason reason)
 {
 	__u32 r = reason;
 
 	if (r > RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0)
 		r = RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
 	rs_stat_add(RS_STAT_FLUSHER_REASON0 + r, 1);
-	return 0;
+	return;
 }
+
+RS_PROGS("fentry/wakeup_flusher_threads", rs_flusher, RS_SLOT_FLUSHER,
+	 flusher(reason), enum wb_reason reason)

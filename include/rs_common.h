@@ -197,20 +197,60 @@ struct rs_agg_value {
 	__u64 v[RS_NR_FIELDS];
 };
 
+/*
+ * Attach points ("slots").  Every program is attached RS_COPIES times, and a
+ * later copy does the work only when the kernel skipped the earlier ones
+ * (see RS_PROGS in bpf/common.bpf.h); variants of one attach point share a
+ * slot.
+ */
+#define RS_COPIES 3
+enum rs_slot {
+	RS_SLOT_PASS_ENTER,
+	RS_SLOT_PASS_EXIT,
+	RS_SLOT_EVICTABLE_EXIT,
+	RS_SLOT_EVICT_EXIT,
+	RS_SLOT_CLASSIC_ENTER,
+	RS_SLOT_CLASSIC_EXIT,
+	RS_SLOT_AGING_ENTER,
+	RS_SLOT_AGING_EXIT,
+	RS_SLOT_MIN_SEQ_ENTER,
+	RS_SLOT_MIN_SEQ_EXIT,
+	RS_SLOT_WRITEBACK,
+	RS_SLOT_FLUSHER,
+	RS_SLOT_DIRECT_BEGIN,
+	RS_SLOT_DIRECT_END,
+	RS_SLOT_MEMCG_BEGIN,
+	RS_SLOT_MEMCG_END,
+	RS_SLOT_NODE_BEGIN,
+	RS_SLOT_NODE_END,
+	RS_SLOT_ISOLATE,
+	RS_SLOT_SHRINK_INACTIVE,
+	RS_SLOT_SHRINK_ACTIVE,
+	RS_SLOT_THROTTLED,
+	RS_SLOT_KSWAPD_WAKE,
+	RS_SLOT_KSWAPD_SLEEP,
+	RS_SLOT_SLAB_END,
+	RS_NR_SLOTS
+};
+
 /* Global (not per memcg) counters, in a per-CPU array. */
 enum rs_stat {
-	RS_STAT_RING_DROPS,	 /* records that could not be reserved */
-	RS_STAT_RING_RECORDS,	 /* records submitted */
-	RS_STAT_AGG_FULL,	 /* updates lost: aggregation map full */
-	RS_STAT_STATE_MISSES,	 /* no per-task state could be had */
-	RS_STAT_PASS_NO_BUDGET,	 /* MGLRU passes where the budget was unseen */
+	RS_STAT_RING_DROPS,	/* records that could not be reserved */
+	RS_STAT_RING_RECORDS,	/* records submitted */
+	RS_STAT_AGG_FULL,	/* updates lost: aggregation map full */
+	RS_STAT_STATE_MISSES,	/* no per-task state could be had */
+	RS_STAT_PASS_NO_BUDGET, /* MGLRU passes where the budget was unseen */
 	/*
-	 * Program runs the kernel skipped (the same program busy on that CPU:
-	 * preempted or nested).  From bpf_prog_info, not counted by BPF.
+	 * Events lost: program runs the kernel skipped (the same program busy
+	 * on that CPU) that the twin did not make up for.  Computed by the
+	 * collector from bpf_prog_info, not counted by BPF.
 	 */
 	RS_STAT_PROG_MISSES,
 	RS_STAT_FLUSHER_REASON0, /* wakeup_flusher_threads by wb_reason ... */
 	RS_STAT_FLUSHER_REASON_LAST = RS_STAT_FLUSHER_REASON0 + 15,
+	/* runs of a slot's later copies that did the work (first skipped) */
+	RS_STAT_SECOND_RUNS0,
+	RS_STAT_SECOND_RUNS_LAST = RS_STAT_SECOND_RUNS0 + RS_NR_SLOTS - 1,
 	RS_NR_STATS
 };
 
@@ -272,6 +312,14 @@ struct rs_task_state {
 	__u8 root_reclaim;
 	__u8 memcg_low_reclaim;
 	__u8 pad1[3];
+
+	/* RS_PROGS_CALL: the call (trampoline frame) each pair is in */
+	__u64 pass_call, classic_call, aging_call, min_seq_call;
+	__u8 min_seq_armed;
+	__u8 pad3[7];
+	/* RS_PROGS: a copy did the work for the current call of a slot */
+	__u8 first_ran[RS_NR_SLOTS];
+	__u8 pad2[(8 - RS_NR_SLOTS % 8) % 8];
 
 	/* aging, min_seq and reclaim-invocation timing */
 	__u64 aging_start_ns;

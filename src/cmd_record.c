@@ -313,9 +313,10 @@ int rs_cmd_record(int argc, char **argv)
 
 		rs_collector_misses(c, which, sizeof(which));
 		fprintf(stderr,
-			"reclaimscope: the kernel skipped %llu runs of programs "
-			"that were busy on their CPU (%s): counts that depend on "
-			"them may be short\n",
+			"reclaimscope: %llu events were lost: the kernel "
+			"skipped "
+			"every copy of a program busy on its CPU (%s); counts "
+			"that depend on them may be off\n",
 			(unsigned long long)rs_model_stat(r.model,
 							  RS_STAT_PROG_MISSES),
 			which);

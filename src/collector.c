@@ -16,7 +16,9 @@
 
 struct rs_collector {
 	struct reclaimscope_bpf *skel;
-	struct bpf_link *links[64]; /* per rs_prog_specs index */
+	/* per rs_prog_specs index: the program and its copies "<prog>_<n>" */
+	struct bpf_link *links[64][RS_COPIES];
+	__u64 second_runs[RS_NR_SLOTS]; /* from the last snapshot */
 	struct ring_buffer *ring;
 	rs_record_fn fn;
 	void *fn_ctx;
@@ -96,8 +98,7 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		int err;
 
 		for (int j = 0; j < i; j++)
-			if (!strcmp(rs_prog_specs[j].slot, s->slot) &&
-			    ch->enabled[j])
+			if (rs_prog_specs[j].slot == s->slot && ch->enabled[j])
 				slot_done = true;
 		if (slot_done || ch->hook_failed[s->hook] ||
 		    info->hooks[s->hook].state == RS_HOOK_MISSING)
@@ -130,8 +131,7 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		    info->hooks[s->hook].state == RS_HOOK_MISSING)
 			continue;
 		for (int j = 0; j < rs_nr_prog_specs; j++)
-			if (!strcmp(rs_prog_specs[j].slot, s->slot) &&
-			    ch->enabled[j])
+			if (rs_prog_specs[j].slot == s->slot && ch->enabled[j])
 				slot_ok = true;
 		if (!slot_ok) {
 			if (s->tracepoint)
@@ -156,6 +156,18 @@ static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
 	return bpf_object__find_program_by_name(skel->obj, name);
 }
 
+/* Copy k (0-based) of a spec's program: "name", "name_2", "name_3". */
+static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
+				   const char *name, int k)
+{
+	char copy[128];
+
+	if (!k)
+		return prog_by_name(skel, name);
+	snprintf(copy, sizeof(copy), "%s_%d", name, k + 1);
+	return prog_by_name(skel, copy);
+}
+
 static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		     const struct rs_run_info *info,
 		     const struct rs_collector_opts *opts)
@@ -174,14 +186,16 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 			goto fail;
 	}
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		struct bpf_program *p =
-			prog_by_name(skel, rs_prog_specs[i].prog);
+		for (int k = 0; k < RS_COPIES; k++) {
+			struct bpf_program *p =
+				copy_of(skel, rs_prog_specs[i].prog, k);
 
-		if (!p) {
-			err = -ENOENT;
-			goto fail;
+			if (!p) {
+				err = -ENOENT;
+				goto fail;
+			}
+			bpf_program__set_autoload(p, ch->enabled[i]);
 		}
-		bpf_program__set_autoload(p, ch->enabled[i]);
 	}
 	*out = skel;
 	return 0;
@@ -209,10 +223,20 @@ static int load(struct rs_collector *c, struct rs_run_info *info,
 		err = reclaimscope_bpf__load(c->skel);
 		if (!err)
 			return 0;
-		for (int i = 0; i < rs_nr_prog_specs; i++)
+		for (int i = 0; i < rs_nr_prog_specs; i++) {
+			size_t n = strlen(rs_prog_specs[i].prog);
+
+			/* "name" or a copy "name_<n>" */
 			if (ch->enabled[i] &&
-			    !strcmp(rs_prog_specs[i].prog, last_failed_prog))
+			    !strncmp(rs_prog_specs[i].prog, last_failed_prog,
+				     n) &&
+			    (!last_failed_prog[n] ||
+			     (last_failed_prog[n] == '_' &&
+			      last_failed_prog[n + 1] >= '2' &&
+			      last_failed_prog[n + 1] <= '9' &&
+			      !last_failed_prog[n + 2])))
 				culprit = i;
+		}
 		reclaimscope_bpf__destroy(c->skel);
 		c->skel = NULL;
 		if (culprit < 0) {
@@ -235,6 +259,18 @@ static int load(struct rs_collector *c, struct rs_run_info *info,
 	return -ENOENT;
 }
 
+static struct bpf_link *attach_one(struct bpf_program *prog,
+				   const struct rs_prog_spec *s,
+				   struct rs_run_info *info, struct choice *ch)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
+
+	if (!link)
+		hook_fail(info, ch, s->hook, "attach of %s to %s: %s",
+			  bpf_program__name(prog), s->target, strerror(errno));
+	return link;
+}
+
 static void attach(struct rs_collector *c, struct rs_run_info *info,
 		   struct choice *ch)
 {
@@ -243,29 +279,36 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 
 		if (!ch->enabled[i] || ch->hook_failed[s->hook])
 			continue;
-		c->links[i] =
-			bpf_program__attach(prog_by_name(c->skel, s->prog));
-		if (!c->links[i])
-			hook_fail(info, ch, s->hook, "attach of %s to %s: %s",
-				  s->prog, s->target, strerror(errno));
+		/*
+		 * Copies must run in order (RS_PROGS): tracepoints call probes
+		 * of equal priority in attach order (kernel/tracepoint.c),
+		 * trampolines the last attached link first
+		 * (kernel/bpf/trampoline.c adds at the list's head).
+		 */
+		for (int n = 0; n < RS_COPIES; n++) {
+			int k = s->tracepoint ? n : RS_COPIES - 1 - n;
+
+			c->links[i][k] = attach_one(
+				copy_of(c->skel, s->prog, k), s, info, ch);
+		}
 	}
 	/* a hook is only useful whole: drop the links of a failed one */
-	info->attached = 0;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
 		enum rs_hook h = rs_prog_specs[i].hook;
 
-		if (c->links[i] && !ch->hook_failed[h])
+		if (ch->enabled[i] && !ch->hook_failed[h])
 			info->hooks[h].state = RS_HOOK_ATTACHED;
 	}
 	for (int h = 0; h < RS_NR_HOOKS; h++)
 		if (info->hooks[h].state == RS_HOOK_UNTRIED)
 			hook_fail(info, ch, h, "no program was chosen for it");
+	info->attached = 0;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		enum rs_hook h = rs_prog_specs[i].hook;
-
-		if (ch->hook_failed[h] && c->links[i]) {
-			bpf_link__destroy(c->links[i]);
-			c->links[i] = NULL;
+		if (!ch->hook_failed[rs_prog_specs[i].hook])
+			continue;
+		for (int k = 0; k < RS_COPIES; k++) {
+			bpf_link__destroy(c->links[i][k]);
+			c->links[i][k] = NULL;
 		}
 	}
 	for (int h = 0; h < RS_NR_HOOKS; h++)
@@ -418,31 +461,35 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 }
 
 /*
- * Runs the kernel skipped because the program was already running on that
- * CPU (a preempted run, or nesting): those events are lost to every count.
+ * Events lost: runs the kernel skipped (the program was busy on that CPU:
+ * preempted or nested) of a first copy that no later copy made up for
+ * (RS_PROGS).  Those events are missing from every count.
  */
-static __u64 spec_misses(struct rs_collector *c, int i)
+static __u64 spec_lost(struct rs_collector *c, int i)
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
+	__u64 made_up;
 
-	if (!c->links[i])
+	if (!c->links[i][0])
 		return 0;
 	memset(&info, 0, len);
-	if (bpf_obj_get_info_by_fd(
-		    bpf_program__fd(prog_by_name(c->skel, rs_prog_specs[i].prog)),
-		    &info, &len))
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog_by_name(
+					   c->skel, rs_prog_specs[i].prog)),
+				   &info, &len))
 		return 0;
-	return info.recursion_misses;
+	made_up = c->second_runs[rs_prog_specs[i].slot];
+	return info.recursion_misses > made_up ? info.recursion_misses - made_up
+					       : 0;
 }
 
 static __u64 prog_misses(struct rs_collector *c)
 {
-	__u64 misses = 0;
+	__u64 lost = 0;
 
 	for (int i = 0; i < rs_nr_prog_specs; i++)
-		misses += spec_misses(c, i);
-	return misses;
+		lost += spec_lost(c, i);
+	return lost;
 }
 
 int rs_collector_misses(struct rs_collector *c, char *buf, size_t size)
@@ -452,13 +499,14 @@ int rs_collector_misses(struct rs_collector *c, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		__u64 m = spec_misses(c, i);
+		__u64 m = spec_lost(c, i);
 		int w;
 
 		if (!m)
 			continue;
-		w = snprintf(buf + len, size - len, "%s%s %llu", n++ ? ", " : "",
-			     rs_prog_specs[i].prog, (unsigned long long)m);
+		w = snprintf(buf + len, size - len, "%s%s %llu",
+			     n++ ? ", " : "", rs_prog_specs[i].prog,
+			     (unsigned long long)m);
 		if (w < 0 || (size_t)w >= size - len)
 			break;
 		len += w;
@@ -487,16 +535,15 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 	}
 	fd = bpf_map__fd(c->skel->maps.rs_stats);
 	for (__u32 s = 0; s < RS_NR_STATS; s++) {
-		if (s == RS_STAT_PROG_MISSES) {
-			stats[s] = prog_misses(c);
-			continue;
-		}
 		stats[s] = 0;
 		if (bpf_map_lookup_elem(fd, &s, c->percpu_stat))
 			continue;
 		for (int cpu = 0; cpu < c->ncpus; cpu++)
 			stats[s] += c->percpu_stat[cpu];
 	}
+	memcpy(c->second_runs, &stats[RS_STAT_SECOND_RUNS0],
+	       sizeof(c->second_runs));
+	stats[RS_STAT_PROG_MISSES] = prog_misses(c);
 	rs_model_set_stats(m, stats);
 	rs_model_end(m, t);
 	return 0;
@@ -508,7 +555,8 @@ void rs_collector_close(struct rs_collector *c)
 		return;
 	ring_buffer__free(c->ring);
 	for (int i = 0; i < rs_nr_prog_specs; i++)
-		bpf_link__destroy(c->links[i]);
+		for (int k = 0; k < RS_COPIES; k++)
+			bpf_link__destroy(c->links[i][k]);
 	reclaimscope_bpf__destroy(c->skel);
 	free(c->percpu);
 	free(c->percpu_stat);

@@ -3,11 +3,11 @@
 
 #define F(p, h, s, t, pat)                                                     \
 	{                                                                      \
-		p, RS_HOOK_##h, s, t, false, pat                               \
+		p, RS_HOOK_##h, RS_SLOT_##s, t, false, pat                     \
 	}
 #define T(p, h, s, t, pat)                                                     \
 	{                                                                      \
-		p, RS_HOOK_##h, s, t, true, pat                                \
+		p, RS_HOOK_##h, RS_SLOT_##s, t, true, pat                      \
 	}
 #define ULONG "long unsigned int"
 
@@ -17,67 +17,67 @@
  * tracepoint patterns are parameter types from btf_trace_<name>.
  */
 const struct rs_prog_spec rs_prog_specs[] = {
-	F("rs_pass_enter", TRY_TO_SHRINK_LRUVEC, "pass:entry",
+	F("rs_pass_enter", TRY_TO_SHRINK_LRUVEC, PASS_ENTER,
 	  "try_to_shrink_lruvec", "lruvec,sc"),
-	F("rs_pass_exit", TRY_TO_SHRINK_LRUVEC, "pass:exit",
+	F("rs_pass_exit", TRY_TO_SHRINK_LRUVEC, PASS_EXIT,
 	  "try_to_shrink_lruvec", "lruvec,sc"),
-	F("rs_evict_exit_v2", EVICT_FOLIOS, "evict:exit", "evict_folios",
+	F("rs_evict_exit_v2", EVICT_FOLIOS, EVICT_EXIT, "evict_folios",
 	  "nr_to_scan,lruvec,sc,swappiness"),
-	F("rs_evict_exit_v1", EVICT_FOLIOS, "evict:exit", "evict_folios",
+	F("rs_evict_exit_v1", EVICT_FOLIOS, EVICT_EXIT, "evict_folios",
 	  "lruvec,sc,swappiness"),
-	F("rs_evictable_exit", LRUVEC_EVICTABLE_SIZE, "evictable:exit",
+	F("rs_evictable_exit", LRUVEC_EVICTABLE_SIZE, EVICTABLE_EXIT,
 	  "lruvec_evictable_size", "lruvec,swappiness"),
-	F("rs_aging_enter", TRY_TO_INC_MAX_SEQ, "aging:entry",
+	F("rs_aging_enter", TRY_TO_INC_MAX_SEQ, AGING_ENTER,
 	  "try_to_inc_max_seq", "lruvec,seq,*,force_scan"),
-	F("rs_aging_exit", TRY_TO_INC_MAX_SEQ, "aging:exit",
-	  "try_to_inc_max_seq", "lruvec,seq,*,force_scan"),
-	F("rs_min_seq_enter", TRY_TO_INC_MIN_SEQ, "min_seq:entry",
+	F("rs_aging_exit", TRY_TO_INC_MAX_SEQ, AGING_EXIT, "try_to_inc_max_seq",
+	  "lruvec,seq,*,force_scan"),
+	F("rs_min_seq_enter", TRY_TO_INC_MIN_SEQ, MIN_SEQ_ENTER,
 	  "try_to_inc_min_seq", "lruvec,*"),
-	F("rs_min_seq_exit", TRY_TO_INC_MIN_SEQ, "min_seq:exit",
+	F("rs_min_seq_exit", TRY_TO_INC_MIN_SEQ, MIN_SEQ_EXIT,
 	  "try_to_inc_min_seq", "lruvec,*"),
-	F("rs_writeback", HANDLE_RECLAIM_WRITEBACK, "writeback:entry",
+	F("rs_writeback", HANDLE_RECLAIM_WRITEBACK, WRITEBACK,
 	  "handle_reclaim_writeback", "nr_taken,pgdat,sc,stat"),
-	F("rs_flusher", WAKEUP_FLUSHER_THREADS, "flusher:entry",
+	F("rs_flusher", WAKEUP_FLUSHER_THREADS, FLUSHER,
 	  "wakeup_flusher_threads", "reason"),
-	F("rs_classic_enter", SHRINK_LRUVEC, "classic:entry", "shrink_lruvec",
+	F("rs_classic_enter", SHRINK_LRUVEC, CLASSIC_ENTER, "shrink_lruvec",
 	  "lruvec,sc"),
-	F("rs_classic_exit", SHRINK_LRUVEC, "classic:exit", "shrink_lruvec",
+	F("rs_classic_exit", SHRINK_LRUVEC, CLASSIC_EXIT, "shrink_lruvec",
 	  "lruvec,sc"),
 
-	T("rs_direct_begin_v2", DIRECT_RECLAIM, "direct:begin",
+	T("rs_direct_begin_v2", DIRECT_RECLAIM, DIRECT_BEGIN,
 	  "mm_vmscan_direct_reclaim_begin", "gfp_t,int,struct mem_cgroup *"),
-	T("rs_direct_begin_v1", DIRECT_RECLAIM, "direct:begin",
+	T("rs_direct_begin_v1", DIRECT_RECLAIM, DIRECT_BEGIN,
 	  "mm_vmscan_direct_reclaim_begin", "int,gfp_t"),
-	T("rs_direct_end", DIRECT_RECLAIM, "direct:end",
+	T("rs_direct_end", DIRECT_RECLAIM, DIRECT_END,
 	  "mm_vmscan_direct_reclaim_end", ULONG ",..."),
-	T("rs_memcg_begin_v2", MEMCG_RECLAIM, "memcg:begin",
+	T("rs_memcg_begin_v2", MEMCG_RECLAIM, MEMCG_BEGIN,
 	  "mm_vmscan_memcg_reclaim_begin", "gfp_t,int,struct mem_cgroup *"),
-	T("rs_memcg_begin_v1", MEMCG_RECLAIM, "memcg:begin",
+	T("rs_memcg_begin_v1", MEMCG_RECLAIM, MEMCG_BEGIN,
 	  "mm_vmscan_memcg_reclaim_begin", "int,gfp_t"),
-	T("rs_memcg_end", MEMCG_RECLAIM, "memcg:end",
+	T("rs_memcg_end", MEMCG_RECLAIM, MEMCG_END,
 	  "mm_vmscan_memcg_reclaim_end", ULONG ",..."),
-	T("rs_node_begin", NODE_RECLAIM, "node:begin",
+	T("rs_node_begin", NODE_RECLAIM, NODE_BEGIN,
 	  "mm_vmscan_node_reclaim_begin", "int,int,gfp_t"),
-	T("rs_node_end", NODE_RECLAIM, "node:end", "mm_vmscan_node_reclaim_end",
+	T("rs_node_end", NODE_RECLAIM, NODE_END, "mm_vmscan_node_reclaim_end",
 	  ULONG ",..."),
-	T("rs_lru_isolate", LRU_ISOLATE, "isolate", "mm_vmscan_lru_isolate",
+	T("rs_lru_isolate", LRU_ISOLATE, ISOLATE, "mm_vmscan_lru_isolate",
 	  "int,int," ULONG "," ULONG "," ULONG "," ULONG ",int"),
-	T("rs_lru_shrink_inactive", LRU_SHRINK_INACTIVE, "shrink_inactive",
+	T("rs_lru_shrink_inactive", LRU_SHRINK_INACTIVE, SHRINK_INACTIVE,
 	  "mm_vmscan_lru_shrink_inactive",
 	  "int," ULONG "," ULONG ",struct reclaim_stat *,int,int"),
-	T("rs_lru_shrink_active", LRU_SHRINK_ACTIVE, "shrink_active",
+	T("rs_lru_shrink_active", LRU_SHRINK_ACTIVE, SHRINK_ACTIVE,
 	  "mm_vmscan_lru_shrink_active",
 	  "int," ULONG "," ULONG "," ULONG ",..."),
-	T("rs_throttled", THROTTLED, "throttled", "mm_vmscan_throttled",
+	T("rs_throttled", THROTTLED, THROTTLED, "mm_vmscan_throttled",
 	  "int,int,int,int"),
-	T("rs_kswapd_wake", KSWAPD, "kswapd_wake", "mm_vmscan_kswapd_wake",
+	T("rs_kswapd_wake", KSWAPD, KSWAPD_WAKE, "mm_vmscan_kswapd_wake",
 	  "int,int,int"),
-	T("rs_kswapd_sleep", KSWAPD, "kswapd_sleep", "mm_vmscan_kswapd_sleep",
+	T("rs_kswapd_sleep", KSWAPD, KSWAPD_SLEEP, "mm_vmscan_kswapd_sleep",
 	  "int"),
-	T("rs_slab_end_v2", SHRINK_SLAB, "slab_end", "mm_shrink_slab_end",
+	T("rs_slab_end_v2", SHRINK_SLAB, SLAB_END, "mm_shrink_slab_end",
 	  "struct shrinker *,int,int,long int,long int,long int,"
 	  "struct mem_cgroup *"),
-	T("rs_slab_end_v1", SHRINK_SLAB, "slab_end", "mm_shrink_slab_end",
+	T("rs_slab_end_v1", SHRINK_SLAB, SLAB_END, "mm_shrink_slab_end",
 	  "struct shrinker *,int,int,..."),
 };
 

@@ -2,7 +2,8 @@
 /*
  * Which BPF program serves which hook, and which variant fits the running
  * kernel.  Programs in the same slot are alternatives for one attach point;
- * the first whose pattern matches the kernel's BTF is loaded.
+ * the first whose pattern matches the kernel's BTF is loaded, with its
+ * copies "<prog>_2", "<prog>_3" (see RS_PROGS in bpf/common.bpf.h).
  */
 #ifndef RS_HOOKS_H
 #define RS_HOOKS_H
@@ -14,7 +15,7 @@
 struct rs_prog_spec {
 	const char *prog; /* program name in the skeleton */
 	enum rs_hook hook;
-	const char *slot;    /* attach point; alternatives share it */
+	enum rs_slot slot;   /* attach point; alternatives share it */
 	const char *target;  /* kernel function or tracepoint */
 	bool tracepoint;     /* tp_btf (else fentry/fexit) */
 	const char *pattern; /* parameter names (functions) or types (tp) */
