@@ -184,11 +184,12 @@ static __always_inline void rs_submit(void *rec)
  * already running: one preempted there (fentry/fexit, and tracepoints where
  * they run preemptible) makes every other task's event on that CPU vanish,
  * and a lost pass entry or exit misattributes what follows.  So every
- * program is attached RS_COPIES times, run in order for each call: the first
- * copy does the work and notes it in the task's state; a later copy does it
- * only if no earlier one did, and the last clears the note.  An event is
- * lost only when every copy is busy on that CPU; those losses are counted
- * (the first copy's skipped runs minus the runs the others made up for).
+ * program is attached RS_COPIES times and the copies of one call run in
+ * order; the first copy that runs in a call does the work.  A copy knows a
+ * new call has begun when the last copy this task ran for the slot was not
+ * an earlier one.  An event is lost only when every copy is busy on that
+ * CPU; such losses are counted (the first copy's skipped runs minus the
+ * runs later copies made up for).
  *
  * The order needs care: tracepoints call probes of equal priority in attach
  * order, trampolines (fentry/fexit) the last attached first; the collector
@@ -196,27 +197,16 @@ static __always_inline void rs_submit(void *rec)
  */
 static __always_inline bool rs_run_copy(__u32 slot, int copy)
 {
-	struct rs_task_state *st;
+	struct rs_task_state *st = rs_state(true);
+	bool new_call;
 
-	if (slot >= RS_NR_SLOTS)
-		return false;
-	if (copy == 1) {
-		st = rs_state(true);
-		if (st)
-			st->first_ran[slot] = 1;
-		return true;
-	}
-	/* the first copy creates the state, so none means it did not run */
-	st = rs_state(false);
-	if (st && st->first_ran[slot]) {
-		if (copy == RS_COPIES)
-			st->first_ran[slot] = 0;
-		return false;
-	}
-	if (st && copy < RS_COPIES)
-		st->first_ran[slot] = 1;
-	rs_stat_add(RS_STAT_SECOND_RUNS0 + slot, 1);
-	return true;
+	if (!st || slot >= RS_NR_SLOTS)
+		return copy == 1; /* cannot tell: never count twice */
+	new_call = st->last_copy[slot] == 0 || st->last_copy[slot] >= copy;
+	st->last_copy[slot] = copy;
+	if (new_call && copy > 1)
+		rs_stat_add(RS_STAT_SECOND_RUNS0 + slot, 1);
+	return new_call;
 }
 
 #define RS_PROG_COPY(sec, name, slot, copy, call, ...)                         \
@@ -257,12 +247,16 @@ static __always_inline void rs_made_up(const struct rs_call *c, __u32 slot)
 #define RS_PROGS_CALL(sec, name, call, ...)                                    \
 	RS_PROG_CALL_COPY(sec, name, 1, call, __VA_ARGS__)                     \
 	RS_PROG_CALL_COPY(sec, name##_2, 2, call, __VA_ARGS__)                 \
-	RS_PROG_CALL_COPY(sec, name##_3, 3, call, __VA_ARGS__)
+	RS_PROG_CALL_COPY(sec, name##_3, 3, call, __VA_ARGS__)                 \
+	RS_PROG_CALL_COPY(sec, name##_4, 4, call, __VA_ARGS__)                 \
+	RS_PROG_CALL_COPY(sec, name##_5, 5, call, __VA_ARGS__)
 
-/* The program "name" and its copies "name_2", "name_3". */
+/* The program "name" and its copies "name_2" ... "name_5". */
 #define RS_PROGS(sec, name, slot, call, ...)                                   \
 	RS_PROG_COPY(sec, name, slot, 1, call, __VA_ARGS__)                    \
 	RS_PROG_COPY(sec, name##_2, slot, 2, call, __VA_ARGS__)                \
-	RS_PROG_COPY(sec, name##_3, slot, 3, call, __VA_ARGS__)
+	RS_PROG_COPY(sec, name##_3, slot, 3, call, __VA_ARGS__)                \
+	RS_PROG_COPY(sec, name##_4, slot, 4, call, __VA_ARGS__)                \
+	RS_PROG_COPY(sec, name##_5, slot, 5, call, __VA_ARGS__)
 
 #endif /* RS_COMMON_BPF_H */

@@ -156,7 +156,7 @@ static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
 	return bpf_object__find_program_by_name(skel->obj, name);
 }
 
-/* Copy k (0-based) of a spec's program: "name", "name_2", "name_3". */
+/* Copy k (0-based) of a spec's program: "name", "name_2", ... */
 static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
 				   const char *name, int k)
 {

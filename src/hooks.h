@@ -3,7 +3,7 @@
  * Which BPF program serves which hook, and which variant fits the running
  * kernel.  Programs in the same slot are alternatives for one attach point;
  * the first whose pattern matches the kernel's BTF is loaded, with its
- * copies "<prog>_2", "<prog>_3" (see RS_PROGS in bpf/common.bpf.h).
+ * copies "<prog>_2" ... "<prog>_5" (see RS_PROGS in bpf/common.bpf.h).
  */
 #ifndef RS_HOOKS_H
 #define RS_HOOKS_H
