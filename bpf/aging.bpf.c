@@ -72,9 +72,10 @@ static __always_inline void aging_exit(const struct rs_call *c,
 	if (!ev)
 		return;
 	ev->seq = seq;
-	ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+	/* min before max: both only grow, so min <= max holds in the record */
 	ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
 	ev->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+	ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
 	ev->duration_ns = duration;
 	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
 		for (int type = 0; type < 2; type++)

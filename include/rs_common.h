@@ -11,7 +11,8 @@
 /*
  * Hooks, one per kernel function or tracepoint (begin/end pairs count as
  * one).  Order is the order `probe` prints them in.  X(id, name, kind)
- * where kind is 'f' for fentry/fexit and 't' for a tracepoint.
+ * where kind is 'f' for fentry/fexit, 't' for a tracepoint and 'c' for the
+ * memcg's own files (memory.stat, memory.events), read by userspace.
  */
 #define RS_HOOKS(X)                                                            \
 	X(TRY_TO_SHRINK_LRUVEC, "try_to_shrink_lruvec", 'f')                   \
@@ -30,7 +31,8 @@
 	X(LRU_SHRINK_ACTIVE, "mm_vmscan_lru_shrink_active", 't')               \
 	X(THROTTLED, "mm_vmscan_throttled", 't')                               \
 	X(KSWAPD, "mm_vmscan_kswapd", 't')                                     \
-	X(SHRINK_SLAB, "mm_shrink_slab_end", 't')
+	X(SHRINK_SLAB, "mm_shrink_slab_end", 't')                              \
+	X(CGROUPFS, "cgroupfs", 'c')
 
 #define RS_HOOK_ENUM(id, name, kind) RS_HOOK_##id,
 enum rs_hook { RS_HOOKS(RS_HOOK_ENUM) RS_NR_HOOKS };
@@ -174,6 +176,14 @@ enum rs_reclaimer {
 	  "kswapd wakeups (per node, not per memcg)")                          \
 	X(KSWAPD_SLEEPS, "kswapd_sleeps", count, RS_HOOK_BIT(KSWAPD),          \
 	  "kswapd going back to sleep (per node, not per memcg)")              \
+	X(REFAULTS_ANON, "refaults_anon", pages, RS_HOOK_BIT(CGROUPFS),        \
+	  "anon pages faulted back in after reclaim (memory.stat "             \
+	  "workingset_refault_anon)")                                          \
+	X(REFAULTS_FILE, "refaults_file", pages, RS_HOOK_BIT(CGROUPFS),        \
+	  "file pages read back in after reclaim (memory.stat "                \
+	  "workingset_refault_file)")                                          \
+	X(OOM_KILLS, "oom_kills", count, RS_HOOK_BIT(CGROUPFS),                \
+	  "tasks OOM-killed in this memcg (memory.events oom_kill)")           \
 	X(SLAB_FREED, "slab_freed", count, RS_HOOK_BIT(SHRINK_SLAB),           \
 	  "objects freed by slab shrinkers")
 

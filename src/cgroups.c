@@ -224,3 +224,64 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m)
 			rs_model_mark_gone(m, mc->id);
 	}
 }
+
+/* The counters of one memcg into the model, as baseline or sample. */
+static void read_counters(const char *root, const char *rel, struct rs_model *m,
+			  __u64 id, bool baseline)
+{
+	static const struct {
+		const char *file, *key;
+		enum rs_field field;
+	} wanted[] = {
+		{"memory.stat", "workingset_refault_anon", RS_F_REFAULTS_ANON},
+		{"memory.stat", "workingset_refault_file", RS_F_REFAULTS_FILE},
+		{"memory.events", "oom_kill", RS_F_OOM_KILLS},
+		{"memory.oom_control", "oom_kill", RS_F_OOM_KILLS}, /* v1 */
+	};
+	char path[600], line[256];
+
+	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s%s/%s", root,
+			 strcmp(rel, "/") ? rel : "", wanted[w].file);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			size_t kl = strlen(wanted[w].key);
+			unsigned long long v;
+
+			if (strncmp(line, wanted[w].key, kl) ||
+			    line[kl] != ' ' ||
+			    sscanf(line + kl + 1, "%llu", &v) != 1)
+				continue;
+			if (baseline)
+				rs_model_cg_baseline(m, id, wanted[w].field, v);
+			else
+				rs_model_cg_sample(m, id, wanted[w].field, v);
+		}
+		fclose(f);
+	}
+}
+
+void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m)
+{
+	rescan(cg);
+	for (size_t i = 0; i < cg->nr; i++) {
+		rs_model_set_path(m, cg->map[i].id, cg->map[i].path);
+		read_counters(cg->root, cg->map[i].path, m, cg->map[i].id,
+			      true);
+	}
+}
+
+void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m)
+{
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+
+		if (mc->path && !mc->gone)
+			read_counters(cg->root, mc->path, m, mc->id, false);
+	}
+	rs_model_cg_apply(m);
+}

@@ -243,6 +243,8 @@ int rs_cmd_record(int argc, char **argv)
 	r.model = rs_model_new(info.attached);
 	if (!r.model)
 		goto out;
+	if (cg)
+		rs_cgroups_baseline(cg, r.model);
 	rs_rfc3339_now(info.start, sizeof(info.start));
 	line = rs_json_header(&info);
 	r.write_error = rs_json_write_line(r.out, line) ? errno : 0;
@@ -266,8 +268,10 @@ int rs_cmd_record(int argc, char **argv)
 			break;
 		if (now >= next_tick) {
 			rs_collector_snapshot(c, r.model, t);
-			if (cg)
+			if (cg) {
 				rs_cgroups_update_model(cg, r.model);
+				rs_cgroups_sample(cg, r.model);
+			}
 			line = rs_json_snapshot(r.model, r.filter);
 			if (rs_json_write_line(r.out, line))
 				r.write_error = errno ? errno : EIO;
@@ -293,8 +297,10 @@ int rs_cmd_record(int argc, char **argv)
 		double t = (rs_now_ns() - start) / 1e9;
 
 		rs_collector_snapshot(c, r.model, t);
-		if (cg)
+		if (cg) {
 			rs_cgroups_update_model(cg, r.model);
+			rs_cgroups_sample(cg, r.model);
+		}
 		line = rs_json_summary(r.model, t, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;

@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "collector.h"
+#include "fields.h"
 #include "hooks.h"
 #include "kernel.h"
 #include "util.h"
@@ -300,7 +301,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 			info->hooks[h].state = RS_HOOK_ATTACHED;
 	}
 	for (int h = 0; h < RS_NR_HOOKS; h++)
-		if (info->hooks[h].state == RS_HOOK_UNTRIED)
+		if (rs_hooks[h].bpf && info->hooks[h].state == RS_HOOK_UNTRIED)
 			hook_fail(info, ch, h, "no program was chosen for it");
 	info->attached = 0;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
@@ -426,6 +427,16 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 			 "no hook could be attached\nhint: run `reclaimscope "
 			 "probe` to see why for each hook");
 		return -ENOENT;
+	}
+	/* not BPF: the memcgs' own files, read by the caller */
+	if (info->cgroup_version) {
+		info->hooks[RS_HOOK_CGROUPFS].state = RS_HOOK_ATTACHED;
+		info->attached |= RS_HOOK_BIT(CGROUPFS);
+	} else {
+		info->hooks[RS_HOOK_CGROUPFS].state = RS_HOOK_MISSING;
+		snprintf(info->hooks[RS_HOOK_CGROUPFS].why,
+			 sizeof(info->hooks[RS_HOOK_CGROUPFS].why),
+			 "no memory cgroup hierarchy is mounted");
 	}
 	if (opts->stream_events) {
 		c->ring = ring_buffer__new(bpf_map__fd(c->skel->maps.rs_events),

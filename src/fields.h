@@ -25,7 +25,8 @@ extern const struct rs_field_info rs_fields[RS_NR_FIELDS];
 
 struct rs_hook_info {
 	const char *name;
-	bool fentry; /* fentry/fexit (else a tracepoint) */
+	bool fentry; /* fentry/fexit */
+	bool bpf;    /* a BPF hook (else the memcg's own files) */
 };
 extern const struct rs_hook_info rs_hooks[RS_NR_HOOKS];
 

@@ -350,24 +350,28 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 		SETI(o, "max_seq", e->max_seq);
 		SETI(o, "min_seq_anon", e->min_seq[0]);
 		SETI(o, "min_seq_file", e->min_seq[1]);
-		/* generations oldest first, as /sys/kernel/debug/lru_gen lists
+		/*
+		 * generations oldest first, as /sys/kernel/debug/lru_gen lists
+		 * them; aging elsewhere while the record was read can stretch
+		 * the range, so it is cut to the MAX_NR_GENS that can exist
 		 */
 		{
 			__u64 lo = e->min_seq[0] < e->min_seq[1]
 					   ? e->min_seq[0]
 					   : e->min_seq[1];
 
-			if (e->max_seq >= lo &&
-			    e->max_seq - lo < RS_MAX_NR_GENS)
-				for (__u64 s = lo; s <= e->max_seq; s++) {
-					json_t *g = json_object();
-					int gen = s % RS_MAX_NR_GENS;
+			if (e->max_seq >= RS_MAX_NR_GENS &&
+			    lo < e->max_seq - (RS_MAX_NR_GENS - 1))
+				lo = e->max_seq - (RS_MAX_NR_GENS - 1);
+			for (__u64 s = lo; s <= e->max_seq; s++) {
+				json_t *g = json_object();
+				int gen = s % RS_MAX_NR_GENS;
 
-					SETI(g, "seq", s);
-					SETI(g, "anon", e->nr_pages[gen][0]);
-					SETI(g, "file", e->nr_pages[gen][1]);
-					json_array_append_new(gens, g);
-				}
+				SETI(g, "seq", s);
+				SETI(g, "anon", e->nr_pages[gen][0]);
+				SETI(g, "file", e->nr_pages[gen][1]);
+				json_array_append_new(gens, g);
+			}
 		}
 		json_object_set_new(o, "generations", gens);
 		return o;

@@ -4,10 +4,17 @@
 #include <string.h>
 #include "model.h"
 
+/* The memcg's own counters (RS_HOOK_CGROUPFS fields), in this order. */
+static const enum rs_field cg_fields[] = {RS_F_REFAULTS_ANON,
+					  RS_F_REFAULTS_FILE, RS_F_OOM_KILLS};
+#define NR_CG (sizeof(cg_fields) / sizeof(cg_fields[0]))
+
 struct path_entry {
 	__u64 id;
 	char *path;
 	bool gone;
+	bool cg_sampled;
+	__u64 cg_base[NR_CG], cg_last[NR_CG], cg_prev[NR_CG];
 };
 
 struct rs_model {
@@ -147,6 +154,8 @@ static struct path_entry *find_path(const struct rs_model *m, __u64 id,
 	return NULL;
 }
 
+static void cg_restore(struct rs_model *m);
+
 void rs_model_end(struct rs_model *m, double t)
 {
 	size_t nr = 0;
@@ -188,6 +197,21 @@ void rs_model_end(struct rs_model *m, double t)
 			mc->total[f] += cell->total[f];
 			mc->interval[f] += cell->interval[f];
 		}
+	}
+	cg_restore(m);
+}
+
+/* Re-laid memcgs get their own counters' last values back. */
+static void cg_restore(struct rs_model *m)
+{
+	for (size_t n = 0; n < m->nr_memcgs; n++) {
+		struct rs_memcg *mc = &m->memcgs[n];
+		struct path_entry *p = find_path(m, mc->id, NULL);
+
+		if (!p || !p->cg_sampled)
+			continue;
+		for (size_t i = 0; i < NR_CG; i++)
+			mc->total[cg_fields[i]] = p->cg_last[i] - p->cg_base[i];
 	}
 }
 
@@ -251,36 +275,95 @@ static struct rs_memcg *memcg_of(struct rs_model *m, __u64 id)
 	return (struct rs_memcg *)rs_model_find(m, id);
 }
 
-int rs_model_set_path(struct rs_model *m, __u64 id, const char *path)
+/* The entry of id, created (without a path) if there is none. */
+static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 {
 	size_t pos = 0;
 	struct path_entry *p = find_path(m, id, &pos);
+
+	if (p)
+		return p;
+	if (m->nr_paths == m->cap_paths) {
+		size_t cap = m->cap_paths ? m->cap_paths * 2 : 64;
+		struct path_entry *paths =
+			realloc(m->paths, cap * sizeof(*paths));
+
+		if (!paths)
+			return NULL;
+		m->paths = paths;
+		m->cap_paths = cap;
+	}
+	memmove(&m->paths[pos + 1], &m->paths[pos],
+		(m->nr_paths - pos) * sizeof(*m->paths));
+	m->nr_paths++;
+	p = &m->paths[pos];
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	return p;
+}
+
+static int cg_index(enum rs_field f)
+{
+	for (size_t i = 0; i < NR_CG; i++)
+		if (cg_fields[i] == f)
+			return (int)i;
+	return -1;
+}
+
+void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
+			  __u64 value)
+{
+	struct path_entry *p = entry_of(m, id);
+	int i = cg_index(f);
+
+	if (!p || i < 0)
+		return;
+	p->cg_base[i] = p->cg_last[i] = p->cg_prev[i] = value;
+	p->cg_sampled = true;
+}
+
+void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
+			__u64 value)
+{
+	struct path_entry *p = entry_of(m, id);
+	int i = cg_index(f);
+
+	if (!p || i < 0)
+		return;
+	/* no baseline: created during the run, so it started from 0 */
+	p->cg_sampled = true;
+	if (value >= p->cg_last[i])
+		p->cg_last[i] = value;
+}
+
+void rs_model_cg_apply(struct rs_model *m)
+{
+	for (size_t n = 0; n < m->nr_memcgs; n++) {
+		struct rs_memcg *mc = &m->memcgs[n];
+		struct path_entry *p = find_path(m, mc->id, NULL);
+
+		if (!p || !p->cg_sampled)
+			continue;
+		for (size_t i = 0; i < NR_CG; i++) {
+			mc->total[cg_fields[i]] = p->cg_last[i] - p->cg_base[i];
+			mc->interval[cg_fields[i]] =
+				p->cg_last[i] - p->cg_prev[i];
+			p->cg_prev[i] = p->cg_last[i];
+		}
+	}
+}
+
+int rs_model_set_path(struct rs_model *m, __u64 id, const char *path)
+{
+	struct path_entry *p = entry_of(m, id);
 	struct rs_memcg *mc = memcg_of(m, id);
 	char *copy = strdup(path);
 
-	if (!copy)
+	if (!copy || !p) {
+		free(copy);
 		return -1;
-	if (p) {
-		free(p->path);
-	} else {
-		if (m->nr_paths == m->cap_paths) {
-			size_t cap = m->cap_paths ? m->cap_paths * 2 : 64;
-			struct path_entry *paths =
-				realloc(m->paths, cap * sizeof(*paths));
-
-			if (!paths) {
-				free(copy);
-				return -1;
-			}
-			m->paths = paths;
-			m->cap_paths = cap;
-		}
-		memmove(&m->paths[pos + 1], &m->paths[pos],
-			(m->nr_paths - pos) * sizeof(*m->paths));
-		m->nr_paths++;
-		p = &m->paths[pos];
-		p->id = id;
 	}
+	free(p->path);
 	p->path = copy;
 	p->gone = false;
 	/* the snapshot's memcgs point into the path table */
@@ -317,7 +400,7 @@ size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max)
 		const struct rs_memcg *mc = &m->memcgs[i];
 		const struct path_entry *p = find_path(m, mc->id, NULL);
 
-		if (mc->id != RS_CGROUP_NONE && !p)
+		if (mc->id != RS_CGROUP_NONE && (!p || !p->path))
 			ids[n++] = mc->id;
 	}
 	return n;

@@ -62,6 +62,19 @@ const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr);
  * both take effect at once. */
 int rs_model_set_path(struct rs_model *m, __u64 id, const char *path);
 void rs_model_mark_gone(struct rs_model *m, __u64 id);
+/*
+ * Counters the memcg keeps itself (memory.stat, memory.events), fields of
+ * RS_HOOK_CGROUPFS: cumulative values as read.  A baseline is the value at
+ * the start of the run; a memcg sampled without one was created during the
+ * run and counts from 0.  rs_model_cg_apply() turns the samples into the
+ * memcgs' totals and intervals.
+ */
+void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
+			  __u64 value);
+void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
+			__u64 value);
+void rs_model_cg_apply(struct rs_model *m);
+
 /* The known path of an id, memcg in the snapshot or not; NULL if none. */
 const char *rs_model_path(const struct rs_model *m, __u64 id);
 /* Ids that were never resolved: the resolver's to-do list. */

@@ -177,6 +177,40 @@ static void stats_interval(void **state)
 	rs_model_free(m);
 }
 
+static void own_counters(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_memcg *mc;
+
+	(void)state;
+	/* 100 existed at the start with 40 refaults; 200 was created later */
+	rs_model_cg_baseline(m, 100, RS_F_REFAULTS_FILE, 40);
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	add(m, 200, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	rs_model_end(m, 1.0);
+	rs_model_cg_sample(m, 100, RS_F_REFAULTS_FILE, 55);
+	rs_model_cg_sample(m, 200, RS_F_REFAULTS_FILE, 7);
+	rs_model_cg_sample(m, 200, RS_F_OOM_KILLS, 1);
+	rs_model_cg_apply(m);
+	mc = rs_model_find(m, 100);
+	assert_int_equal(mc->total[RS_F_REFAULTS_FILE], 15);
+	assert_int_equal(mc->interval[RS_F_REFAULTS_FILE], 15);
+	mc = rs_model_find(m, 200);
+	assert_int_equal(mc->total[RS_F_REFAULTS_FILE], 7);
+	assert_int_equal(mc->total[RS_F_OOM_KILLS], 1);
+	/* the next snapshot keeps the totals; the interval is per sample */
+	rs_model_begin(m);
+	rs_model_end(m, 2.0);
+	rs_model_cg_sample(m, 100, RS_F_REFAULTS_FILE, 60);
+	rs_model_cg_apply(m);
+	mc = rs_model_find(m, 100);
+	assert_int_equal(mc->total[RS_F_REFAULTS_FILE], 20);
+	assert_int_equal(mc->interval[RS_F_REFAULTS_FILE], 5);
+	assert_int_equal(mc->total[RS_F_SCANNED], 10);
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +219,7 @@ int main(void)
 		cmocka_unit_test(interval_and_total),
 		cmocka_unit_test(memcg_death_keeps_path),
 		cmocka_unit_test(stats_interval),
+		cmocka_unit_test(own_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

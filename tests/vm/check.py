@@ -177,6 +177,12 @@ def scenario_core(res, header, summary, rec):
     if not check(m is not None, "memcg /test is in the summary"):
         return
     exact_totals(res, m)
+    refaults = delta(res, "memstat.test", "workingset_refault_file")
+    check(refaults > 0 and m["refaults_file"] == refaults,
+          f"refaults_file {m['refaults_file']} == memory.stat "
+          f"workingset_refault_file delta {refaults} (> 0)")
+    check(m["oom_kills"] == delta(res, "memevents.test", "oom_kill"),
+          "oom_kills == memory.events oom_kill delta")
     check(m["shrinks"] > 0, f"shrinks {m['shrinks']} > 0")
     check(m["budget_used"] > 0, f"budget_used {m['budget_used']} > 0")
     check(m["budget"] is not None and m["budget"] > 0, f"budget {m['budget']} > 0")
@@ -316,7 +322,26 @@ def scenario_global(res, header, summary, rec):
     check(all(e["duration_ns"] > 0 for e in recs), "every stall has a latency")
 
 
+def scenario_mix(res, header, summary, rec):
+    m = memcg(summary, "/mix")
+    if not check(m is not None, "memcg /mix is in the summary"):
+        return
+    exact_totals(res, m, gone=False)
+    oom = delta(res, "memevents.mix", "oom_kill")
+    print(f"  info  /mix: agings {m['agings']} ({m['aging_ns']} ns), "
+          f"OOM kills {m['oom_kills']} (memory.events {oom})")
+    check(oom > 0, "more anon than the limit got a task OOM-killed")
+    check(m["oom_kills"] == oom, "oom_kills == memory.events oom_kill delta")
+    check(m["agings"] > 0 and m["aging_ns"] > 0, "agings with their durations")
+    ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]
+    check(all(e["duration_ns"] > 0 for e in ag), "every aging has a duration")
+    check(all(any(g["anon"] or g["file"] for g in e["generations"]) for e in ag),
+          "every aging shows populated generations")
+    consistent(rec, m)
+
+
 SCENARIOS = {
+    "mix": scenario_mix,
     "tenants": scenario_tenants,
     "proactive": scenario_proactive,
     "classic": scenario_classic,

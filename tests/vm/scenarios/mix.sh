@@ -1,0 +1,28 @@
+# mix: the aging/OOM reproducer of the series' cover letter, scaled: two
+# mmap readers of 48 MiB files that pause between passes, and two workers
+# allocating and freeing 56 MiB of anonymous memory each, in a 96 MiB memcg
+# without swap.  More anon than the limit: the kernel ages and evicts the
+# file cache, then OOM-kills an anon worker; both must be seen.
+setup_loop_fs 160
+rs-workload write /mnt/data1 48
+rs-workload write /mnt/data2 48
+mkmemcg mix 96M
+sync
+echo 3 >/proc/sys/vm/drop_caches
+start_record -i 1 --events
+snapshot_counters before mix
+in_memcg mix rs-workload mmap /mnt/data1 4 300 &
+r1=$!
+in_memcg mix rs-workload mmap /mnt/data2 4 300 &
+r2=$!
+in_memcg mix rs-workload anon 56 8 &
+a1=$!
+in_memcg mix rs-workload anon 56 8 &
+a2=$!
+# an OOM-killed worker exits non-zero: that is the point here
+for pid in $r1 $r2 $a1 $a2; do
+	wait "$pid" || log "worker $pid exited $?"
+done
+snapshot_counters after mix
+stop_record
+log "done"
