@@ -86,7 +86,6 @@ static __always_inline void aging_exit(const struct rs_call *c,
 	ev->trigger = trigger;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev);
-	return;
 }
 
 RS_PROGS_CALL("fexit/try_to_inc_max_seq", rs_aging_exit,
@@ -134,7 +133,6 @@ static __always_inline void min_seq_exit(const struct rs_call *c,
 			 rs_lruvec_node(lruvec), rs_reclaimer_of(st));
 	if (agg)
 		rs_add(agg, RS_F_MIN_SEQ_ADVANCES, after - st->min_seq_before);
-	return;
 }
 
 RS_PROGS_CALL("fexit/try_to_inc_min_seq", rs_min_seq_exit,

@@ -111,18 +111,16 @@ static __always_inline struct rs_agg_value *rs_agg_get(__u64 cgid, __u16 node,
 	return val;
 }
 
-/* Where an event of the current task belongs; returns its state, if any. */
+/* Where an event of the current task (state st, may be NULL) belongs. */
 struct rs_where {
 	__u64 cgid;
 	__u16 node;
 	__u8 reclaimer;
 };
 
-static __always_inline struct rs_task_state *rs_locate(struct rs_where *w,
-						       __u16 fallback_node)
+static __always_inline void rs_locate(struct rs_task_state *st,
+				      struct rs_where *w, __u16 fallback_node)
 {
-	struct rs_task_state *st = rs_state(false);
-
 	w->cgid = RS_CGROUP_NONE;
 	w->node = fallback_node;
 	if (st) {
@@ -132,7 +130,6 @@ static __always_inline struct rs_task_state *rs_locate(struct rs_where *w,
 		w->reclaimer = rs_current_is_kswapd() ? RS_RECLAIMER_KSWAPD
 						      : RS_RECLAIMER_OTHER;
 	}
-	return st;
 }
 
 static __always_inline struct rs_agg_value *rs_agg_of(const struct rs_where *w)
@@ -195,11 +192,14 @@ static __always_inline void rs_submit(void *rec)
  * order, trampolines (fentry/fexit) the last attached first; the collector
  * attaches accordingly (src/collector.c).
  */
-static __always_inline bool rs_run_copy(__u32 slot, int copy)
+static __always_inline bool rs_run_copy(__u32 slot, int copy,
+					struct rs_task_state **stp)
 {
 	struct rs_task_state *st = rs_state(true);
 	bool new_call;
 
+	/* the body gets the state, looked up once per run */
+	*stp = st;
 	if (!st || slot >= RS_NR_SLOTS)
 		return copy == 1; /* cannot tell: never count twice */
 	new_call = st->last_copy[slot] == 0 || st->last_copy[slot] >= copy;
@@ -213,7 +213,9 @@ static __always_inline bool rs_run_copy(__u32 slot, int copy)
 	SEC(sec)                                                               \
 	int BPF_PROG(name, __VA_ARGS__)                                        \
 	{                                                                      \
-		if (rs_run_copy(slot, copy))                                   \
+		struct rs_task_state *st;                                      \
+                                                                               \
+		if (rs_run_copy(slot, copy, &st))                              \
 			call;                                                  \
 		return 0;                                                      \
 	}

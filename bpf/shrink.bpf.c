@@ -84,10 +84,10 @@ RS_PROGS_CALL("fentry/try_to_shrink_lruvec", rs_pass_enter,
  * The first lruvec_evictable_size() of a pass is get_nr_to_scan()'s: mirror
  * the budget computed from it.
  */
-static __always_inline void evictable_exit(struct lruvec *lruvec,
+static __always_inline void evictable_exit(struct rs_task_state *st,
+					   struct lruvec *lruvec,
 					   int swappiness, unsigned long ret)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_budget_inputs in = {};
 	struct mem_cgroup *memcg;
 
@@ -112,18 +112,16 @@ static __always_inline void evictable_exit(struct lruvec *lruvec,
 	st->swappiness = swappiness;
 	st->budget = rs_mglru_budget(&in);
 	st->budget_known = 1;
-	return;
 }
 
 RS_PROGS("fexit/lruvec_evictable_size", rs_evictable_exit,
-	 RS_SLOT_EVICTABLE_EXIT, evictable_exit(lruvec, swappiness, ret),
+	 RS_SLOT_EVICTABLE_EXIT, evictable_exit(st, lruvec, swappiness, ret),
 	 struct lruvec *lruvec, int swappiness, unsigned long ret)
 
 /* One evict_folios() batch of the current pass: its return uses the budget. */
-static __always_inline void note_batch(struct lruvec *lruvec, int scanned)
+static __always_inline void note_batch(struct rs_task_state *st,
+				       struct lruvec *lruvec, int scanned)
 {
-	struct rs_task_state *st = rs_state(false);
-
 	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
 		return;
 	st->batches++;
@@ -132,31 +130,31 @@ static __always_inline void note_batch(struct lruvec *lruvec, int scanned)
 }
 
 /* v7.2: evict_folios(nr_to_scan, lruvec, sc, swappiness) */
-static __always_inline void evict_exit_v2(unsigned long nr_to_scan,
+static __always_inline void evict_exit_v2(struct rs_task_state *st,
+					  unsigned long nr_to_scan,
 					  struct lruvec *lruvec,
 					  struct scan_control *sc,
 					  int swappiness, int ret)
 {
-	note_batch(lruvec, ret);
-	return;
+	note_batch(st, lruvec, ret);
 }
 
 RS_PROGS("fexit/evict_folios", rs_evict_exit_v2, RS_SLOT_EVICT_EXIT,
-	 evict_exit_v2(nr_to_scan, lruvec, sc, swappiness, ret),
+	 evict_exit_v2(st, nr_to_scan, lruvec, sc, swappiness, ret),
 	 unsigned long nr_to_scan, struct lruvec *lruvec,
 	 struct scan_control *sc, int swappiness, int ret)
 
 /* v6.12: evict_folios(lruvec, sc, swappiness) */
-static __always_inline void evict_exit_v1(struct lruvec *lruvec,
+static __always_inline void evict_exit_v1(struct rs_task_state *st,
+					  struct lruvec *lruvec,
 					  struct scan_control *sc,
 					  int swappiness, int ret)
 {
-	note_batch(lruvec, ret);
-	return;
+	note_batch(st, lruvec, ret);
 }
 
 RS_PROGS("fexit/evict_folios", rs_evict_exit_v1, RS_SLOT_EVICT_EXIT,
-	 evict_exit_v1(lruvec, sc, swappiness, ret), struct lruvec *lruvec,
+	 evict_exit_v1(st, lruvec, sc, swappiness, ret), struct lruvec *lruvec,
 	 struct scan_control *sc, int swappiness, int ret)
 
 static __always_inline void pass_exit(const struct rs_call *c,
@@ -246,7 +244,6 @@ static __always_inline void pass_exit(const struct rs_call *c,
 	ev->budget_known = st->budget_known;
 	ev->aged = st->aged;
 	rs_submit(ev);
-	return;
 }
 
 RS_PROGS_CALL("fexit/try_to_shrink_lruvec", rs_pass_exit,
@@ -296,7 +293,6 @@ static __always_inline void classic_exit(const struct rs_call *c,
 			 st->classic_reclaimer);
 	if (agg)
 		rs_add(agg, RS_F_CLASSIC_SHRINKS, 1);
-	return;
 }
 
 RS_PROGS_CALL("fexit/shrink_lruvec", rs_classic_exit,

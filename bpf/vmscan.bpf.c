@@ -33,10 +33,8 @@ static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer,
 
 /* --- direct reclaim ------------------------------------------------------ */
 
-static __always_inline void direct_begin(void)
+static __always_inline void direct_begin(struct rs_task_state *st)
 {
-	struct rs_task_state *st = rs_state(true);
-
 	if (!st)
 		return;
 	st->in_direct = 1;
@@ -46,31 +44,30 @@ static __always_inline void direct_begin(void)
 
 /* v7.2 ("mm: vmscan: add memcg to the reclaim tracepoints"): gfp, order, memcg
  */
-static __always_inline void direct_begin_v2(gfp_t gfp, int order,
-					    struct mem_cgroup *memcg)
+static __always_inline void direct_begin_v2(struct rs_task_state *st, gfp_t gfp,
+					    int order, struct mem_cgroup *memcg)
 {
-	direct_begin();
-	return;
+	direct_begin(st);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_direct_reclaim_begin", rs_direct_begin_v2,
-	 RS_SLOT_DIRECT_BEGIN, direct_begin_v2(gfp, order, memcg), gfp_t gfp,
-	 int order, struct mem_cgroup *memcg)
+	 RS_SLOT_DIRECT_BEGIN, direct_begin_v2(st, gfp, order, memcg),
+	 gfp_t gfp, int order, struct mem_cgroup *memcg)
 
 /* before: order, gfp */
-static __always_inline void direct_begin_v1(int order, gfp_t gfp)
+static __always_inline void direct_begin_v1(struct rs_task_state *st, int order,
+					    gfp_t gfp)
 {
-	direct_begin();
-	return;
+	direct_begin(st);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_direct_reclaim_begin", rs_direct_begin_v1,
-	 RS_SLOT_DIRECT_BEGIN, direct_begin_v1(order, gfp), int order,
+	 RS_SLOT_DIRECT_BEGIN, direct_begin_v1(st, order, gfp), int order,
 	 gfp_t gfp)
 
-static __always_inline void direct_end(unsigned long nr_reclaimed)
+static __always_inline void direct_end(struct rs_task_state *st,
+				       unsigned long nr_reclaimed)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 	__u64 cgid, duration;
 
@@ -90,19 +87,16 @@ static __always_inline void direct_end(unsigned long nr_reclaimed)
 	}
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_direct_reclaim_end", rs_direct_end,
-	 RS_SLOT_DIRECT_END, direct_end(nr_reclaimed),
+	 RS_SLOT_DIRECT_END, direct_end(st, nr_reclaimed),
 	 unsigned long nr_reclaimed)
 
 /* --- memcg reclaim (limit and memory.reclaim) ----------------------------- */
 
-static __always_inline void memcg_begin(__u64 target)
+static __always_inline void memcg_begin(struct rs_task_state *st, __u64 target)
 {
-	struct rs_task_state *st = rs_state(true);
-
 	if (!st)
 		return;
 	st->in_memcg = 1;
@@ -113,30 +107,30 @@ static __always_inline void memcg_begin(__u64 target)
 }
 
 /* v7.2: the target memcg is an argument */
-static __always_inline void memcg_begin_v2(gfp_t gfp, int order,
-					   struct mem_cgroup *memcg)
+static __always_inline void memcg_begin_v2(struct rs_task_state *st, gfp_t gfp,
+					   int order, struct mem_cgroup *memcg)
 {
-	memcg_begin(rs_memcg_cgroup_id(memcg));
-	return;
+	memcg_begin(st, rs_memcg_cgroup_id(memcg));
 }
 
 RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v2,
-	 RS_SLOT_MEMCG_BEGIN, memcg_begin_v2(gfp, order, memcg), gfp_t gfp,
+	 RS_SLOT_MEMCG_BEGIN, memcg_begin_v2(st, gfp, order, memcg), gfp_t gfp,
 	 int order, struct mem_cgroup *memcg)
 
 /* before: no memcg; the charging task's memcg is the usual target */
-static __always_inline void memcg_begin_v1(int order, gfp_t gfp)
+static __always_inline void memcg_begin_v1(struct rs_task_state *st, int order,
+					   gfp_t gfp)
 {
-	memcg_begin(task_memcg());
-	return;
+	memcg_begin(st, task_memcg());
 }
 
 RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v1,
-	 RS_SLOT_MEMCG_BEGIN, memcg_begin_v1(order, gfp), int order, gfp_t gfp)
+	 RS_SLOT_MEMCG_BEGIN, memcg_begin_v1(st, order, gfp), int order,
+	 gfp_t gfp)
 
-static __always_inline void memcg_end(unsigned long nr_reclaimed)
+static __always_inline void memcg_end(struct rs_task_state *st,
+				      unsigned long nr_reclaimed)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 	__u64 duration;
 	__u8 reclaimer;
@@ -156,31 +150,28 @@ static __always_inline void memcg_end(unsigned long nr_reclaimed)
 	}
 	emit_reclaim(st->target_cgid, reclaimer, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_end", rs_memcg_end, RS_SLOT_MEMCG_END,
-	 memcg_end(nr_reclaimed), unsigned long nr_reclaimed)
+	 memcg_end(st, nr_reclaimed), unsigned long nr_reclaimed)
 
 /* --- node reclaim ----------------------------------------------------------
  */
 
-static __always_inline void node_begin(int nid, int order, gfp_t gfp)
+static __always_inline void node_begin(struct rs_task_state *st, int nid,
+				       int order, gfp_t gfp)
 {
-	struct rs_task_state *st = rs_state(true);
-
 	if (st)
 		st->in_node_reclaim = 1;
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_node_reclaim_begin", rs_node_begin,
-	 RS_SLOT_NODE_BEGIN, node_begin(nid, order, gfp), int nid, int order,
-	 gfp_t gfp)
+	 RS_SLOT_NODE_BEGIN, node_begin(st, nid, order, gfp), int nid,
+	 int order, gfp_t gfp)
 
-static __always_inline void node_end(unsigned long nr_reclaimed)
+static __always_inline void node_end(struct rs_task_state *st,
+				     unsigned long nr_reclaimed)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 
 	if (!st || !st->in_node_reclaim)
@@ -191,23 +182,21 @@ static __always_inline void node_end(unsigned long nr_reclaimed)
 	agg = rs_agg_get(task_memcg(), rs_fixed_node, RS_RECLAIMER_NODE);
 	if (agg)
 		rs_add(agg, RS_F_NODE_RECLAIMS, 1);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_node_reclaim_end", rs_node_end, RS_SLOT_NODE_END,
-	 node_end(nr_reclaimed), unsigned long nr_reclaimed)
+	 node_end(st, nr_reclaimed), unsigned long nr_reclaimed)
 
 /* --- LRU scanning ----------------------------------------------------------
  */
 
-static __always_inline void lru_isolate(int highest_zoneidx, int order,
-					unsigned long nr_requested,
-					unsigned long nr_scanned,
-					unsigned long nr_skipped,
-					unsigned long nr_taken, int lru)
+static __always_inline void
+lru_isolate(struct rs_task_state *st, int highest_zoneidx, int order,
+	    unsigned long nr_requested, unsigned long nr_scanned,
+	    unsigned long nr_skipped, unsigned long nr_taken, int lru)
 {
 	struct rs_where w;
-	struct rs_task_state *st = rs_locate(&w, rs_fixed_node);
+	rs_locate(st, &w, rs_fixed_node);
 	struct rs_agg_value *agg = rs_agg_of(&w);
 	bool active = lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
 
@@ -223,11 +212,10 @@ static __always_inline void lru_isolate(int highest_zoneidx, int order,
 	rs_add(agg, RS_F_ISOLATED, nr_taken);
 	if (lru == LRU_INACTIVE_FILE)
 		rs_add(agg, RS_F_ISOLATED_FILE, nr_taken);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_isolate", rs_lru_isolate, RS_SLOT_ISOLATE,
-	 lru_isolate(highest_zoneidx, order, nr_requested, nr_scanned,
+	 lru_isolate(st, highest_zoneidx, order, nr_requested, nr_scanned,
 		     nr_skipped, nr_taken, lru),
 	 int highest_zoneidx, int order, unsigned long nr_requested,
 	 unsigned long nr_scanned, unsigned long nr_skipped,
@@ -237,14 +225,13 @@ RS_PROGS("tp_btf/mm_vmscan_lru_isolate", rs_lru_isolate, RS_SLOT_ISOLATE,
  * file is a bool for the classic LRU and LRU_INACTIVE_{ANON,FILE} (0 or 2)
  * for MGLRU's evict_folios(): non-zero means file either way.
  */
-static __always_inline void lru_shrink_inactive(int nid,
-						unsigned long nr_scanned,
-						unsigned long nr_reclaimed,
-						struct reclaim_stat *stat,
-						int priority, int file)
+static __always_inline void
+lru_shrink_inactive(struct rs_task_state *st, int nid, unsigned long nr_scanned,
+		    unsigned long nr_reclaimed, struct reclaim_stat *stat,
+		    int priority, int file)
 {
 	struct rs_where w;
-	struct rs_task_state *st = rs_locate(&w, nid);
+	rs_locate(st, &w, nid);
 	struct rs_agg_value *agg = rs_agg_of(&w);
 
 	if (st && st->in_pass)
@@ -259,47 +246,47 @@ static __always_inline void lru_shrink_inactive(int nid,
 	rs_add(agg, RS_F_CONGESTED, stat->nr_congested);
 	rs_add(agg, RS_F_IMMEDIATE, stat->nr_immediate);
 	rs_add(agg, RS_F_PAGEOUT, stat->nr_pageout);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_shrink_inactive", rs_lru_shrink_inactive,
 	 RS_SLOT_SHRINK_INACTIVE,
-	 lru_shrink_inactive(nid, nr_scanned, nr_reclaimed, stat, priority,
+	 lru_shrink_inactive(st, nid, nr_scanned, nr_reclaimed, stat, priority,
 			     file),
 	 int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
 	 struct reclaim_stat *stat, int priority, int file)
 
-static __always_inline void lru_shrink_active(int nid, unsigned long nr_taken,
+static __always_inline void lru_shrink_active(struct rs_task_state *st, int nid,
+					      unsigned long nr_taken,
 					      unsigned long nr_active,
 					      unsigned long nr_deactivated)
 {
 	struct rs_where w;
 	struct rs_agg_value *agg;
 
-	rs_locate(&w, nid);
+	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg)
 		rs_add(agg, RS_F_DEACTIVATED, nr_deactivated);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_shrink_active", rs_lru_shrink_active,
 	 RS_SLOT_SHRINK_ACTIVE,
-	 lru_shrink_active(nid, nr_taken, nr_active, nr_deactivated), int nid,
-	 unsigned long nr_taken, unsigned long nr_active,
+	 lru_shrink_active(st, nid, nr_taken, nr_active, nr_deactivated),
+	 int nid, unsigned long nr_taken, unsigned long nr_active,
 	 unsigned long nr_deactivated)
 
 /* --- throttling, kswapd, slab ----------------------------------------------
  */
 
-static __always_inline void throttled(int nid, int usec_timeout,
-				      int usec_delayed, int reason)
+static __always_inline void throttled(struct rs_task_state *st, int nid,
+				      int usec_timeout, int usec_delayed,
+				      int reason)
 {
 	struct rs_throttle_event *ev;
 	struct rs_agg_value *agg;
 	struct rs_where w;
 
-	rs_locate(&w, nid);
+	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_add(agg, RS_F_THROTTLES, 1);
@@ -323,47 +310,43 @@ static __always_inline void throttled(int nid, int usec_timeout,
 	ev->usec_delayed = usec_delayed;
 	ev->pad = 0;
 	rs_submit(ev);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_throttled", rs_throttled, RS_SLOT_THROTTLED,
-	 throttled(nid, usec_timeout, usec_delayed, reason), int nid,
+	 throttled(st, nid, usec_timeout, usec_delayed, reason), int nid,
 	 int usec_timeout, int usec_delayed, int reason)
 
-static __always_inline void kswapd_wake(int nid, int zid, int order)
+static __always_inline void kswapd_wake(struct rs_task_state *st, int nid,
+					int zid, int order)
 {
 	struct rs_agg_value *agg =
 		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
 
 	if (agg)
 		rs_add(agg, RS_F_KSWAPD_WAKES, 1);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_kswapd_wake", rs_kswapd_wake, RS_SLOT_KSWAPD_WAKE,
-	 kswapd_wake(nid, zid, order), int nid, int zid, int order)
+	 kswapd_wake(st, nid, zid, order), int nid, int zid, int order)
 
-static __always_inline void kswapd_sleep(int nid)
+static __always_inline void kswapd_sleep(struct rs_task_state *st, int nid)
 {
 	struct rs_agg_value *agg =
 		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
 
 	if (agg)
 		rs_add(agg, RS_F_KSWAPD_SLEEPS, 1);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_vmscan_kswapd_sleep", rs_kswapd_sleep, RS_SLOT_KSWAPD_SLEEP,
-	 kswapd_sleep(nid), int nid)
+	 kswapd_sleep(st, nid), int nid)
 
 /* v7.2: the memcg is the last argument */
-static __always_inline void slab_end_v2(struct shrinker *shr, int nid,
-					int shrinker_retval,
-					long unused_scan_cnt, long new_scan_cnt,
-					long total_scan,
-					struct mem_cgroup *memcg)
+static __always_inline void
+slab_end_v2(struct rs_task_state *st, struct shrinker *shr, int nid,
+	    int shrinker_retval, long unused_scan_cnt, long new_scan_cnt,
+	    long total_scan, struct mem_cgroup *memcg)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 
 	if (shrinker_retval <= 0)
@@ -372,18 +355,18 @@ static __always_inline void slab_end_v2(struct shrinker *shr, int nid,
 			 st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER);
 	if (agg)
 		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_shrink_slab_end", rs_slab_end_v2, RS_SLOT_SLAB_END,
-	 slab_end_v2(shr, nid, shrinker_retval, unused_scan_cnt, new_scan_cnt,
-		     total_scan, memcg),
+	 slab_end_v2(st, shr, nid, shrinker_retval, unused_scan_cnt,
+		     new_scan_cnt, total_scan, memcg),
 	 struct shrinker *shr, int nid, int shrinker_retval,
 	 long unused_scan_cnt, long new_scan_cnt, long total_scan,
 	 struct mem_cgroup *memcg)
 
 /* before: attributed like the LRU events */
-static __always_inline void slab_end_v1(struct shrinker *shr, int nid,
+static __always_inline void slab_end_v1(struct rs_task_state *st,
+					struct shrinker *shr, int nid,
 					int shrinker_retval)
 {
 	struct rs_agg_value *agg;
@@ -391,13 +374,12 @@ static __always_inline void slab_end_v1(struct shrinker *shr, int nid,
 
 	if (shrinker_retval <= 0)
 		return;
-	rs_locate(&w, nid);
+	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg)
 		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
-	return;
 }
 
 RS_PROGS("tp_btf/mm_shrink_slab_end", rs_slab_end_v1, RS_SLOT_SLAB_END,
-	 slab_end_v1(shr, nid, shrinker_retval), struct shrinker *shr, int nid,
-	 int shrinker_retval)
+	 slab_end_v1(st, shr, nid, shrinker_retval), struct shrinker *shr,
+	 int nid, int shrinker_retval)

@@ -7,7 +7,8 @@
 #include "common.bpf.h"
 #include "writeback.h"
 
-static __always_inline void writeback(unsigned long nr_taken,
+static __always_inline void writeback(struct rs_task_state *st,
+				      unsigned long nr_taken,
 				      struct pglist_data *pgdat,
 				      struct scan_control *sc,
 				      struct reclaim_stat *stat)
@@ -19,7 +20,7 @@ static __always_inline void writeback(unsigned long nr_taken,
 	struct rs_where w;
 
 	/* node_id sits beyond a 16-bit load offset in pglist_data */
-	rs_locate(&w, BPF_CORE_READ(pgdat, node_id));
+	rs_locate(st, &w, BPF_CORE_READ(pgdat, node_id));
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_add(agg, RS_F_WB_CHECKS, 1);
@@ -41,23 +42,22 @@ static __always_inline void writeback(unsigned long nr_taken,
 	ev->flusher_woken = woken;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev);
-	return;
 }
 
 RS_PROGS("fentry/handle_reclaim_writeback", rs_writeback, RS_SLOT_WRITEBACK,
-	 writeback(nr_taken, pgdat, sc, stat), unsigned long nr_taken,
+	 writeback(st, nr_taken, pgdat, sc, stat), unsigned long nr_taken,
 	 struct pglist_data *pgdat, struct scan_control *sc,
 	 struct reclaim_stat *stat)
 
-static __always_inline void flusher(enum wb_reason reason)
+static __always_inline void flusher(struct rs_task_state *st,
+				    enum wb_reason reason)
 {
 	__u32 r = reason;
 
 	if (r > RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0)
 		r = RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
 	rs_stat_add(RS_STAT_FLUSHER_REASON0 + r, 1);
-	return;
 }
 
 RS_PROGS("fentry/wakeup_flusher_threads", rs_flusher, RS_SLOT_FLUSHER,
-	 flusher(reason), enum wb_reason reason)
+	 flusher(st, reason), enum wb_reason reason)
