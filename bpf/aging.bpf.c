@@ -11,40 +11,29 @@
  * ("mm/mglru: rework type selection"), which this program does not read, so
  * one program serves both.
  */
-static __always_inline void
-aging_enter(const struct rs_call *c, struct lruvec *lruvec, unsigned long seq)
+static __always_inline void aging_enter(struct rs_task_state *st)
 {
-	struct rs_task_state *st = rs_state(true);
-
-	if (!st || (st->aging_start_ns && st->aging_call == c->id))
-		return;
-	st->aging_call = c->id;
-	st->aging_start_ns = bpf_ktime_get_ns();
-	rs_made_up(c, RS_SLOT_AGING_ENTER);
+	if (st)
+		st->aging_start_ns = bpf_ktime_get_ns();
 }
 
-RS_PROGS_CALL("fentry/try_to_inc_max_seq", rs_aging_enter,
-	      aging_enter(&rs_call, lruvec, seq), struct lruvec *lruvec,
-	      unsigned long seq)
+RS_PROGS("fentry/try_to_inc_max_seq", rs_aging_enter, RS_SLOT_AGING_ENTER,
+	 aging_enter(st), struct lruvec *lruvec, unsigned long seq)
 
-static __always_inline void aging_exit(const struct rs_call *c,
+static __always_inline void aging_exit(struct rs_task_state *st,
 				       struct lruvec *lruvec, unsigned long seq,
-				       int swappiness, bool force_scan,
-				       bool success)
+				       bool force_scan, bool success)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_aging_event *ev;
 	struct rs_agg_value *agg;
 	__u64 cgid, duration;
 	__u16 node;
 	__u8 reclaimer, trigger;
 
-	/* not entered, or a copy counted this call already */
-	if (!st || !st->aging_start_ns || st->aging_call != c->id)
+	if (!st || !st->aging_start_ns) /* not seen entering */
 		return;
 	duration = bpf_ktime_get_ns() - st->aging_start_ns;
 	st->aging_start_ns = 0;
-	rs_made_up(c, RS_SLOT_AGING_EXIT);
 	cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	node = rs_lruvec_node(lruvec);
 	if (st->in_pass && st->pass_lruvec == (__u64)lruvec) {
@@ -88,44 +77,37 @@ static __always_inline void aging_exit(const struct rs_call *c,
 	rs_submit(ev);
 }
 
-RS_PROGS_CALL("fexit/try_to_inc_max_seq", rs_aging_exit,
-	      aging_exit(&rs_call, lruvec, seq, swappiness, force_scan,
-			 success),
-	      struct lruvec *lruvec, unsigned long seq, int swappiness,
-	      bool force_scan, bool success)
+RS_PROGS("fexit/try_to_inc_max_seq", rs_aging_exit, RS_SLOT_AGING_EXIT,
+	 aging_exit(st, lruvec, seq, force_scan, success),
+	 struct lruvec *lruvec, unsigned long seq, int swappiness,
+	 bool force_scan, bool success)
 
 /*
  * try_to_inc_min_seq() returns void since "mm/mglru: scan and count the exact
  * number of folios" (v7.2) and bool before; neither is read: the advance is
  * measured from lrugen.min_seq[] before and after.
  */
-static __always_inline void min_seq_enter(const struct rs_call *c,
+static __always_inline void min_seq_enter(struct rs_task_state *st,
 					  struct lruvec *lruvec)
 {
-	struct rs_task_state *st = rs_state(true);
-
-	if (!st || (st->min_seq_armed && st->min_seq_call == c->id))
+	if (!st)
 		return;
-	st->min_seq_call = c->id;
 	st->min_seq_armed = 1;
 	st->min_seq_before = rs_min_seq_sum(lruvec);
-	rs_made_up(c, RS_SLOT_MIN_SEQ_ENTER);
 }
 
-RS_PROGS_CALL("fentry/try_to_inc_min_seq", rs_min_seq_enter,
-	      min_seq_enter(&rs_call, lruvec), struct lruvec *lruvec)
+RS_PROGS("fentry/try_to_inc_min_seq", rs_min_seq_enter, RS_SLOT_MIN_SEQ_ENTER,
+	 min_seq_enter(st, lruvec), struct lruvec *lruvec)
 
-static __always_inline void min_seq_exit(const struct rs_call *c,
+static __always_inline void min_seq_exit(struct rs_task_state *st,
 					 struct lruvec *lruvec)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 	__u64 after;
 
-	if (!st || !st->min_seq_armed || st->min_seq_call != c->id)
+	if (!st || !st->min_seq_armed)
 		return;
 	st->min_seq_armed = 0;
-	rs_made_up(c, RS_SLOT_MIN_SEQ_EXIT);
 	after = rs_min_seq_sum(lruvec);
 	if (after <= st->min_seq_before)
 		return;
@@ -135,5 +117,5 @@ static __always_inline void min_seq_exit(const struct rs_call *c,
 		rs_add(agg, RS_F_MIN_SEQ_ADVANCES, after - st->min_seq_before);
 }
 
-RS_PROGS_CALL("fexit/try_to_inc_min_seq", rs_min_seq_exit,
-	      min_seq_exit(&rs_call, lruvec), struct lruvec *lruvec)
+RS_PROGS("fexit/try_to_inc_min_seq", rs_min_seq_exit, RS_SLOT_MIN_SEQ_EXIT,
+	 min_seq_exit(st, lruvec), struct lruvec *lruvec)

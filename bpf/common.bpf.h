@@ -220,39 +220,6 @@ static __always_inline bool rs_run_copy(__u32 slot, int copy,
 		return 0;                                                      \
 	}
 
-/*
- * For fentry/fexit pairs, the call itself has an identity: the trampoline's
- * frame (ctx), the same for both ends of one call and for every copy.  Their
- * bodies take it, do their work once per call whichever copy runs first,
- * and call rs_made_up() when a later copy did it.
- */
-struct rs_call {
-	__u64 id;
-	int copy;
-};
-
-static __always_inline void rs_made_up(const struct rs_call *c, __u32 slot)
-{
-	if (c->copy > 1 && slot < RS_NR_SLOTS)
-		rs_stat_add(RS_STAT_SECOND_RUNS0 + slot, 1);
-}
-
-#define RS_PROG_CALL_COPY(sec, name, n, call, ...)                             \
-	SEC(sec)                                                               \
-	int BPF_PROG(name, __VA_ARGS__)                                        \
-	{                                                                      \
-		struct rs_call rs_call = {.id = (__u64)ctx, .copy = n};        \
-		call;                                                          \
-		return 0;                                                      \
-	}
-
-#define RS_PROGS_CALL(sec, name, call, ...)                                    \
-	RS_PROG_CALL_COPY(sec, name, 1, call, __VA_ARGS__)                     \
-	RS_PROG_CALL_COPY(sec, name##_2, 2, call, __VA_ARGS__)                 \
-	RS_PROG_CALL_COPY(sec, name##_3, 3, call, __VA_ARGS__)                 \
-	RS_PROG_CALL_COPY(sec, name##_4, 4, call, __VA_ARGS__)                 \
-	RS_PROG_CALL_COPY(sec, name##_5, 5, call, __VA_ARGS__)
-
 /* The program "name" and its copies "name_2" ... "name_5". */
 #define RS_PROGS(sec, name, slot, call, ...)                                   \
 	RS_PROG_COPY(sec, name, slot, 1, call, __VA_ARGS__)                    \

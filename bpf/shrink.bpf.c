@@ -7,10 +7,18 @@
 #include "common.bpf.h"
 #include "shrink.h"
 
+_Static_assert(RS_F_EXIT_BUDGET + RS_EXIT_UNKNOWN == RS_F_EXIT_OTHER &&
+		       RS_F_EXIT_BUDGET + RS_EXIT_AFTER_AGING ==
+			       RS_F_EXIT_AFTER_AGING &&
+		       RS_F_EXIT_BUDGET + RS_EXIT_BELOW_MIN ==
+			       RS_F_EXIT_BELOW_MIN,
+	       "exit_* fields follow enum rs_exit_reason");
+
 char LICENSE[] SEC("license") = "GPL";
 
 static __always_inline __u8 pass_reclaimer(struct rs_task_state *st,
-					   struct scan_control *sc)
+					   struct scan_control *sc,
+					   struct mem_cgroup *target)
 {
 	if (rs_current_is_kswapd())
 		return RS_RECLAIMER_KSWAPD;
@@ -20,34 +28,29 @@ static __always_inline __u8 pass_reclaimer(struct rs_task_state *st,
 		return RS_RECLAIMER_NODE;
 	if (rs_sc_hibernation(sc))
 		return RS_RECLAIMER_OTHER;
-	if (BPF_CORE_READ(sc, target_mem_cgroup))
+	if (target)
 		return RS_RECLAIMER_MEMCG;
 	return RS_RECLAIMER_DIRECT;
 }
 
 /* root_reclaim(): no target, or the root memcg as target. */
-static __always_inline bool is_root_reclaim(struct scan_control *sc)
+static __always_inline bool is_root_reclaim(struct mem_cgroup *target)
 {
-	struct mem_cgroup *target = BPF_CORE_READ(sc, target_mem_cgroup);
-
 	return !target || !BPF_CORE_READ(target, css.parent);
 }
 
-static __always_inline void pass_enter(const struct rs_call *c,
+static __always_inline void pass_enter(struct rs_task_state *st,
 				       struct lruvec *lruvec,
 				       struct scan_control *sc)
 {
-	struct rs_task_state *st = rs_state(true);
+	struct mem_cgroup *target;
 
 	if (!st)
 		return;
-	/* an earlier copy entered this call already */
-	if (st->in_pass && st->pass_call == c->id &&
-	    st->pass_lruvec == (__u64)lruvec)
-		return;
+	target = BPF_CORE_READ(sc, target_mem_cgroup);
 	st->pass_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	st->pass_node = rs_lruvec_node(lruvec);
-	st->pass_reclaimer = pass_reclaimer(st, sc);
+	st->pass_reclaimer = pass_reclaimer(st, sc, target);
 	st->pass_lruvec = (__u64)lruvec;
 	st->pass_start_ns = bpf_ktime_get_ns();
 	st->evictable = 0;
@@ -63,8 +66,8 @@ static __always_inline void pass_enter(const struct rs_call *c,
 	st->budget_known = 0;
 	st->aged = 0;
 	st->aging_ok = 0;
-	st->root_reclaim = is_root_reclaim(sc);
-	st->pass_target = (__u64)BPF_CORE_READ(sc, target_mem_cgroup);
+	st->root_reclaim = is_root_reclaim(target);
+	st->pass_target = (__u64)target;
 	st->memcg_low_reclaim = rs_sc_memcg_low_reclaim(sc);
 	st->in_pass = 1;
 	/* only scan_control tells memory.reclaim from limit reclaim */
@@ -72,13 +75,11 @@ static __always_inline void pass_enter(const struct rs_call *c,
 		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
 	if (st->in_classic)
 		st->classic_saw_pass = 1;
-	st->pass_call = c->id;
-	rs_made_up(c, RS_SLOT_PASS_ENTER);
 }
 
-RS_PROGS_CALL("fentry/try_to_shrink_lruvec", rs_pass_enter,
-	      pass_enter(&rs_call, lruvec, sc), struct lruvec *lruvec,
-	      struct scan_control *sc)
+RS_PROGS("fentry/try_to_shrink_lruvec", rs_pass_enter, RS_SLOT_PASS_ENTER,
+	 pass_enter(st, lruvec, sc), struct lruvec *lruvec,
+	 struct scan_control *sc)
 
 /*
  * The first lruvec_evictable_size() of a pass is get_nr_to_scan()'s: mirror
@@ -130,49 +131,29 @@ static __always_inline void note_batch(struct rs_task_state *st,
 }
 
 /* v7.2: evict_folios(nr_to_scan, lruvec, sc, swappiness) */
-static __always_inline void evict_exit_v2(struct rs_task_state *st,
-					  unsigned long nr_to_scan,
-					  struct lruvec *lruvec,
-					  struct scan_control *sc,
-					  int swappiness, int ret)
-{
-	note_batch(st, lruvec, ret);
-}
-
 RS_PROGS("fexit/evict_folios", rs_evict_exit_v2, RS_SLOT_EVICT_EXIT,
-	 evict_exit_v2(st, nr_to_scan, lruvec, sc, swappiness, ret),
-	 unsigned long nr_to_scan, struct lruvec *lruvec,
-	 struct scan_control *sc, int swappiness, int ret)
+	 note_batch(st, lruvec, ret), unsigned long nr_to_scan,
+	 struct lruvec *lruvec, struct scan_control *sc, int swappiness,
+	 int ret)
 
 /* v6.12: evict_folios(lruvec, sc, swappiness) */
-static __always_inline void evict_exit_v1(struct rs_task_state *st,
-					  struct lruvec *lruvec,
-					  struct scan_control *sc,
-					  int swappiness, int ret)
-{
-	note_batch(st, lruvec, ret);
-}
-
 RS_PROGS("fexit/evict_folios", rs_evict_exit_v1, RS_SLOT_EVICT_EXIT,
-	 evict_exit_v1(st, lruvec, sc, swappiness, ret), struct lruvec *lruvec,
+	 note_batch(st, lruvec, ret), struct lruvec *lruvec,
 	 struct scan_control *sc, int swappiness, int ret)
 
-static __always_inline void pass_exit(const struct rs_call *c,
+static __always_inline void pass_exit(struct rs_task_state *st,
 				      struct lruvec *lruvec,
 				      struct scan_control *sc, bool need_rotate)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_pass_facts facts = {};
 	struct rs_shrink_event *ev;
 	struct rs_agg_value *agg;
 	enum rs_exit_reason why;
 	__u64 duration;
 
-	/* not entered, or a copy ended this call already */
-	if (!st || !st->in_pass || st->pass_call != c->id)
+	if (!st || !st->in_pass)
 		return;
 	st->in_pass = 0;
-	rs_made_up(c, RS_SLOT_PASS_EXIT);
 	st->last_cgid = st->pass_cgid;
 	st->last_node = st->pass_node;
 	duration = bpf_ktime_get_ns() - st->pass_start_ns;
@@ -202,26 +183,8 @@ static __always_inline void pass_exit(const struct rs_call *c,
 		rs_add(agg, RS_F_BUDGET_USED, st->budget_used);
 		rs_add(agg, RS_F_PASS_NS, duration);
 		rs_add(agg, RS_F_ROTATIONS, need_rotate);
-		switch (why) {
-		case RS_EXIT_BUDGET:
-			rs_add(agg, RS_F_EXIT_BUDGET, 1);
-			break;
-		case RS_EXIT_NO_PROGRESS:
-			rs_add(agg, RS_F_EXIT_NO_PROGRESS, 1);
-			break;
-		case RS_EXIT_TARGET:
-			rs_add(agg, RS_F_EXIT_TARGET, 1);
-			break;
-		case RS_EXIT_BELOW_MIN:
-			rs_add(agg, RS_F_EXIT_BELOW_MIN, 1);
-			break;
-		case RS_EXIT_AFTER_AGING:
-			rs_add(agg, RS_F_EXIT_AFTER_AGING, 1);
-			break;
-		default:
-			rs_add(agg, RS_F_EXIT_OTHER, 1);
-			break;
-		}
+		/* the exit_* fields follow enum rs_exit_reason */
+		rs_add(agg, RS_F_EXIT_BUDGET + why, 1);
 	}
 
 	ev = rs_reserve(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid, st->pass_node,
@@ -246,44 +209,37 @@ static __always_inline void pass_exit(const struct rs_call *c,
 	rs_submit(ev);
 }
 
-RS_PROGS_CALL("fexit/try_to_shrink_lruvec", rs_pass_exit,
-	      pass_exit(&rs_call, lruvec, sc, need_rotate),
-	      struct lruvec *lruvec, struct scan_control *sc, bool need_rotate)
+RS_PROGS("fexit/try_to_shrink_lruvec", rs_pass_exit, RS_SLOT_PASS_EXIT,
+	 pass_exit(st, lruvec, sc, need_rotate), struct lruvec *lruvec,
+	 struct scan_control *sc, bool need_rotate)
 
-static __always_inline void classic_enter(const struct rs_call *c,
+static __always_inline void classic_enter(struct rs_task_state *st,
 					  struct lruvec *lruvec,
 					  struct scan_control *sc)
 {
-	struct rs_task_state *st = rs_state(true);
-
-	if (!st || (st->in_classic && st->classic_call == c->id))
+	if (!st)
 		return;
 	st->classic_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	st->classic_node = rs_lruvec_node(lruvec);
-	st->classic_reclaimer = pass_reclaimer(st, sc);
+	st->classic_reclaimer =
+		pass_reclaimer(st, sc, BPF_CORE_READ(sc, target_mem_cgroup));
 	st->classic_saw_pass = 0;
 	st->in_classic = 1;
 	if (st->in_memcg && st->classic_reclaimer == RS_RECLAIMER_PROACTIVE)
 		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
-	st->classic_call = c->id;
-	rs_made_up(c, RS_SLOT_CLASSIC_ENTER);
 }
 
-RS_PROGS_CALL("fentry/shrink_lruvec", rs_classic_enter,
-	      classic_enter(&rs_call, lruvec, sc), struct lruvec *lruvec,
-	      struct scan_control *sc)
+RS_PROGS("fentry/shrink_lruvec", rs_classic_enter, RS_SLOT_CLASSIC_ENTER,
+	 classic_enter(st, lruvec, sc), struct lruvec *lruvec,
+	 struct scan_control *sc)
 
-static __always_inline void classic_exit(const struct rs_call *c,
-					 struct lruvec *lruvec,
-					 struct scan_control *sc)
+static __always_inline void classic_exit(struct rs_task_state *st)
 {
-	struct rs_task_state *st = rs_state(false);
 	struct rs_agg_value *agg;
 
-	if (!st || !st->in_classic || st->classic_call != c->id)
+	if (!st || !st->in_classic)
 		return;
 	st->in_classic = 0;
-	rs_made_up(c, RS_SLOT_CLASSIC_EXIT);
 	st->last_cgid = st->classic_cgid;
 	st->last_node = st->classic_node;
 	/* MGLRU memcg reclaim goes through shrink_lruvec(): no classic pass */
@@ -295,6 +251,5 @@ static __always_inline void classic_exit(const struct rs_call *c,
 		rs_add(agg, RS_F_CLASSIC_SHRINKS, 1);
 }
 
-RS_PROGS_CALL("fexit/shrink_lruvec", rs_classic_exit,
-	      classic_exit(&rs_call, lruvec, sc), struct lruvec *lruvec,
-	      struct scan_control *sc)
+RS_PROGS("fexit/shrink_lruvec", rs_classic_exit, RS_SLOT_CLASSIC_EXIT,
+	 classic_exit(st), struct lruvec *lruvec, struct scan_control *sc)

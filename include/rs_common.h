@@ -328,9 +328,7 @@ struct rs_task_state {
 	__u8 memcg_low_reclaim;
 	__u8 pad1[3];
 
-	/* RS_PROGS_CALL: the call (trampoline frame) each pair is in */
-	__u64 pass_call, classic_call, aging_call, min_seq_call;
-	__u8 min_seq_armed;
+	__u8 min_seq_armed; /* try_to_inc_min_seq() entered */
 	__u8 pad3[7];
 	/* RS_PROGS: the last copy (1-based) this task ran, per slot */
 	__u8 last_copy[RS_NR_SLOTS];

@@ -7,7 +7,10 @@
 #ifndef RS_SHRINK_H
 #define RS_SHRINK_H
 
-/* Why try_to_shrink_lruvec()'s loop ended (mm/vmscan.c, v7.2). */
+/*
+ * Why try_to_shrink_lruvec()'s loop ended (mm/vmscan.c, v7.2).  The order is
+ * that of the exit_* fields (RS_F_EXIT_BUDGET + reason).
+ */
 enum rs_exit_reason {
 	RS_EXIT_BUDGET,	     /* nr_to_scan used up (or zero to begin with) */
 	RS_EXIT_NO_PROGRESS, /* evict_folios() returned 0 */

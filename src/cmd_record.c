@@ -170,6 +170,17 @@ static int normalize_filter(const struct rs_cgroups *cg, const char *in,
 	return rs_cgroups_id(cg, out, &id);
 }
 
+/* One snapshot of the model: kernel counts, then paths and own counters. */
+static void refresh(struct rs_collector *c, struct rs_cgroups *cg,
+		    struct rs_model *m, double t)
+{
+	rs_collector_snapshot(c, m, t);
+	if (cg) {
+		rs_cgroups_update_model(cg, m);
+		rs_cgroups_sample(cg, m);
+	}
+}
+
 static void status_line(const struct recorder *r, double t, bool final)
 {
 	fprintf(stderr,
@@ -267,11 +278,7 @@ int rs_cmd_record(int argc, char **argv)
 		if (o.duration && t >= o.duration)
 			break;
 		if (now >= next_tick) {
-			rs_collector_snapshot(c, r.model, t);
-			if (cg) {
-				rs_cgroups_update_model(cg, r.model);
-				rs_cgroups_sample(cg, r.model);
-			}
+			refresh(c, cg, r.model, t);
 			line = rs_json_snapshot(r.model, r.filter);
 			if (rs_json_write_line(r.out, line))
 				r.write_error = errno ? errno : EIO;
@@ -296,11 +303,7 @@ int rs_cmd_record(int argc, char **argv)
 	{
 		double t = (rs_now_ns() - start) / 1e9;
 
-		rs_collector_snapshot(c, r.model, t);
-		if (cg) {
-			rs_cgroups_update_model(cg, r.model);
-			rs_cgroups_sample(cg, r.model);
-		}
+		refresh(c, cg, r.model, t);
 		line = rs_json_summary(r.model, t, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;

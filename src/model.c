@@ -310,13 +310,21 @@ static int cg_index(enum rs_field f)
 	return -1;
 }
 
+/* The entry and counter index of (id, f); NULL if f is not the memcg's. */
+static struct path_entry *cg_counter(struct rs_model *m, __u64 id,
+				     enum rs_field f, int *i)
+{
+	*i = cg_index(f);
+	return *i < 0 ? NULL : entry_of(m, id);
+}
+
 void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
 			  __u64 value)
 {
-	struct path_entry *p = entry_of(m, id);
-	int i = cg_index(f);
+	int i;
+	struct path_entry *p = cg_counter(m, id, f, &i);
 
-	if (!p || i < 0)
+	if (!p)
 		return;
 	p->cg_base[i] = p->cg_last[i] = p->cg_prev[i] = value;
 	p->cg_sampled = true;
@@ -325,10 +333,10 @@ void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
 void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
 			__u64 value)
 {
-	struct path_entry *p = entry_of(m, id);
-	int i = cg_index(f);
+	int i;
+	struct path_entry *p = cg_counter(m, id, f, &i);
 
-	if (!p || i < 0)
+	if (!p)
 		return;
 	/* no baseline: created during the run, so it started from 0 */
 	p->cg_sampled = true;
