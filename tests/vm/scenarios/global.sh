@@ -1,9 +1,10 @@
 # global: no memcg limit; the guest as a whole runs short.  Two memcgs on a
-# real (virtio) disk: g1 reads a 700 MiB file through mmap, g2 churns 160 MiB
-# of anonymous memory.  kswapd and direct reclaim scan both memcgs' LRUs.
+# real (virtio) disk: g1 reads a 1100 MiB file (more than the guest has)
+# through mmap, g2 churns 160 MiB of anonymous memory.  kswapd and direct
+# reclaim scan the memcgs' LRUs.
 mke2fs -q /dev/vdb
 mount -t ext4 /dev/vdb /mnt
-rs-workload write /mnt/data 700
+rs-workload write /mnt/data 1100
 mkmemcg g1 max
 mkmemcg g2 max
 sync
