@@ -298,12 +298,22 @@ int rs_cmd_record(int argc, char **argv)
 		    !r.write_error)
 			break;
 	}
-	/* the last records, then the totals */
-	rs_collector_poll(c, 0, on_record, &r);
+	/*
+	 * Stop the producers first: a record made between the last poll and
+	 * the last snapshot would be in the totals but not in the stream.  A
+	 * program already running when its link went may still finish; a
+	 * record of it after the snapshot means one more snapshot.
+	 */
+	rs_collector_stop(c);
 	{
-		double t = (rs_now_ns() - start) / 1e9;
+		double t;
 
-		refresh(c, cg, r.model, t);
+		do {
+			while (rs_collector_poll(c, 0, on_record, &r) > 0)
+				;
+			t = (rs_now_ns() - start) / 1e9;
+			refresh(c, cg, r.model, t);
+		} while (rs_collector_poll(c, 0, on_record, &r) > 0);
 		line = rs_json_summary(r.model, t, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;

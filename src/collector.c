@@ -19,6 +19,7 @@ struct rs_collector {
 	struct reclaimscope_bpf *skel;
 	/* per rs_prog_specs index: the program and its copies "<prog>_<n>" */
 	struct bpf_link *links[64][RS_COPIES];
+	bool spec_attached[64]; /* outlives the links: rs_collector_stop() */
 	__u64 second_runs[RS_NR_SLOTS]; /* from the last snapshot */
 	struct ring_buffer *ring;
 	rs_record_fn fn;
@@ -315,6 +316,8 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 	for (int h = 0; h < RS_NR_HOOKS; h++)
 		if (info->hooks[h].state == RS_HOOK_ATTACHED)
 			info->attached |= 1ULL << h;
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		c->spec_attached[i] = c->links[i][0] != NULL;
 }
 
 static bool have_caps(void)
@@ -482,7 +485,7 @@ static __u64 spec_lost(struct rs_collector *c, int i)
 	__u32 len = sizeof(info);
 	__u64 made_up;
 
-	if (!c->links[i][0])
+	if (!c->spec_attached[i])
 		return 0;
 	memset(&info, 0, len);
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog_by_name(
@@ -558,6 +561,15 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 	rs_model_set_stats(m, stats);
 	rs_model_end(m, t);
 	return 0;
+}
+
+void rs_collector_stop(struct rs_collector *c)
+{
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		for (int k = 0; k < RS_COPIES; k++) {
+			bpf_link__destroy(c->links[i][k]);
+			c->links[i][k] = NULL;
+		}
 }
 
 void rs_collector_close(struct rs_collector *c)

@@ -37,6 +37,11 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
 /* Programs whose runs the kernel skipped, as "prog N, ...": how many. */
 int rs_collector_misses(struct rs_collector *c, char *buf, size_t size);
+/*
+ * Detach every program, keeping maps and ring: after it, one last poll and
+ * snapshot see the same events, so a summary agrees with its stream.
+ */
+void rs_collector_stop(struct rs_collector *c);
 void rs_collector_close(struct rs_collector *c);
 
 #endif

@@ -340,7 +340,25 @@ def scenario_mix(res, header, summary, rec):
     consistent(rec, m)
 
 
+def scenario_readahead(res, header, summary, rec):
+    m = memcg(summary, "/ra")
+    if not check(m is not None, "memcg /ra is in the summary"):
+        return
+    exact_totals(res, m, gone=False)
+    refaults = delta(res, "memstat.ra", "workingset_refault_file")
+    print(f"  info  /ra: refaults_file {m['refaults_file']} (memory.stat {refaults}), "
+          f"reclaimed {m['reclaimed']}, file share of isolated "
+          f"{m['isolated_file']}/{m['isolated']}")
+    check(refaults > 0, f"touched pages were evicted and faulted back ({refaults} refaults)")
+    check(m["refaults_file"] == refaults,
+          f"refaults_file {m['refaults_file']} == memory.stat workingset_refault_file delta")
+    check(m["isolated_file"] == m["isolated"] and m["isolated"] > 0,
+          "only file pages were taken (the reader has no anon memory to speak of)")
+    consistent(rec, m)
+
+
 SCENARIOS = {
+    "readahead": scenario_readahead,
     "mix": scenario_mix,
     "tenants": scenario_tenants,
     "proactive": scenario_proactive,

@@ -8,6 +8,9 @@
  *   rs-workload anon MB SECONDS          allocate, touch and free MB of
  *                                        anonymous memory for SECONDS
  *   rs-workload mix PATH PASSES ANON_MB  mmap reader and anon worker at once
+ *   rs-workload stride PATH SECONDS KB   read 4 KiB every KB KiB of PATH through
+ *                                        mmap, over and over for SECONDS (the
+ *                                        strided model of the fault-path patch)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,6 +91,34 @@ static int do_mmap(const char *path, long passes, long pause_ms)
 	return sum == 1; /* keeps the reads; never true for our data */
 }
 
+static int do_stride(const char *path, double seconds, long stride_kb)
+{
+	struct stat st;
+	volatile unsigned long sum = 0;
+	double end = now() + seconds;
+	size_t stride = (size_t)stride_kb << 10;
+	int fd = open(path, O_RDONLY);
+	unsigned char *p;
+
+	if (stride < PAGE) {
+		fprintf(stderr, "rs-workload: stride below one page\n");
+		return 2;
+	}
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	/* fault-around and read-around bring in the pages between the strides,
+	 * which this reader never touches: they compete with the ones it does */
+	while (now() < end)
+		for (off_t off = 0; off < st.st_size; off += stride)
+			sum += p[off];
+	munmap(p, st.st_size);
+	close(fd);
+	return sum == 1;
+}
+
 static int do_anon(long mb, double seconds)
 {
 	double end = now() + seconds;
@@ -146,7 +177,10 @@ int main(int argc, char **argv)
 		return do_anon(number(argv[2]), number(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "mix"))
 		return do_mix(argv[2], number(argv[3]), number(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "stride"))
+		return do_stride(argv[2], number(argv[3]), number(argv[4]));
 	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
-			" | anon MB SECONDS | mix PATH PASSES ANON_MB\n");
+			" | anon MB SECONDS | mix PATH PASSES ANON_MB"
+			" | stride PATH SECONDS KB\n");
 	return 2;
 }
