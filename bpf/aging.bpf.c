@@ -56,6 +56,7 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 		rs_add(agg, RS_F_AGINGS, success);
 		rs_add(agg, RS_F_AGING_NS, duration);
 	}
+	rs_hist_add(cgid, RS_HIST_AGING, duration);
 
 	ev = rs_reserve(sizeof(*ev), RS_EV_AGING, cgid, node, reclaimer);
 	if (!ev)

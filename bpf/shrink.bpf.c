@@ -186,6 +186,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 		/* the exit_* fields follow enum rs_exit_reason */
 		rs_add(agg, RS_F_EXIT_BUDGET + why, 1);
 	}
+	rs_hist_add(st->pass_cgid, RS_HIST_PASS, duration);
 
 	ev = rs_reserve(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid, st->pass_node,
 			st->pass_reclaimer);

@@ -85,6 +85,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 		rs_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
 		rs_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
 	}
+	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
@@ -148,6 +149,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 		rs_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
 		rs_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
 	}
+	rs_hist_add(st->target_cgid, RS_HIST_MEMCG, duration);
 	emit_reclaim(st->target_cgid, reclaimer, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
@@ -301,6 +303,7 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 		else if (reason == VMSCAN_THROTTLE_CONGESTED)
 			rs_add(agg, RS_F_THROTTLES_CONGESTED, 1);
 	}
+	rs_hist_add(w.cgid, RS_HIST_THROTTLE, (__u64)usec_delayed * 1000);
 	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
 			w.reclaimer);
 	if (!ev)

@@ -191,6 +191,73 @@ enum rs_reclaimer {
 enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
 #undef RS_FIELD_ENUM
 
+/*
+ * Latency histograms, per memcg (not per node or reclaimer: one memcg's
+ * distributions are what top's details and Prometheus show).  X(id, key,
+ * needs, help): key names the JSON object and, with reclaimscope_ and
+ * _seconds, the metric.  Values are in ns; bucket b counts values v with
+ * 2^(b-1) < v <= 2^b ns (ceil(log2 v)), so 2^b ns is a valid Prometheus
+ * `le` bound.  The last bucket also takes everything above it.
+ */
+#define RS_HISTS(X)                                                            \
+	X(DIRECT, "direct_reclaim", RS_HOOK_BIT(DIRECT_RECLAIM),               \
+	  "global direct reclaim stalls of this memcg's tasks")                \
+	X(MEMCG, "memcg_reclaim", RS_HOOK_BIT(MEMCG_RECLAIM),                  \
+	  "memcg reclaims targeting this memcg (limit or memory.reclaim)")     \
+	X(PASS, "pass", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),                     \
+	  "MGLRU lruvec reclaim passes")                                       \
+	X(AGING, "aging", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),                     \
+	  "aging (try_to_inc_max_seq) calls")                                  \
+	X(THROTTLE, "throttle", RS_HOOK_BIT(THROTTLED),                        \
+	  "reclaim throttle delays")
+
+#define RS_HIST_ENUM(id, key, needs, help) RS_HIST_##id,
+enum rs_hist { RS_HISTS(RS_HIST_ENUM) RS_NR_HISTS };
+#undef RS_HIST_ENUM
+
+/* 2^0 ns .. 2^37 ns (about 137 s) */
+#define RS_HIST_BUCKETS 38
+
+struct rs_hist_key {
+	__u64 cgroup_id;
+	__u32 hist; /* enum rs_hist */
+	__u32 bucket;
+};
+
+/* ceil(log2(ns)), clamped to the last bucket; shifts only (BPF has no clz) */
+static inline __u32 rs_hist_bucket(__u64 ns)
+{
+	__u32 b = 0;
+
+	if (ns <= 1)
+		return 0;
+	ns--;
+	if (ns >> 32) {
+		ns >>= 32;
+		b += 32;
+	}
+	if (ns >> 16) {
+		ns >>= 16;
+		b += 16;
+	}
+	if (ns >> 8) {
+		ns >>= 8;
+		b += 8;
+	}
+	if (ns >> 4) {
+		ns >>= 4;
+		b += 4;
+	}
+	if (ns >> 2) {
+		ns >>= 2;
+		b += 2;
+	}
+	if (ns >> 1)
+		b += 1;
+	b += 1;
+	return b < RS_HIST_BUCKETS ? b : RS_HIST_BUCKETS - 1;
+}
+
 /* cgroup id 0: reclaim the kernel did not tie to any memcg. */
 #define RS_CGROUP_NONE 0ULL
 /* Node unknown (tracepoint-only mode on a multi-node machine). */
@@ -255,6 +322,7 @@ enum rs_stat {
 	RS_STAT_AGG_FULL,	/* updates lost: aggregation map full */
 	RS_STAT_STATE_MISSES,	/* no per-task state could be had */
 	RS_STAT_PASS_NO_BUDGET, /* MGLRU passes where the budget was unseen */
+	RS_STAT_HIST_FULL,	/* histogram updates lost: map full */
 	/*
 	 * Events lost: program runs the kernel skipped (the same program busy
 	 * on that CPU) that the twin did not make up for.  Computed by the

@@ -547,6 +547,21 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 		if (rs_model_add(m, &key, sum))
 			return -ENOMEM;
 	}
+	fd = bpf_map__fd(c->skel->maps.rs_hist);
+	{
+		struct rs_hist_key hkey, hnext, *hprev = NULL;
+		__u64 count;
+
+		while (!bpf_map_get_next_key(fd, hprev, &hnext)) {
+			hkey = hnext;
+			hprev = &hkey;
+			if (bpf_map_lookup_elem(fd, &hkey, &count))
+				continue;
+			if (rs_model_hist_add(m, hkey.cgroup_id, hkey.hist,
+					      hkey.bucket, count))
+				return -ENOMEM;
+		}
+	}
 	fd = bpf_map__fd(c->skel->maps.rs_stats);
 	for (__u32 s = 0; s < RS_NR_STATS; s++) {
 		stats[s] = 0;
@@ -561,6 +576,55 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 	rs_model_set_stats(m, stats);
 	rs_model_end(m, t);
 	return 0;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Delete the keys of some memcgs from a map whose keys start with the
+ * cgroup id: one walk collecting them, then the deletes (deleting during
+ * get_next_key would restart the walk).
+ */
+static void forget_keys(int fd, const __u64 *sorted_ids, size_t nr_ids,
+			size_t key_size)
+{
+	char key[64], next[64];
+	char *doomed = NULL;
+	size_t nr = 0, cap = 0;
+	bool first = true;
+
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		memcpy(key, next, key_size);
+		first = false;
+		if (!bsearch(key, sorted_ids, nr_ids, sizeof(__u64), id_cmp))
+			continue;
+		if (nr == cap) {
+			char *more = realloc(doomed, (cap = cap ? cap * 2 : 64) *
+							     key_size);
+
+			if (!more)
+				break;
+			doomed = more;
+		}
+		memcpy(doomed + nr++ * key_size, key, key_size);
+	}
+	for (size_t i = 0; i < nr; i++)
+		bpf_map_delete_elem(fd, doomed + i * key_size);
+	free(doomed);
+}
+
+void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr)
+{
+	qsort(ids, nr, sizeof(*ids), id_cmp);
+	forget_keys(bpf_map__fd(c->skel->maps.rs_agg), ids, nr,
+		    sizeof(struct rs_agg_key));
+	forget_keys(bpf_map__fd(c->skel->maps.rs_hist), ids, nr,
+		    sizeof(struct rs_hist_key));
 }
 
 void rs_collector_stop(struct rs_collector *c)

@@ -37,6 +37,8 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
 /* Programs whose runs the kernel skipped, as "prog N, ...": how many. */
 int rs_collector_misses(struct rs_collector *c, char *buf, size_t size);
+/* Drop memcgs' counters from the kernel maps (gone and expired); sorts ids. */
+void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr);
 /*
  * Detach every program, keeping maps and ring: after it, one last poll and
  * snapshot see the same events, so a summary agrees with its stream.

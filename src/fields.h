@@ -23,6 +23,19 @@ struct rs_field_info {
 
 extern const struct rs_field_info rs_fields[RS_NR_FIELDS];
 
+/* Latency histograms (RS_HISTS): values in ns, log2 buckets. */
+struct rs_hist_info {
+	const char *key;
+	__u64 needs;
+	const char *help;
+};
+extern const struct rs_hist_info rs_hist_infos[RS_NR_HISTS];
+
+static inline bool rs_hist_known(enum rs_hist h, __u64 attached)
+{
+	return (rs_hist_infos[h].needs & attached) == rs_hist_infos[h].needs;
+}
+
 struct rs_hook_info {
 	const char *name;
 	bool fentry; /* fentry/fexit */

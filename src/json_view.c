@@ -196,6 +196,39 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 	return arr;
 }
 
+/*
+ * Histograms of one memcg: per kind, the non-empty buckets as
+ * [upper bound in ns, count] pairs; null where the hooks are missing.
+ */
+json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
+		      bool interval)
+{
+	json_t *o = json_object();
+
+	for (int h = 0; h < RS_NR_HISTS; h++) {
+		json_t *arr;
+
+		if (!rs_hist_known(h, rs_model_hooks(m))) {
+			json_object_set_new(o, rs_hist_infos[h].key,
+					    json_null());
+			continue;
+		}
+		arr = json_array();
+		for (int b = 0; mc->hists && b < RS_HIST_BUCKETS; b++) {
+			__u64 n = interval ? mc->hists->interval[h][b]
+					   : mc->hists->total[h][b];
+
+			if (n)
+				json_array_append_new(
+					arr, json_pack("[II]",
+						       (json_int_t)(1ULL << b),
+						       (json_int_t)n));
+		}
+		json_object_set_new(o, rs_hist_infos[h].key, arr);
+	}
+	return o;
+}
+
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter)
 {
@@ -218,6 +251,9 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 	json_object_set_new(o, "state_misses",
 			    json_integer((json_int_t)rs_model_stat(
 				    m, RS_STAT_STATE_MISSES)));
+	json_object_set_new(
+		o, "hist_full",
+		json_integer((json_int_t)rs_model_stat(m, RS_STAT_HIST_FULL)));
 	if (rs_model_hooks(m) & RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC))
 		json_object_set_new(o, "passes_without_budget",
 				    json_integer((json_int_t)rs_model_stat(
@@ -256,6 +292,7 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 		set_fields(e, mc->total, rs_model_hooks(m));
 		json_object_set_new(e, "nodes", breakdowns(m, mc, &by_rec));
 		json_object_set_new(e, "by_reclaimer", by_rec);
+		json_object_set_new(e, "histograms", rs_json_hists(m, mc, false));
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);

@@ -22,6 +22,9 @@ json_t *rs_json_snapshot(const struct rs_model *m, const char *filter);
 /* Totals since start, with per-node and per-reclaimer breakdowns. */
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter);
+/* A memcg's latency histograms, totals or the last interval's. */
+json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
+		      bool interval);
 /* One ring-buffer record; NULL if it is not one we know. */
 json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 		      const void *rec, size_t size);

@@ -13,6 +13,8 @@ struct path_entry {
 	__u64 id;
 	char *path;
 	bool gone;
+	double gone_since; /* model time it was first seen gone */
+	struct rs_hists *hists;
 	bool cg_sampled;
 	__u64 cg_base[NR_CG], cg_last[NR_CG], cg_prev[NR_CG];
 };
@@ -53,8 +55,10 @@ void rs_model_free(struct rs_model *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nr_paths; i++)
+	for (size_t i = 0; i < m->nr_paths; i++) {
 		free(m->paths[i].path);
+		free(m->paths[i].hists);
+	}
 	free(m->paths);
 	free(m->cells);
 	free(m->memcgs);
@@ -70,6 +74,10 @@ void rs_model_begin(struct rs_model *m)
 {
 	for (size_t i = 0; i < m->nr_cells; i++)
 		m->cells[i].seen = false;
+	for (size_t i = 0; i < m->nr_paths; i++)
+		if (m->paths[i].hists)
+			memset(m->paths[i].hists->interval, 0,
+			       sizeof(m->paths[i].hists->interval));
 }
 
 /* Binary search; returns the index of key or where it would go. */
@@ -189,6 +197,7 @@ void rs_model_end(struct rs_model *m, double t)
 			if (p) {
 				mc->path = p->path;
 				mc->gone = p->gone;
+				mc->hists = p->hists;
 			}
 		}
 		mc = &m->memcgs[m->nr_memcgs - 1];
@@ -302,6 +311,85 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 	return p;
 }
 
+int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
+		      __u32 bucket, __u64 cumulative)
+{
+	struct path_entry *p;
+	__u64 prev;
+
+	if ((unsigned)h >= RS_NR_HISTS || bucket >= RS_HIST_BUCKETS)
+		return 0; /* from a newer BPF side: not ours to show */
+	p = entry_of(m, id);
+	if (!p)
+		return -1;
+	if (!p->hists) {
+		p->hists = calloc(1, sizeof(*p->hists));
+		if (!p->hists)
+			return -1;
+	}
+	prev = p->hists->total[h][bucket];
+	/* counts only grow; a smaller one is a new owner of the key */
+	p->hists->interval[h][bucket] =
+		cumulative >= prev ? cumulative - prev : cumulative;
+	p->hists->total[h][bucket] = cumulative;
+	return 0;
+}
+
+double rs_hist_bound_ns(__u32 bucket)
+{
+	return (double)(1ULL << bucket);
+}
+
+double rs_hist_quantile(const __u64 buckets[RS_HIST_BUCKETS], double q)
+{
+	__u64 count = 0, seen = 0;
+	double rank;
+
+	for (int b = 0; b < RS_HIST_BUCKETS; b++)
+		count += buckets[b];
+	if (!count)
+		return -1;
+	/* the smallest bucket with at least ceil(q * count) values below */
+	rank = q * (double)count;
+	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+		seen += buckets[b];
+		if ((double)seen >= rank && seen)
+			return rs_hist_bound_ns(b);
+	}
+	return rs_hist_bound_ns(RS_HIST_BUCKETS - 1);
+}
+
+size_t rs_model_expired(const struct rs_model *m, double age, __u64 *ids,
+			size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nr_paths && n < max; i++)
+		if (m->paths[i].gone && m->t - m->paths[i].gone_since >= age)
+			ids[n++] = m->paths[i].id;
+	return n;
+}
+
+void rs_model_forget(struct rs_model *m, __u64 id)
+{
+	size_t pos = 0, keep = 0;
+	struct path_entry *p = find_path(m, id, &pos);
+
+	if (p) {
+		free(p->path);
+		free(p->hists);
+		pos = (size_t)(p - m->paths);
+		memmove(p, p + 1, (m->nr_paths - pos - 1) * sizeof(*p));
+		m->nr_paths--;
+	}
+	for (size_t i = 0; i < m->nr_cells; i++)
+		if (m->cells[i].key.cgroup_id != id)
+			m->cells[keep++] = m->cells[i];
+	m->nr_cells = keep;
+	/* the memcgs array points into both: lay it out again */
+	rs_model_end(m, m->t);
+}
+
 static int cg_index(enum rs_field f)
 {
 	for (size_t i = 0; i < NR_CG; i++)
@@ -387,8 +475,10 @@ void rs_model_mark_gone(struct rs_model *m, __u64 id)
 	struct path_entry *p = find_path(m, id, NULL);
 	struct rs_memcg *mc = memcg_of(m, id);
 
-	if (p)
+	if (p && !p->gone) {
 		p->gone = true;
+		p->gone_since = m->t;
+	}
 	if (mc)
 		mc->gone = true;
 }

@@ -20,8 +20,15 @@ struct rs_cell {
 	bool seen;		      /* present in the last snapshot */
 };
 
+/* Latency histograms of one memcg (RS_HISTS), cumulative and per interval. */
+struct rs_hists {
+	__u64 total[RS_NR_HISTS][RS_HIST_BUCKETS];
+	__u64 interval[RS_NR_HISTS][RS_HIST_BUCKETS];
+};
+
 struct rs_memcg {
 	__u64 id;
+	const struct rs_hists *hists; /* NULL: nothing recorded yet */
 	char *path; /* NULL until resolved; kept after the memcg is gone */
 	bool gone;  /* no longer in cgroupfs */
 	__u64 total[RS_NR_FIELDS];
@@ -45,6 +52,24 @@ void rs_model_begin(struct rs_model *m);
 int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 		 const __u64 cumulative[RS_NR_FIELDS]);
 void rs_model_end(struct rs_model *m, double t);
+/* During a snapshot: one histogram bucket's cumulative count. */
+int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
+		      __u32 bucket, __u64 cumulative);
+
+/* Upper bound (ns) of the bucket holding quantile q (0 < q <= 1) of a
+ * histogram; -1 when it is empty. */
+double rs_hist_quantile(const __u64 buckets[RS_HIST_BUCKETS], double q);
+/* The upper bound of bucket b, in ns: a Prometheus `le`. */
+double rs_hist_bound_ns(__u32 bucket);
+
+/*
+ * Memcgs gone from cgroupfs for at least `age` seconds (model time): their
+ * ids, to be forgotten by the collector and then by rs_model_forget(), so a
+ * long-running daemon's memory stays bounded.
+ */
+size_t rs_model_expired(const struct rs_model *m, double age, __u64 *ids,
+			size_t max);
+void rs_model_forget(struct rs_model *m, __u64 id);
 
 /* Global counters (enum rs_stat), cumulative. */
 void rs_model_set_stats(struct rs_model *m, const __u64 stats[RS_NR_STATS]);

@@ -211,6 +211,116 @@ static void own_counters(void **state)
 	rs_model_free(m);
 }
 
+/* Bucket b holds 2^(b-1) < v <= 2^b: its bound is a valid `le`. */
+static void hist_buckets_are_le_bounds(void **state)
+{
+	(void)state;
+	assert_int_equal(rs_hist_bucket(0), 0);
+	assert_int_equal(rs_hist_bucket(1), 0);
+	assert_int_equal(rs_hist_bucket(2), 1);
+	assert_int_equal(rs_hist_bucket(3), 2);
+	assert_int_equal(rs_hist_bucket(4), 2);
+	assert_int_equal(rs_hist_bucket(5), 3);
+	assert_int_equal(rs_hist_bucket(1ULL << 20), 20);
+	assert_int_equal(rs_hist_bucket((1ULL << 20) + 1), 21);
+	/* 8.3 ms, a 120 Hz frame: in the 2^23 ns (8.39 ms) bucket */
+	assert_int_equal(rs_hist_bucket(8300000), 23);
+	assert_int_equal(rs_hist_bucket(~0ULL), RS_HIST_BUCKETS - 1);
+	for (__u64 v = 1; v < (1ULL << 36); v = v * 3 + 1) {
+		__u32 b = rs_hist_bucket(v);
+
+		assert_true((double)v <= rs_hist_bound_ns(b));
+		if (b)
+			assert_true((double)v > rs_hist_bound_ns(b - 1));
+	}
+}
+
+static void hist_quantiles(void **state)
+{
+	__u64 h[RS_HIST_BUCKETS] = {0};
+
+	(void)state;
+	assert_true(rs_hist_quantile(h, 0.5) < 0); /* empty */
+	h[10] = 90; /* 90 values <= 1024 ns */
+	h[20] = 9;  /* 9 values <= 1 Mi ns */
+	h[30] = 1;  /* 1 value <= 1 Gi ns */
+	assert_true(rs_hist_quantile(h, 0.5) == 1024);
+	assert_true(rs_hist_quantile(h, 0.90) == 1024);
+	assert_true(rs_hist_quantile(h, 0.91) == 1 << 20);
+	assert_true(rs_hist_quantile(h, 0.99) == 1 << 20);
+	assert_true(rs_hist_quantile(h, 1.0) == 1 << 30);
+}
+
+static void hist_intervals(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_memcg *mc;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 1, 1);
+	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 5), 0);
+	rs_model_end(m, 1);
+	mc = rs_model_find(m, 7);
+	assert_non_null(mc->hists);
+	assert_int_equal(mc->hists->total[RS_HIST_MEMCG][12], 5);
+	assert_int_equal(mc->hists->interval[RS_HIST_MEMCG][12], 5);
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
+	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
+	rs_model_end(m, 2);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(mc->hists->total[RS_HIST_MEMCG][12], 8);
+	assert_int_equal(mc->hists->interval[RS_HIST_MEMCG][12], 3);
+	/* a quiet interval: totals stay, the interval is empty */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
+	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
+	rs_model_end(m, 3);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(mc->hists->interval[RS_HIST_MEMCG][12], 0);
+	/* out of range (a newer BPF side): ignored, not a crash */
+	assert_int_equal(rs_model_hist_add(m, 7, RS_NR_HISTS, 0, 1), 0);
+	assert_int_equal(rs_model_hist_add(m, 7, 0, RS_HIST_BUCKETS, 1), 0);
+	rs_model_free(m);
+}
+
+static void gone_memcgs_expire(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	__u64 ids[4];
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	add(m, 8, 0, RS_RECLAIMER_MEMCG, 20, 6);
+	rs_model_end(m, 10);
+	rs_model_set_path(m, 7, "/a");
+	rs_model_set_path(m, 8, "/b");
+	rs_model_mark_gone(m, 7);
+	assert_int_equal(rs_model_expired(m, 60, ids, 4), 0);
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	add(m, 8, 0, RS_RECLAIMER_MEMCG, 20, 6);
+	rs_model_end(m, 69);
+	/* marking again does not restart the clock */
+	rs_model_mark_gone(m, 7);
+	assert_int_equal(rs_model_expired(m, 60, ids, 4), 0);
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	add(m, 8, 0, RS_RECLAIMER_MEMCG, 20, 6);
+	rs_model_end(m, 70);
+	assert_int_equal(rs_model_expired(m, 60, ids, 4), 1);
+	assert_int_equal(ids[0], 7);
+	rs_model_forget(m, 7);
+	assert_int_equal(rs_model_nr_memcgs(m), 1);
+	assert_null(rs_model_find(m, 7));
+	assert_null(rs_model_path(m, 7));
+	assert_string_equal(rs_model_find(m, 8)->path, "/b");
+	assert_int_equal(rs_model_find(m, 8)->total[RS_F_SCANNED], 20);
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +330,10 @@ int main(void)
 		cmocka_unit_test(memcg_death_keeps_path),
 		cmocka_unit_test(stats_interval),
 		cmocka_unit_test(own_counters),
+		cmocka_unit_test(hist_buckets_are_le_bounds),
+		cmocka_unit_test(hist_quantiles),
+		cmocka_unit_test(hist_intervals),
+		cmocka_unit_test(gone_memcgs_expire),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
