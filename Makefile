@@ -5,7 +5,6 @@
 #   make test       install what is missing, then unit, host and VM tests
 #                   (what .ci/run runs)
 #   make            build build/reclaimscope
-#   make static     build build/reclaimscope-static (for the VM's initramfs)
 #   make deps       install build and test dependencies (Debian 12, root)
 #   make unit       unit tests only
 #   make hosttest   host test on the running kernel
@@ -23,8 +22,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 CPPFLAGS += -Iinclude -I$(OUT) -D_GNU_SOURCE
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS)
-LIBS := -lbpf -lelf -lz -ljansson
-STATIC_LIBS := -lbpf -lelf -lz -lzstd -ljansson
+LIBS := -lbpf -lelf -lz -ljansson -lmicrohttpd -lncursesw -lpthread -lm
 
 # vmlinux.h from bpftool 7.1 carries 8 empty declarations that clang 14
 # warns about; they are harmless, so only that warning is turned off.
@@ -37,14 +35,16 @@ SKEL := $(OUT)/reclaimscope.skel.h
 
 # The model (pure C, no BPF) and the views are kept apart from the
 # collector so the unit tests link without libbpf.
-MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/util.c
+MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/prom_view.c \
+	src/top_view.c src/lru_gen.c src/util.c
 APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
-	src/cgroups.c src/kernel.c src/cli.c src/cmd_probe.c src/cmd_record.c
+	src/cgroups.c src/kernel.c src/cli.c src/session.c src/cmd_probe.c \
+	src/cmd_record.c src/cmd_top.c src/cmd_daemon.c
 APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: all static deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -63,19 +63,15 @@ $(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)
 $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -o $@
 
-# Same objects, linked statically: it runs in the VM's busybox initramfs.
-static: $(OUT)/reclaimscope-static
-$(OUT)/reclaimscope-static: $(APP_OBJS)
-	$(CC) -static $(ALL_CFLAGS) $^ $(STATIC_LIBS) -o $@
-
-# Workload generator for the VM scenarios, static for the same reason.
+# Workload generator for the VM scenarios, static: the guest has no libc
+# but what tests/vm/run copies for the dynamic tools.
 $(OUT)/rs-workload: tests/vm/workload.c | $(OUT)
 	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -o $@
 
 # --- tests -------------------------------------------------------------------
 
 $(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h) | $(OUT)/tests
-	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) $< $(MODEL_SRCS) -lcmocka -ljansson -o $@
+	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) $< $(MODEL_SRCS) -lcmocka -ljansson -lm -o $@
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -83,7 +79,7 @@ unit: $(UNIT_BINS)
 hosttest: $(OUT)/reclaimscope
 	tests/host/run.sh
 
-vmtest: $(OUT)/reclaimscope-static $(OUT)/rs-workload
+vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 	tests/vm/run all
 
 # On a fresh machine the tools come first, so the rest runs in a new make.

@@ -107,8 +107,7 @@ static __always_inline __u8 rs_reclaimer_of(const struct rs_task_state *st)
 	return RS_RECLAIMER_OTHER;
 }
 
-static __always_inline void rs_hist_add(__u64 cgid, enum rs_hist hist,
-					__u64 ns)
+static __always_inline void rs_hist_add(__u64 cgid, enum rs_hist hist, __u64 ns)
 {
 	struct rs_hist_key key = {
 		.cgroup_id = cgid, .hist = hist, .bucket = rs_hist_bucket(ns)};

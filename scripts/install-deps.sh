@@ -5,9 +5,9 @@
 set -euo pipefail
 
 build=(make gcc clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
-	libjansson-dev pkg-config)
+	libjansson-dev libmicrohttpd-dev libncurses-dev pkg-config)
 test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
-	zstd gzip dmsetup)
+	zstd gzip dmsetup prometheus tmux curl)
 
 missing=()
 for p in "${build[@]}" "${test[@]}"; do

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,4 +285,58 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m)
 			read_counters(cg->root, mc->path, m, mc->id, false);
 	}
 	rs_model_cg_apply(m);
+}
+
+/* A number from a cgroupfs file: "max" is +inf, anything else unknown. */
+static double read_number(const char *root, const char *rel, const char *file)
+{
+	char path[600], buf[64], *end;
+	double v;
+
+	snprintf(path, sizeof(path), "%s%s/%s", root,
+		 strcmp(rel, "/") ? rel : "", file);
+	if (rs_read_file(path, buf, sizeof(buf)))
+		return NAN;
+	if (!strcmp(buf, "max"))
+		return INFINITY;
+	v = strtod(buf, &end);
+	return end != buf && *end == '\0' ? v : NAN;
+}
+
+/* memory.pressure "some avg10=1.23 ...": the avg10, or NaN */
+static double read_psi(const char *root, const char *rel)
+{
+	char path[600], buf[256];
+	double v;
+
+	snprintf(path, sizeof(path), "%s%s/memory.pressure", root,
+		 strcmp(rel, "/") ? rel : "");
+	if (rs_read_file(path, buf, sizeof(buf)) ||
+	    sscanf(buf, "some avg10=%lf", &v) != 1)
+		return NAN;
+	return v;
+}
+
+void rs_cgroups_gauges(struct rs_cgroups *cg, struct rs_model *m)
+{
+	bool v2 = cg->version == 2;
+
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		double max;
+
+		if (!mc->path || mc->gone)
+			continue;
+		max = read_number(cg->root, mc->path,
+				  v2 ? "memory.max" : "memory.limit_in_bytes");
+		/* v1 says "no limit" with a huge page-rounded number */
+		if (!v2 && max >= 9.2e18)
+			max = INFINITY;
+		rs_model_set_gauges(m, mc->id,
+				    read_number(cg->root, mc->path,
+						v2 ? "memory.current"
+						   : "memory.usage_in_bytes"),
+				    max,
+				    v2 ? read_psi(cg->root, mc->path) : NAN);
+	}
 }

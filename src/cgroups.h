@@ -37,5 +37,8 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m);
  */
 void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m);
 void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m);
+/* memory.current, memory.max and PSI of the model's live memcgs (v1:
+ * usage_in_bytes and limit_in_bytes, no PSI). */
+void rs_cgroups_gauges(struct rs_cgroups *cg, struct rs_model *m);
 
 #endif

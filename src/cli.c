@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "fields.h"
+#include "util.h"
 
 static const struct argp_option common_options[] = {
 	{"verbose", 'v', NULL, 0, "Show libbpf's debug output", -1},
@@ -49,6 +50,19 @@ error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
 	}
 }
 
+error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,
+			      double *out)
+{
+	if (rs_parse_seconds(arg, 0.1, 3600, out)) {
+		argp_error(state,
+			   "invalid interval '%s': give seconds from 0.1 to "
+			   "3600, e.g. 1, 0.5, 500ms, 1m",
+			   arg);
+		return EINVAL;
+	}
+	return 0;
+}
+
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts)
 {
@@ -59,25 +73,6 @@ int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		return 1;
 	}
 	return 0;
-}
-
-const char *rs_mode(const struct rs_run_info *info)
-{
-	static const __u64 series_hooks = RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) |
-					  RS_HOOK_BIT(EVICT_FOLIOS) |
-					  RS_HOOK_BIT(LRUVEC_EVICTABLE_SIZE) |
-					  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ) |
-					  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK);
-	__u64 fentry_hooks = 0;
-
-	for (int h = 0; h < RS_NR_HOOKS; h++)
-		if (rs_hooks[h].fentry)
-			fentry_hooks |= 1ULL << h;
-	if ((info->attached & series_hooks) == series_hooks)
-		return "full";
-	if (!(info->attached & fentry_hooks))
-		return "tracepoint-only";
-	return "partial";
 }
 
 static volatile int *signal_flag;

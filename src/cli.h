@@ -25,17 +25,20 @@ extern const struct argp_child rs_common_children[];
 error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
 			     struct rs_common_opts *common);
 
+/* -i SECONDS, as every live command takes it (0.1 to 3600 s). */
+error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,
+			      double *out);
+
 /* Open the collector, or print what failed and what to do (exit code 1). */
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts);
-
-/* Mode in one word: "full", "partial" or "tracepoint-only". */
-const char *rs_mode(const struct rs_run_info *info);
 
 /* Install SIGINT/SIGTERM handlers that set *flag. */
 void rs_cli_on_signals(volatile int *flag);
 
 int rs_cmd_probe(int argc, char **argv);
 int rs_cmd_record(int argc, char **argv);
+int rs_cmd_daemon(int argc, char **argv);
+int rs_cmd_top(int argc, char **argv);
 
 #endif

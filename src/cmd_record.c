@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cgroups.h"
-#include "cli.h"
+#include "session.h"
 #include "json_view.h"
 #include "util.h"
 
@@ -73,13 +72,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		o->output = arg;
 		return 0;
 	case 'i':
-		err = rs_parse_seconds(arg, 0.1, 3600, &o->interval);
-		if (err)
-			argp_error(state,
-				   "invalid interval '%s': give seconds from "
-				   "0.1 to 3600, e.g. 1, 0.5, 500ms, 1m",
-				   arg);
-		return err ? EINVAL : 0;
+		return rs_cli_parse_interval(state, arg, &o->interval);
 	case 'd':
 		err = rs_parse_seconds(arg, 0.001, 365 * 86400.0, &o->duration);
 		if (err)
@@ -170,17 +163,6 @@ static int normalize_filter(const struct rs_cgroups *cg, const char *in,
 	return rs_cgroups_id(cg, out, &id);
 }
 
-/* One snapshot of the model: kernel counts, then paths and own counters. */
-static void refresh(struct rs_collector *c, struct rs_cgroups *cg,
-		    struct rs_model *m, double t)
-{
-	rs_collector_snapshot(c, m, t);
-	if (cg) {
-		rs_cgroups_update_model(cg, m);
-		rs_cgroups_sample(cg, m);
-	}
-}
-
 static void status_line(const struct recorder *r, double t, bool final)
 {
 	fprintf(stderr,
@@ -197,8 +179,7 @@ int rs_cmd_record(int argc, char **argv)
 		options, parse, NULL, doc, rs_common_children, NULL, NULL};
 	struct record_opts o = {.interval = 1.0};
 	struct rs_collector_opts copts = {0};
-	struct rs_run_info info = {0};
-	struct rs_collector *c = NULL;
+	struct rs_session s = {0};
 	struct rs_cgroups *cg;
 	struct recorder r = {0};
 	char filter[512];
@@ -210,12 +191,9 @@ int rs_cmd_record(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
+	/* the filter is checked before the probes load */
 	cg = rs_cgroups_open();
-	if (cg) {
-		snprintf(info.cgroup_root, sizeof(info.cgroup_root), "%s",
-			 rs_cgroups_root(cg));
-		info.cgroup_version = rs_cgroups_version(cg);
-	} else if (o.cgroup) {
+	if (!cg && o.cgroup) {
 		fprintf(stderr, "reclaimscope: --cgroup: no memory cgroup "
 				"hierarchy is mounted\n");
 		return 2;
@@ -247,28 +225,25 @@ int rs_cmd_record(int argc, char **argv)
 	copts.verbose = o.common.verbose;
 	copts.stream_events = o.events;
 	copts.ring_bytes = (__u32)(o.ring_mb << 20);
-	if (rs_cli_open(&c, &info, &copts))
+	rs_cgroups_close(cg);
+	cg = NULL;
+	if (rs_session_open(&s, &copts))
 		goto out;
-	r.info = &info;
-	r.cg = cg;
-	r.model = rs_model_new(info.attached);
-	if (!r.model)
-		goto out;
-	if (cg)
-		rs_cgroups_baseline(cg, r.model);
-	rs_rfc3339_now(info.start, sizeof(info.start));
-	line = rs_json_header(&info);
+	r.info = &s.info;
+	r.cg = s.cgroups;
+	r.model = s.model;
+	line = rs_json_header(&s.info);
 	r.write_error = rs_json_write_line(r.out, line) ? errno : 0;
 	json_decref(line);
 
 	status = !o.quiet && isatty(STDERR_FILENO) && r.out != stdout;
-	if (!o.quiet && strcmp(rs_mode(&info), "full"))
+	if (!o.quiet && strcmp(rs_mode(&s.info), "full"))
 		fprintf(stderr,
 			"reclaimscope: %s mode: some values are unavailable "
 			"(null); `reclaimscope probe` says why\n",
-			rs_mode(&info));
+			rs_mode(&s.info));
 	rs_cli_on_signals(&stop);
-	start = info.start_ns;
+	start = s.info.start_ns;
 	next_tick = start + (__u64)(o.interval * 1e9);
 	while (!stop && !r.write_error) {
 		__u64 now = rs_now_ns();
@@ -278,7 +253,7 @@ int rs_cmd_record(int argc, char **argv)
 		if (o.duration && t >= o.duration)
 			break;
 		if (now >= next_tick) {
-			refresh(c, cg, r.model, t);
+			rs_session_refresh(&s);
 			line = rs_json_snapshot(r.model, r.filter);
 			if (rs_json_write_line(r.out, line))
 				r.write_error = errno ? errno : EIO;
@@ -294,7 +269,8 @@ int rs_cmd_record(int argc, char **argv)
 			wait_ms = (int)((o.duration - t) * 1000) + 1;
 		if (wait_ms > 100)
 			wait_ms = 100;
-		if (rs_collector_poll(c, wait_ms, on_record, &r) < 0 &&
+		if (rs_collector_poll(s.collector, wait_ms, on_record, &r) <
+			    0 &&
 		    !r.write_error)
 			break;
 	}
@@ -304,16 +280,17 @@ int rs_cmd_record(int argc, char **argv)
 	 * program already running when its link went may still finish; a
 	 * record of it after the snapshot means one more snapshot.
 	 */
-	rs_collector_stop(c);
+	rs_collector_stop(s.collector);
 	{
 		double t;
 
 		do {
-			while (rs_collector_poll(c, 0, on_record, &r) > 0)
+			while (rs_collector_poll(s.collector, 0, on_record,
+						 &r) > 0)
 				;
 			t = (rs_now_ns() - start) / 1e9;
-			refresh(c, cg, r.model, t);
-		} while (rs_collector_poll(c, 0, on_record, &r) > 0);
+			rs_session_refresh(&s);
+		} while (rs_collector_poll(s.collector, 0, on_record, &r) > 0);
 		line = rs_json_summary(r.model, t, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;
@@ -330,7 +307,7 @@ int rs_cmd_record(int argc, char **argv)
 	if (rs_model_stat(r.model, RS_STAT_PROG_MISSES)) {
 		char which[1024];
 
-		rs_collector_misses(c, which, sizeof(which));
+		rs_collector_misses(s.collector, which, sizeof(which));
 		fprintf(stderr,
 			"reclaimscope: %llu events were lost: the kernel "
 			"skipped "
@@ -348,8 +325,7 @@ int rs_cmd_record(int argc, char **argv)
 							  RS_STAT_RING_DROPS));
 	rc = 0;
 out:
-	rs_collector_close(c);
-	rs_model_free(r.model);
+	rs_session_close(&s);
 	rs_cgroups_close(cg);
 	if (r.out && r.out != stdout)
 		fclose(r.out);

@@ -604,8 +604,8 @@ static void forget_keys(int fd, const __u64 *sorted_ids, size_t nr_ids,
 		if (!bsearch(key, sorted_ids, nr_ids, sizeof(__u64), id_cmp))
 			continue;
 		if (nr == cap) {
-			char *more = realloc(doomed, (cap = cap ? cap * 2 : 64) *
-							     key_size);
+			char *more = realloc(
+				doomed, (cap = cap ? cap * 2 : 64) * key_size);
 
 			if (!more)
 				break;

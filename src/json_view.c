@@ -292,7 +292,8 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 		set_fields(e, mc->total, rs_model_hooks(m));
 		json_object_set_new(e, "nodes", breakdowns(m, mc, &by_rec));
 		json_object_set_new(e, "by_reclaimer", by_rec);
-		json_object_set_new(e, "histograms", rs_json_hists(m, mc, false));
+		json_object_set_new(e, "histograms",
+				    rs_json_hists(m, mc, false));
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);

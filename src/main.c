@@ -19,6 +19,9 @@ static const struct {
 	 "what the running kernel offers and which hooks attach"},
 	{"record", rs_cmd_record,
 	 "record per-memcg reclaim activity as NDJSON"},
+	{"top", rs_cmd_top, "live view of reclaim per memcg"},
+	{"daemon", rs_cmd_daemon,
+	 "serve Prometheus metrics and a JSON API over HTTP"},
 };
 
 static const char doc[] =

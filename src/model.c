@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,9 @@ struct path_entry {
 	bool gone;
 	double gone_since; /* model time it was first seen gone */
 	struct rs_hists *hists;
+	double gauges[3]; /* current, max, PSI; valid if has_gauges */
+	bool has_gauges;
+	double last_aging; /* NaN: none seen */
 	bool cg_sampled;
 	__u64 cg_base[NR_CG], cg_last[NR_CG], cg_prev[NR_CG];
 };
@@ -163,6 +167,7 @@ static struct path_entry *find_path(const struct rs_model *m, __u64 id,
 }
 
 static void cg_restore(struct rs_model *m);
+static struct path_entry *entry_of(struct rs_model *m, __u64 id);
 
 void rs_model_end(struct rs_model *m, double t)
 {
@@ -193,11 +198,18 @@ void rs_model_end(struct rs_model *m, double t)
 			mc = &m->memcgs[m->nr_memcgs++];
 			mc->id = cell->key.cgroup_id;
 			mc->first_cell = i;
+			mc->mem_current = mc->mem_max = NAN;
+			mc->psi_some_avg10 = NAN;
 			p = find_path(m, mc->id, NULL);
 			if (p) {
 				mc->path = p->path;
 				mc->gone = p->gone;
 				mc->hists = p->hists;
+				if (p->has_gauges) {
+					mc->mem_current = p->gauges[0];
+					mc->mem_max = p->gauges[1];
+					mc->psi_some_avg10 = p->gauges[2];
+				}
 			}
 		}
 		mc = &m->memcgs[m->nr_memcgs - 1];
@@ -208,6 +220,20 @@ void rs_model_end(struct rs_model *m, double t)
 		}
 	}
 	cg_restore(m);
+	for (size_t n = 0; n < m->nr_memcgs; n++) {
+		struct rs_memcg *mc = &m->memcgs[n];
+		struct path_entry *p;
+
+		if (!mc->interval[RS_F_AGINGS]) {
+			p = find_path(m, mc->id, NULL);
+			mc->last_aging = p ? p->last_aging : NAN;
+			continue;
+		}
+		p = entry_of(m, mc->id);
+		mc->last_aging = t;
+		if (p)
+			p->last_aging = t;
+	}
 }
 
 /* Re-laid memcgs get their own counters' last values back. */
@@ -308,6 +334,7 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 	p = &m->paths[pos];
 	memset(p, 0, sizeof(*p));
 	p->id = id;
+	p->last_aging = NAN;
 	return p;
 }
 
@@ -446,6 +473,25 @@ void rs_model_cg_apply(struct rs_model *m)
 				p->cg_last[i] - p->cg_prev[i];
 			p->cg_prev[i] = p->cg_last[i];
 		}
+	}
+}
+
+void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,
+			 double max, double psi_some_avg10)
+{
+	struct path_entry *p = entry_of(m, id);
+	struct rs_memcg *mc = memcg_of(m, id);
+
+	if (p) {
+		p->gauges[0] = current;
+		p->gauges[1] = max;
+		p->gauges[2] = psi_some_avg10;
+		p->has_gauges = true;
+	}
+	if (mc) {
+		mc->mem_current = current;
+		mc->mem_max = max;
+		mc->psi_some_avg10 = psi_some_avg10;
 	}
 }
 

@@ -29,6 +29,11 @@ struct rs_hists {
 struct rs_memcg {
 	__u64 id;
 	const struct rs_hists *hists; /* NULL: nothing recorded yet */
+	/* gauges from cgroupfs, NaN where unknown (see rs_model_set_gauges) */
+	double mem_current, mem_max; /* bytes; max is +inf for no limit */
+	double psi_some_avg10;	     /* memory.pressure "some avg10", % */
+	double last_aging; /* model time of the last interval with an aging;
+			    * NaN: none seen */
 	char *path; /* NULL until resolved; kept after the memcg is gone */
 	bool gone;  /* no longer in cgroupfs */
 	__u64 total[RS_NR_FIELDS];
@@ -99,6 +104,10 @@ void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
 void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
 			__u64 value);
 void rs_model_cg_apply(struct rs_model *m);
+
+/* Gauges read from cgroupfs this interval (NaN: unknown). */
+void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,
+			 double max, double psi_some_avg10);
 
 /* The known path of an id, memcg in the snapshot or not; NULL if none. */
 const char *rs_model_path(const struct rs_model *m, __u64 id);

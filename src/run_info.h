@@ -41,4 +41,7 @@ const char *rs_hook_state_word(enum rs_hook_state state);
 const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 			       size_t size);
 
+/* Mode in one word: "full", "partial" or "tracepoint-only". */
+const char *rs_mode(const struct rs_run_info *info);
+
 #endif

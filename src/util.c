@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "util.h"
 #include "run_info.h"
+#include "fields.h"
 
 int rs_parse_u64(const char *s, __u64 min, __u64 max, __u64 *out)
 {
@@ -118,4 +119,40 @@ const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 		return rs_hook_state_word(h->state);
 	snprintf(buf, size, "failed: %s", h->why[0] ? h->why : "?");
 	return buf;
+}
+
+const char *rs_mode(const struct rs_run_info *info)
+{
+	static const __u64 series_hooks = RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) |
+					  RS_HOOK_BIT(EVICT_FOLIOS) |
+					  RS_HOOK_BIT(LRUVEC_EVICTABLE_SIZE) |
+					  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ) |
+					  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK);
+	__u64 fentry_hooks = 0;
+
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		if (rs_hooks[h].fentry)
+			fentry_hooks |= 1ULL << h;
+	if ((info->attached & series_hooks) == series_hooks)
+		return "full";
+	if (!(info->attached & fentry_hooks))
+		return "tracepoint-only";
+	return "partial";
+}
+
+void rs_sleep_unless(volatile int *flag, double seconds)
+{
+	__u64 end = rs_now_ns() + (__u64)(seconds * 1e9);
+
+	/* in steps, so that a signal's flag is seen within 50 ms */
+	while (!*flag) {
+		__u64 now = rs_now_ns();
+		__u64 step = 50000000;
+
+		if (now >= end)
+			break;
+		if (end - now < step)
+			step = end - now;
+		usleep((useconds_t)(step / 1000));
+	}
 }

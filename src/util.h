@@ -16,6 +16,9 @@ void rs_rfc3339_now(char *buf, size_t size);
 /* CLOCK_MONOTONIC in ns (the clock of bpf_ktime_get_ns) */
 __u64 rs_now_ns(void);
 
+/* Sleep for seconds, or less if *flag becomes set. */
+void rs_sleep_unless(volatile int *flag, double seconds);
+
 /* Read a small file into buf, strip the trailing newline; -errno. */
 int rs_read_file(const char *path, char *buf, size_t size);
 

@@ -13,6 +13,8 @@ bin="$top/build/reclaimscope"
 work="$top/build/hosttest"
 limit_mb=64
 file_mb=256
+daemon_port=${RS_TEST_DAEMON_PORT:-19782}
+prom_port=${RS_TEST_PROM_PORT:-19090}
 
 skip() { echo "hosttest: skipped: $*"; echo "host: 0 passed, 0 failed, 1 skipped"; exit 0; }
 
@@ -45,6 +47,10 @@ moved=""
 cleanup() {
 	set +e
 	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" 2>/dev/null && wait 2>/dev/null
+	tmux kill-session -t "rs-top-$$" 2>/dev/null
+	[ -n "${prom_pid:-}" ] && kill "$prom_pid" 2>/dev/null
+	[ -n "${daemon_pid:-}" ] && kill -TERM "$daemon_pid" 2>/dev/null
+	wait 2>/dev/null
 	rm -f "$work/data"
 	rmdir "$memcg" 2>/dev/null
 	if [ -n "$moved" ]; then
@@ -90,6 +96,39 @@ wait_header "$record_pid" rec
 filtered_pid=$!
 wait_header "$filtered_pid" filtered
 
+# The daemon beside them, scraped by a real Prometheus every second.
+"$bin" daemon -i 0.5 --listen "127.0.0.1:$daemon_port" 2>"$work/daemon.err" &
+daemon_pid=$!
+cat >"$work/prometheus.yml" <<EOF
+global: {scrape_interval: 1s, evaluation_interval: 1s}
+scrape_configs:
+  - job_name: reclaimscope
+    static_configs: [{targets: ['127.0.0.1:$daemon_port']}]
+EOF
+prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/prom" \
+	--web.listen-address="127.0.0.1:$prom_port" >"$work/prometheus.log" 2>&1 &
+prom_pid=$!
+for _ in $(seq 300); do
+	curl -sf "http://127.0.0.1:$daemon_port/healthz" >/dev/null &&
+		curl -sf "http://127.0.0.1:$prom_port/-/ready" >/dev/null && break
+	kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/daemon.err"; exit 1; }
+	kill -0 "$prom_pid" 2>/dev/null || { tail "$work/prometheus.log"; exit 1; }
+	sleep 0.1
+done
+# Prometheus hands static targets to its scrapers after up to 5 s: wait for
+# the first scrape, or the PromQL check would see nothing of the workload
+for _ in $(seq 300); do
+	curl -sf "http://127.0.0.1:$prom_port/api/v1/targets" | grep -q '"health":"up"' && break
+	sleep 0.1
+done
+# ... and `top` in a terminal of 80x24 (tmux), driven by keys later
+tmux new-session -d -s "rs-top-$$" -x 80 -y 24 \
+	"$bin top -i 0.5 --all 2>$work/top.err; echo top-exited-\$?; sleep 60"
+
+# ... and plain-text frames of it while the workload runs
+"$bin" top -b -n 8 -i 0.5 >"$work/top-batch.txt" 2>"$work/top-batch.err" &
+batch_pid=$!
+
 # The global counters are an oracle only while nothing else reclaims.
 cp /proc/vmstat "$work/vmstat.quiet"
 sleep 1
@@ -105,4 +144,10 @@ wait "$record_pid"
 wait "$filtered_pid"
 record_pid=""
 
-python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version"
+# The views, while the daemon and top still run (tests/host/views.sh).
+. "$here/views.sh"
+
+rc=0
+python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version" || rc=1
+python3 "$here/views_check.py" "$work" "$rel" || rc=1
+exit $rc

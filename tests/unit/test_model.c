@@ -241,9 +241,9 @@ static void hist_quantiles(void **state)
 
 	(void)state;
 	assert_true(rs_hist_quantile(h, 0.5) < 0); /* empty */
-	h[10] = 90; /* 90 values <= 1024 ns */
-	h[20] = 9;  /* 9 values <= 1 Mi ns */
-	h[30] = 1;  /* 1 value <= 1 Gi ns */
+	h[10] = 90;				   /* 90 values <= 1024 ns */
+	h[20] = 9;				   /* 9 values <= 1 Mi ns */
+	h[30] = 1;				   /* 1 value <= 1 Gi ns */
 	assert_true(rs_hist_quantile(h, 0.5) == 1024);
 	assert_true(rs_hist_quantile(h, 0.90) == 1024);
 	assert_true(rs_hist_quantile(h, 0.91) == 1 << 20);

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaimscope daemon: keeps the probes attached and serves the model over
+ * HTTP (libmicrohttpd): Prometheus /metrics, the JSON API, /healthz.
+ * Read-only: no endpoint changes anything.
+ */
+#include <arpa/inet.h>
+#include <argp.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "json_view.h"
+#include "prom_view.h"
+#include "session.h"
+#include "util.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:9782"
+
+struct daemon_opts {
+	struct rs_common_opts common;
+	const char *listen;
+	double interval;
+	double expire;
+	__u64 max_connections;
+};
+
+enum { OPT_EXPIRE = 0x100, OPT_MAX_CONN };
+
+static const struct argp_option options[] = {
+	{"listen", 'l', "ADDR", 0,
+	 "Listen on ADDR: HOST:PORT, [IPv6]:PORT, or unix:PATH "
+	 "(default " DEFAULT_LISTEN ")",
+	 0},
+	{"interval", 'i', "SECONDS", 0,
+	 "Refresh the model every SECONDS (default 1; 0.1 to 3600)", 0},
+	{"expire", OPT_EXPIRE, "SECONDS", 0,
+	 "Forget a removed memcg SECONDS after it went (default 300; 0: "
+	 "never)",
+	 0},
+	{"max-connections", OPT_MAX_CONN, "N", 0,
+	 "Serve at most N connections at once (default 64)", 0},
+	{0},
+};
+
+static const char doc[] =
+	"Keep the probes attached and serve what they see over HTTP, for "
+	"Prometheus and other tools.  Endpoints (GET or HEAD only):\n"
+	"  /metrics          Prometheus text format: reclaimscope_* counters "
+	"per memcg, node and reclaimer, latency histograms per memcg, drops "
+	"and per-hook state\n"
+	"  /api/v1/snapshot  JSON: the recording header, the last interval's "
+	"snapshot and the totals, as in a recording "
+	"(docs/recording-format.md)\n"
+	"  /healthz          \"ok\" once the first snapshot is taken\n"
+	"Logs go to stderr.  SIGINT or SIGTERM stops it cleanly.\n"
+	"\v"
+	"EXAMPLES:\n"
+	"  reclaimscope daemon\n"
+	"  reclaimscope daemon --listen unix:/run/reclaimscope.sock\n"
+	"  curl -s localhost:9782/metrics | grep reclaimscope_reclaimed\n";
+
+static error_t parse(int key, char *arg, struct argp_state *state)
+{
+	struct daemon_opts *o = state->input;
+
+	switch (key) {
+	case 'l':
+		o->listen = arg;
+		return 0;
+	case 'i':
+		return rs_cli_parse_interval(state, arg, &o->interval);
+	case OPT_EXPIRE:
+		if (rs_parse_seconds(arg, 0, 365 * 86400.0, &o->expire)) {
+			argp_error(state,
+				   "invalid --expire '%s': give seconds, e.g. "
+				   "300, 10m or 0 for never",
+				   arg);
+			return EINVAL;
+		}
+		return 0;
+	case OPT_MAX_CONN:
+		if (rs_parse_u64(arg, 1, 100000, &o->max_connections)) {
+			argp_error(state,
+				   "invalid --max-connections '%s': give 1 to "
+				   "100000",
+				   arg);
+			return EINVAL;
+		}
+		return 0;
+	default:
+		return rs_cli_parse_default(key, arg, state, &o->common);
+	}
+}
+
+/*
+ * A listening socket for ADDR; -1 with msg set.  Made here rather than by
+ * libmicrohttpd so that one code path serves TCP and Unix sockets.
+ */
+static int listen_on(const char *addr, char *msg, size_t size)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, one = 1;
+
+	memset(&ss, 0, sizeof(ss));
+	if (!strncmp(addr, "unix:", 5)) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+
+		if (strlen(addr + 5) == 0 ||
+		    strlen(addr + 5) >= sizeof(un->sun_path)) {
+			snprintf(msg, size, "--listen %s: bad socket path",
+				 addr);
+			return -1;
+		}
+		un->sun_family = AF_UNIX;
+		strcpy(un->sun_path, addr + 5);
+		len = sizeof(*un);
+		unlink(un->sun_path); /* a stale socket of an earlier run */
+	} else {
+		char host[256];
+		const char *colon = strrchr(addr, ':');
+		__u64 port;
+
+		if (!colon || rs_parse_u64(colon + 1, 1, 65535, &port) ||
+		    (size_t)(colon - addr) >= sizeof(host)) {
+			snprintf(msg, size,
+				 "--listen %s: give HOST:PORT, [IPv6]:PORT or "
+				 "unix:PATH",
+				 addr);
+			return -1;
+		}
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - addr), addr);
+		if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+			struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+			host[strlen(host) - 1] = '\0';
+			in6->sin6_family = AF_INET6;
+			in6->sin6_port = htons((uint16_t)port);
+			len = sizeof(*in6);
+			if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) != 1)
+				goto bad_host;
+		} else {
+			struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+			in->sin_family = AF_INET;
+			in->sin_port = htons((uint16_t)port);
+			len = sizeof(*in);
+			if (inet_pton(AF_INET, host, &in->sin_addr) != 1)
+				goto bad_host;
+		}
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(msg, size, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (ss.ss_family != AF_UNIX)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+		snprintf(msg, size, "cannot listen on %s: %s%s", addr,
+			 strerror(errno),
+			 errno == EADDRINUSE
+				 ? " (another reclaimscope daemon? choose "
+				   "another port with --listen)"
+				 : "");
+		close(fd);
+		return -1;
+	}
+	return fd;
+bad_host:
+	snprintf(msg, size,
+		 "--listen %s: the host must be a numeric IPv4 or [IPv6] "
+		 "address",
+		 addr);
+	return -1;
+}
+
+struct server {
+	struct rs_session session;
+	pthread_mutex_t lock; /* the model, between refresh and requests */
+	bool ready;	      /* a first snapshot exists */
+	__u64 requests, errors;
+};
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
+			     const char *type, char *body, size_t len,
+			     bool owned)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+		len, body,
+		owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r) {
+		if (owned)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", type);
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	ret = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result text(struct MHD_Connection *conn, unsigned int status,
+			    const char *msg)
+{
+	return reply(conn, status, "text/plain; charset=utf-8", (char *)msg,
+		     strlen(msg), false);
+}
+
+static char *render_metrics(struct server *s, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	if (rs_prom_write(f, s->session.model, &s->session.info) || fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static char *render_snapshot(struct server *s, size_t *len)
+{
+	struct rs_model *m = s->session.model;
+	json_t *o = json_object();
+	char *out;
+
+	json_object_set_new(o, "header", rs_json_header(&s->session.info));
+	json_object_set_new(o, "snapshot", rs_json_snapshot(m, NULL));
+	json_object_set_new(o, "summary",
+			    rs_json_summary(m, rs_model_time(m), NULL));
+	out = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	if (out)
+		*len = strlen(out);
+	return out;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
+			      const char *url, const char *method,
+			      const char *version, const char *upload_data,
+			      size_t *upload_size, void **req_state)
+{
+	struct server *s = cls;
+	char *(*render)(struct server *, size_t *) = NULL;
+	const char *type = NULL;
+	char *body;
+	size_t len = 0;
+
+	(void)version;
+	(void)upload_data;
+	(void)req_state;
+	__atomic_add_fetch(&s->requests, 1, __ATOMIC_RELAXED);
+	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		/* a body sent with it is not read: read-only server */
+		*upload_size = 0;
+		return text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
+			    "read-only: only GET and HEAD\n");
+	}
+	if (!strcmp(url, "/metrics")) {
+		render = render_metrics;
+		type = "text/plain; version=0.0.4; charset=utf-8";
+	} else if (!strcmp(url, "/api/v1/snapshot")) {
+		render = render_snapshot;
+		type = "application/json";
+	} else if (!strcmp(url, "/healthz")) {
+		bool ready;
+
+		pthread_mutex_lock(&s->lock);
+		ready = s->ready;
+		pthread_mutex_unlock(&s->lock);
+		return ready ? text(conn, MHD_HTTP_OK, "ok\n")
+			     : text(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
+				    "starting: no snapshot yet\n");
+	} else {
+		return text(conn, MHD_HTTP_NOT_FOUND,
+			    "not found: try /metrics, /api/v1/snapshot or "
+			    "/healthz\n");
+	}
+	pthread_mutex_lock(&s->lock);
+	body = s->ready ? render(s, &len) : NULL;
+	pthread_mutex_unlock(&s->lock);
+	if (!body) {
+		__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
+		return text(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
+			    "no snapshot yet, or out of memory\n");
+	}
+	return reply(conn, MHD_HTTP_OK, type, body, len, true);
+}
+
+/* libmicrohttpd's own complaints, to our log. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	fprintf(stderr, "reclaimscope: http: ");
+	vfprintf(stderr, fmt, ap);
+}
+
+int rs_cmd_daemon(int argc, char **argv)
+{
+	static const struct argp argp = {
+		options, parse, NULL, doc, rs_common_children, NULL, NULL};
+	struct daemon_opts o = {.listen = DEFAULT_LISTEN,
+				.interval = 1.0,
+				.expire = 300,
+				.max_connections = 64};
+	struct rs_collector_opts copts = {0};
+	static struct server s; /* the HTTP thread reads it until the end */
+	struct MHD_Daemon *mhd = NULL;
+	volatile int stop = 0;
+	char msg[300];
+	__u64 last_forgotten = 0;
+	int fd, rc = 1;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
+		return 2;
+	/* listen first: a port in use is found before the probes load */
+	fd = listen_on(o.listen, msg, sizeof(msg));
+	if (fd < 0) {
+		fprintf(stderr, "reclaimscope: %s\n", msg);
+		return 1;
+	}
+	copts.verbose = o.common.verbose;
+	pthread_mutex_init(&s.lock, NULL);
+	s.session.expire_after = o.expire;
+	if (rs_session_open(&s.session, &copts)) {
+		close(fd);
+		return 1;
+	}
+	rs_cli_on_signals(&stop);
+	mhd = MHD_start_daemon(
+		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
+		NULL, handle, &s,
+		/* first, so that every later complaint goes through it */
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)o.max_connections,
+		/* a client that stops sending is cut off */
+		MHD_OPTION_CONNECTION_TIMEOUT, 10U,
+		/* requests are small: a bigger header gets 431 */
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+		MHD_OPTION_END);
+	if (!mhd) {
+		fprintf(stderr,
+			"reclaimscope: cannot start the HTTP server on %s\n",
+			o.listen);
+		goto out;
+	}
+	fprintf(stderr,
+		"reclaimscope: serving on %s (%s mode, kernel %s): /metrics, "
+		"/api/v1/snapshot, /healthz\n",
+		o.listen, rs_mode(&s.session.info), s.session.info.kernel);
+	while (!stop) {
+		int err;
+
+		pthread_mutex_lock(&s.lock);
+		err = rs_session_refresh(&s.session);
+		if (!err)
+			s.ready = true;
+		pthread_mutex_unlock(&s.lock);
+		if (err)
+			fprintf(stderr, "reclaimscope: snapshot failed: %s\n",
+				strerror(-err));
+		if (s.session.forgotten != last_forgotten) {
+			fprintf(stderr,
+				"reclaimscope: forgot %llu removed memcgs "
+				"(gone for %.0f s)\n",
+				(unsigned long long)(s.session.forgotten -
+						     last_forgotten),
+				o.expire);
+			last_forgotten = s.session.forgotten;
+		}
+		rs_sleep_unless(&stop, o.interval);
+	}
+	fprintf(stderr, "reclaimscope: stopping (%llu requests served)\n",
+		(unsigned long long)s.requests);
+	rc = 0;
+out:
+	if (mhd)
+		MHD_stop_daemon(mhd);
+	else
+		close(fd);
+	if (!strncmp(o.listen, "unix:", 5))
+		unlink(o.listen + 5);
+	pthread_mutex_lock(&s.lock);
+	rs_session_close(&s.session);
+	pthread_mutex_unlock(&s.lock);
+	return rc;
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "prom_view.h"
+#include "fields.h"
+
+#define PREFIX "reclaimscope_"
+
+/*
+ * Fields that are one value of a label rather than metrics of their own:
+ * exit_budget is reclaimscope_pass_exits_total{exit="budget"}.  Derived
+ * from the keys, so the table cannot drift from the field table.
+ */
+static const struct family {
+	const char *key_prefix, *metric, *label, *help;
+} families[] = {
+	{"exit_", PREFIX "pass_exits_total", "exit",
+	 "MGLRU lruvec passes by the reason they ended"},
+	{"throttles_", PREFIX "throttles_by_reason_total", "reason",
+	 "reclaim throttles by reason (mm_vmscan_throttled)"},
+};
+
+static const struct family *family_of(enum rs_field f)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strncmp(rs_fields[f].key, families[i].key_prefix,
+			     strlen(families[i].key_prefix)))
+			return &families[i];
+	return NULL;
+}
+
+const char *rs_prom_field_name(enum rs_field f, char *buf, size_t size)
+{
+	const struct rs_field_info *fi = &rs_fields[f];
+	size_t len = strlen(fi->key);
+
+	switch (fi->unit_id) {
+	case RS_UNIT_ns:
+	case RS_UNIT_us: /* "_ns"/"_us" become seconds, the base unit */
+		snprintf(buf, size, PREFIX "%.*s_seconds_total",
+			 (int)(len > 3 ? len - 3 : len), fi->key);
+		break;
+	case RS_UNIT_pages:
+		snprintf(buf, size, PREFIX "%s_pages_total", fi->key);
+		break;
+	default:
+		snprintf(buf, size, PREFIX "%s_total", fi->key);
+	}
+	return buf;
+}
+
+/* Label values: backslash, double quote and newline escaped. */
+static void put_label(FILE *out, const char *name, const char *value,
+		      bool first)
+{
+	fprintf(out, "%s%s=\"", first ? "" : ",", name);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fputc('\\', out);
+		if (*p == '\n') {
+			fputs("\\n", out);
+			continue;
+		}
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* A value in the metric's base unit: seconds for ns and us. */
+static void put_value(FILE *out, enum rs_unit unit, __u64 v)
+{
+	if (unit == RS_UNIT_ns)
+		fprintf(out, " %llu.%09llu\n",
+			(unsigned long long)(v / 1000000000),
+			(unsigned long long)(v % 1000000000));
+	else if (unit == RS_UNIT_us)
+		fprintf(out, " %llu.%06llu\n",
+			(unsigned long long)(v / 1000000),
+			(unsigned long long)(v % 1000000));
+	else
+		fprintf(out, " %llu\n", (unsigned long long)v);
+}
+
+static void head(FILE *out, const char *name, const char *type,
+		 const char *help, const char *unit)
+{
+	fprintf(out, "# HELP %s %s%s%s\n", name, help, unit ? ", in " : "",
+		unit ? unit : "");
+	fprintf(out, "# TYPE %s %s\n", name, type);
+}
+
+static const char *unit_word(enum rs_unit unit)
+{
+	return unit == RS_UNIT_ns || unit == RS_UNIT_us ? "seconds" : NULL;
+}
+
+static void put_memcg(FILE *out, const struct rs_memcg *mc, bool first)
+{
+	char buf[64];
+
+	put_label(out, "memcg", rs_memcg_display_path(mc, buf, sizeof(buf)),
+		  first);
+}
+
+/* Kernel-kept fields: one series per (memcg, node, reclaimer) cell. */
+static void cell_series(FILE *out, const struct rs_model *m, enum rs_field f,
+			const char *name, const struct family *fam)
+{
+	size_t nr;
+	const struct rs_cell *cells = rs_model_cells(m, &nr);
+
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+
+		for (size_t c = mc->first_cell;
+		     c < mc->first_cell + mc->nr_cells && c < nr; c++) {
+			const struct rs_cell *cell = &cells[c];
+			char node[16];
+
+			if (!cell->total[f])
+				continue;
+			if (cell->key.node == RS_NODE_UNKNOWN)
+				snprintf(node, sizeof(node), "unknown");
+			else
+				snprintf(node, sizeof(node), "%u",
+					 cell->key.node);
+			fprintf(out, "%s{", name);
+			put_memcg(out, mc, true);
+			put_label(out, "node", node, false);
+			put_label(out, "reclaimer",
+				  rs_reclaimer_name(cell->key.reclaimer),
+				  false);
+			if (fam)
+				put_label(out, fam->label,
+					  rs_fields[f].key +
+						  strlen(fam->key_prefix),
+					  false);
+			fputc('}', out);
+			put_value(out, rs_fields[f].unit_id, cell->total[f]);
+		}
+	}
+}
+
+/* The memcg's own counters (memory.stat, memory.events): per memcg only. */
+static void memcg_series(FILE *out, const struct rs_model *m, enum rs_field f,
+			 const char *name)
+{
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+
+		if (!mc->total[f])
+			continue;
+		fprintf(out, "%s{", name);
+		put_memcg(out, mc, true);
+		fputc('}', out);
+		put_value(out, rs_fields[f].unit_id, mc->total[f]);
+	}
+}
+
+static void fields(FILE *out, const struct rs_model *m)
+{
+	__u64 attached = rs_model_hooks(m);
+	bool family_done[sizeof(families) / sizeof(families[0])] = {false};
+
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		const struct family *fam = family_of(f);
+		char name[128];
+
+		/* unknown here: absent, never a made-up 0 */
+		if (!rs_field_known(f, attached))
+			continue;
+		if (fam) {
+			size_t k = (size_t)(fam - families);
+
+			if (!family_done[k])
+				head(out, fam->metric, "counter", fam->help,
+				     NULL);
+			family_done[k] = true;
+			cell_series(out, m, f, fam->metric, fam);
+			continue;
+		}
+		rs_prom_field_name(f, name, sizeof(name));
+		head(out, name, "counter", rs_fields[f].help,
+		     unit_word(rs_fields[f].unit_id));
+		if (rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS))
+			memcg_series(out, m, f, name);
+		else
+			cell_series(out, m, f, name, NULL);
+	}
+}
+
+/* The field whose per-memcg total is a histogram's _sum. */
+static const enum rs_field hist_sum[RS_NR_HISTS] = {
+	[RS_HIST_DIRECT] = RS_F_DIRECT_RECLAIM_NS,
+	[RS_HIST_MEMCG] = RS_F_MEMCG_RECLAIM_NS,
+	[RS_HIST_PASS] = RS_F_PASS_NS,
+	[RS_HIST_AGING] = RS_F_AGING_NS,
+	[RS_HIST_THROTTLE] = RS_F_THROTTLE_US,
+};
+
+/* Buckets below 1 us are folded into the first (counts are cumulative). */
+#define FIRST_BUCKET 10
+
+static void histograms(FILE *out, const struct rs_model *m)
+{
+	for (int h = 0; h < RS_NR_HISTS; h++) {
+		char name[128];
+
+		if (!rs_hist_known(h, rs_model_hooks(m)))
+			continue;
+		snprintf(name, sizeof(name), PREFIX "%s_duration_seconds",
+			 rs_hist_infos[h].key);
+		head(out, name, "histogram", rs_hist_infos[h].help, "seconds");
+		for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+			const struct rs_memcg *mc = rs_model_memcg(m, i);
+			__u64 cum = 0;
+
+			if (!mc->hists)
+				continue;
+			for (int b = 0; b < RS_HIST_BUCKETS; b++)
+				cum += mc->hists->total[h][b];
+			if (!cum)
+				continue;
+			cum = 0;
+			for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+				__u64 ns = 1ULL << b;
+				char le[40];
+
+				cum += mc->hists->total[h][b];
+				if (b < FIRST_BUCKET)
+					continue;
+				/* 2^b ns exactly: a bound no value exceeds */
+				snprintf(le, sizeof(le), "%llu.%09llu",
+					 (unsigned long long)(ns / 1000000000),
+					 (unsigned long long)(ns % 1000000000));
+				fprintf(out, "%s_bucket{", name);
+				put_memcg(out, mc, true);
+				put_label(out, "le", le, false);
+				fprintf(out, "} %llu\n",
+					(unsigned long long)cum);
+			}
+			fprintf(out, "%s_bucket{", name);
+			put_memcg(out, mc, true);
+			put_label(out, "le", "+Inf", false);
+			fprintf(out, "} %llu\n", (unsigned long long)cum);
+			fprintf(out, "%s_sum{", name);
+			put_memcg(out, mc, true);
+			fputc('}', out);
+			put_value(out, rs_fields[hist_sum[h]].unit_id,
+				  mc->total[hist_sum[h]]);
+			fprintf(out, "%s_count{", name);
+			put_memcg(out, mc, true);
+			fprintf(out, "} %llu\n", (unsigned long long)cum);
+		}
+	}
+}
+
+static void stat_counter(FILE *out, const struct rs_model *m, enum rs_stat s,
+			 const char *name, const char *help)
+{
+	head(out, name, "counter", help, NULL);
+	fprintf(out, "%s %llu\n", name,
+		(unsigned long long)rs_model_stat(m, s));
+}
+
+static void tool_health(FILE *out, const struct rs_model *m,
+			const struct rs_run_info *info)
+{
+	static const char *const wb_reasons[] = {
+		"background",	 "vmscan",	  "sync",
+		"periodic",	 "laptop_timer",  "fs_free_space",
+		"forker_thread", "foreign_flush",
+	};
+	size_t gone = 0;
+
+	head(out, PREFIX "info", "gauge",
+	     "the kernel and the mode reclaimscope runs in (value 1)", NULL);
+	fprintf(out, PREFIX "info{");
+	put_label(out, "kernel", info->kernel, true);
+	put_label(out, "mode", rs_mode(info), false);
+	put_label(out, "mglru", info->mglru_enabled > 0 ? "on" : "off", false);
+	fprintf(out, "} 1\n");
+	head(out, PREFIX "hook_attached", "gauge",
+	     "1 if the hook is attached, 0 if it is missing or failed", NULL);
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		fprintf(out, PREFIX "hook_attached{");
+		put_label(out, "hook", rs_hooks[h].name, true);
+		put_label(out, "state",
+			  rs_hook_state_word(info->hooks[h].state), false);
+		fprintf(out, "} %d\n",
+			info->hooks[h].state == RS_HOOK_ATTACHED);
+	}
+	stat_counter(out, m, RS_STAT_RING_DROPS, PREFIX "ring_drops_total",
+		     "event records dropped: the ring buffer was full");
+	stat_counter(out, m, RS_STAT_RING_RECORDS, PREFIX "ring_records_total",
+		     "event records submitted to the ring buffer");
+	stat_counter(out, m, RS_STAT_PROG_MISSES, PREFIX "missed_events_total",
+		     "events lost: the kernel skipped every copy of a program");
+	stat_counter(out, m, RS_STAT_AGG_FULL, PREFIX "agg_map_full_total",
+		     "counter updates lost: the per-memcg map reached its cap "
+		     "of tracked (memcg, node, reclaimer) cells");
+	stat_counter(out, m, RS_STAT_HIST_FULL, PREFIX "hist_map_full_total",
+		     "histogram updates lost: the histogram map was full");
+	stat_counter(out, m, RS_STAT_STATE_MISSES, PREFIX "state_misses_total",
+		     "events without per-task state (not attributed)");
+	if (rs_model_hooks(m) & RS_HOOK_BIT(WAKEUP_FLUSHER_THREADS)) {
+		head(out, PREFIX "flusher_calls_total", "counter",
+		     "wakeup_flusher_threads calls by reason, all callers",
+		     NULL);
+		for (int r = 0;
+		     r <= RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
+		     r++) {
+			__u64 n = rs_model_stat(m, RS_STAT_FLUSHER_REASON0 + r);
+			char other[24];
+
+			if (!n)
+				continue;
+			snprintf(other, sizeof(other), "reason_%d", r);
+			fprintf(out, PREFIX "flusher_calls_total{");
+			put_label(out, "reason",
+				  r < (int)(sizeof(wb_reasons) /
+					    sizeof(wb_reasons[0]))
+					  ? wb_reasons[r]
+					  : other,
+				  true);
+			fprintf(out, "} %llu\n", (unsigned long long)n);
+		}
+	}
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++)
+		gone += rs_model_memcg(m, i)->gone;
+	head(out, PREFIX "memcgs", "gauge",
+	     "memcgs tracked (with counters in the kernel maps)", NULL);
+	fprintf(out, PREFIX "memcgs %zu\n", rs_model_nr_memcgs(m));
+	head(out, PREFIX "memcgs_gone", "gauge",
+	     "tracked memcgs already removed from cgroupfs, kept until they "
+	     "expire",
+	     NULL);
+	fprintf(out, PREFIX "memcgs_gone %zu\n", gone);
+}
+
+int rs_prom_write(FILE *out, const struct rs_model *m,
+		  const struct rs_run_info *info)
+{
+	tool_health(out, m, info);
+	fields(out, m);
+	histograms(out, m);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Prometheus text exposition (version 0.0.4) of the model, rendered from the
+ * field table: a JSON key `k` is the metric reclaimscope_k with its unit made
+ * a base unit (ns and us become seconds) and counters ending in _total.
+ */
+#ifndef RS_PROM_VIEW_H
+#define RS_PROM_VIEW_H
+
+#include <stdio.h>
+#include "model.h"
+#include "run_info.h"
+
+/* Write every metric to out; -1 on a write error. */
+int rs_prom_write(FILE *out, const struct rs_model *m,
+		  const struct rs_run_info *info);
+
+/* The metric name of a field (e.g. "reclaimscope_pass_seconds_total"). */
+const char *rs_prom_field_name(enum rs_field f, char *buf, size_t size);
+
+#endif

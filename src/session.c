@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "session.h"
+#include "util.h"
+
+int rs_session_open(struct rs_session *s, const struct rs_collector_opts *o)
+{
+	s->cgroups = rs_cgroups_open();
+	if (s->cgroups) {
+		snprintf(s->info.cgroup_root, sizeof(s->info.cgroup_root), "%s",
+			 rs_cgroups_root(s->cgroups));
+		s->info.cgroup_version = rs_cgroups_version(s->cgroups);
+	}
+	if (rs_cli_open(&s->collector, &s->info, o))
+		goto fail;
+	s->model = rs_model_new(s->info.attached);
+	if (!s->model) {
+		fprintf(stderr, "reclaimscope: out of memory\n");
+		goto fail;
+	}
+	if (s->cgroups)
+		rs_cgroups_baseline(s->cgroups, s->model);
+	rs_rfc3339_now(s->info.start, sizeof(s->info.start));
+	return 0;
+fail:
+	rs_session_close(s);
+	return 1;
+}
+
+double rs_session_time(const struct rs_session *s)
+{
+	return (rs_now_ns() - s->info.start_ns) / 1e9;
+}
+
+/* Gone long enough: out of the kernel maps, then out of the model. */
+static void expire(struct rs_session *s)
+{
+	__u64 ids[256];
+	size_t n;
+
+	do {
+		n = rs_model_expired(s->model, s->expire_after, ids, 256);
+		if (!n)
+			break;
+		rs_collector_forget(s->collector, ids, n);
+		for (size_t i = 0; i < n; i++)
+			rs_model_forget(s->model, ids[i]);
+		s->forgotten += n;
+	} while (n == 256);
+}
+
+int rs_session_refresh(struct rs_session *s)
+{
+	int err = rs_collector_snapshot(s->collector, s->model,
+					rs_session_time(s));
+
+	if (err)
+		return err;
+	if (s->cgroups) {
+		rs_cgroups_update_model(s->cgroups, s->model);
+		rs_cgroups_sample(s->cgroups, s->model);
+		if (s->gauges)
+			rs_cgroups_gauges(s->cgroups, s->model);
+	}
+	if (s->expire_after > 0)
+		expire(s);
+	return 0;
+}
+
+void rs_session_close(struct rs_session *s)
+{
+	rs_collector_close(s->collector);
+	rs_model_free(s->model);
+	rs_cgroups_close(s->cgroups);
+	s->collector = NULL;
+	s->model = NULL;
+	s->cgroups = NULL;
+}
