@@ -11,6 +11,7 @@
 #   make vmtest     VM test on the kernel with the MGLRU series
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h
 #   make format     clang-format the sources
+#   make install    binary, man page and systemd unit (PREFIX, DESTDIR)
 
 CC ?= cc
 CLANG ?= clang
@@ -44,7 +45,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: install installtest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -85,7 +86,7 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit hosttest vmtest
+tests: unit installtest hosttest vmtest
 
 RUN_SECONDS ?= 10
 run: deps
@@ -99,6 +100,21 @@ deps:
 
 vmlinux:
 	scripts/gen-vmlinux-h.sh
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+install: $(OUT)/reclaimscope
+	install -D -m 0755 $(OUT)/reclaimscope $(DESTDIR)$(SBINDIR)/reclaimscope
+	install -D -m 0644 docs/reclaimscope.8 $(DESTDIR)$(MANDIR)/man8/reclaimscope.8
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/reclaimscope.service.in \
+		>$(DESTDIR)$(UNITDIR)/reclaimscope.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/reclaimscope.service
+
+installtest: $(OUT)/reclaimscope
+	tests/host/install.sh
 
 format:
 	clang-format -i src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c

@@ -12,32 +12,13 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
-from judge import Judge, load_ndjson  # noqa: E402
+from judge import Judge, load_ndjson, parse_metrics  # noqa: E402
 
 judge = Judge()
 check = judge.check
-LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
-LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
-
-
 def read(work, name):
     with open(os.path.join(work, name)) as f:
         return f.read()
-
-
-def parse_metrics(text):
-    """[(name, {labels}, value)] of every sample line."""
-    out = []
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        m = LINE.match(line)
-        if not m:
-            check(False, f"sample line parses: {line[:60]}")
-            continue
-        labels = dict(LABEL.findall(m.group(3) or ""))
-        out.append((m.group(1), labels, float(m.group(4))))
-    return out
 
 
 def total(samples, name, memcg):
@@ -50,7 +31,7 @@ def metrics_checks(work, path, rec_memcg, probe):
     rc = read(work, "promtool.rc").strip()
     check(rc == "0", f"promtool check metrics finds no problem "
           f"({read(work, 'promtool.out').strip()[:200] or 'silent'})")
-    samples = parse_metrics(text)
+    samples = parse_metrics(text, judge)
     names = {n for n, _, _ in samples}
     check(all(n.startswith("reclaimscope_") for n in names),
           "every metric has the reclaimscope_ prefix")

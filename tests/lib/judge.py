@@ -4,6 +4,7 @@ Each check prints "ok" or "FAIL" with what it asserts; the closing line is
 "NAME: N passed, M failed", which CI reads.
 """
 import json
+import re
 
 
 class Judge:
@@ -45,3 +46,24 @@ def load_ndjson(judge, path):
             except ValueError as e:
                 judge.check(False, f"line {n} of {path} is JSON ({e})")
     return lines
+
+
+METRIC_LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
+METRIC_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_metrics(text, judge=None):
+    """[(name, {labels}, value)] of the sample lines of a Prometheus text
+    exposition; with a judge, a line that does not parse is a failure."""
+    out = []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = METRIC_LINE.match(line)
+        if not m:
+            if judge:
+                judge.check(False, f"sample line parses: {line[:60]}")
+            continue
+        labels = dict(METRIC_LABEL.findall(m.group(3) or ""))
+        out.append((m.group(1), labels, float(m.group(4))))
+    return out

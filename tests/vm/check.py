@@ -8,12 +8,13 @@ line by line, starts with a header and ends with a summary, and no record was
 dropped.  Then the scenario's own assertions.  Prints each check and exits 1
 if any failed.
 """
+import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
-from judge import Judge, load_ndjson, read_kv  # noqa: E402
+from judge import Judge, load_ndjson, parse_metrics, read_kv  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -235,6 +236,58 @@ def scenario_wbstorm(res, header, summary, rec):
     check(calls >= m["flusher_wakeups"],
           f"wakeup_flusher_threads(WB_REASON_VMSCAN) calls {calls} >= wakeups")
     consistent(rec, m)
+    daemon_views(res, m)
+
+
+def metric_total(samples, name, memcg_path):
+    return sum(v for n, lab, v in samples
+               if n == name and lab.get("memcg") == memcg_path)
+
+
+def daemon_views(res, m):
+    """The daemon's /metrics and top's batch frames, from inside the guest,
+    during the same run as the recording."""
+    path = m["path"]
+    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
+          "daemon exited 0 on SIGTERM")
+    with open(os.path.join(res, "metrics.after.txt")) as f:
+        samples = parse_metrics(f.read())
+    # (metric, summary key): series the scenario is about, equal to the
+    # recording's totals (nothing reclaims between the two reads)
+    for name, key in (("reclaimscope_scanned_pages_total", "scanned"),
+                      ("reclaimscope_isolated_pages_total", "isolated"),
+                      ("reclaimscope_reclaimed_pages_total", "reclaimed"),
+                      ("reclaimscope_agings_total", "agings"),
+                      ("reclaimscope_shrinks_total", "shrinks"),
+                      ("reclaimscope_flusher_wakeups_total", "flusher_wakeups"),
+                      ("reclaimscope_throttles_total", "throttles")):
+        got = metric_total(samples, name, path)
+        check(got == m[key] and got > 0,
+              f"/metrics {name}{{memcg={path}}} {got:.0f} == summary {key} {m[key]}")
+    got = metric_total(samples, "reclaimscope_throttle_duration_seconds_count", path)
+    check(got == m["throttles"], f"throttle delay histogram counts {got:.0f} throttles")
+    with open(os.path.join(res, "api.after.json")) as f:
+        api = json.load(f)
+    check(api["header"]["schema"] == 1 and api["summary"]["type"] == "summary",
+          "the JSON API answers with a header and a summary")
+    # top's frames: MGLRU columns filled on the series kernel
+    check(open(os.path.join(res, "top.status")).read().strip() == "top exit 0",
+          "top -b exited 0 on SIGINT")
+    with open(os.path.join(res, "top-batch.txt")) as f:
+        frames = f.read().strip().split("\n\n")
+    rows = []
+    for frame in frames:
+        lines = frame.splitlines()
+        heads = [line for line in lines if line.startswith("MEMCG")]
+        for line in lines:
+            if heads and line.split() and line.split()[0] == path:
+                rows.append(dict(zip(heads[0].split()[1:], line.split()[1:])))
+    check(len(rows) > 0, f"top -b shows {path} in {len(rows)} frames")
+    cols = ("shrinks/s", "agings/s", "budget%", "flusher_wakeups/s", "throttles/s")
+    check(rows and all(r.get(c) != "n/a" for r in rows for c in cols),
+          "top -b: the MGLRU columns are filled (never n/a) on the series kernel")
+    check(any(float(r.get("shrinks/s", "0").replace("-", "0")) > 0 for r in rows),
+          "top -b: some frame shows passes per second")
 
 
 def scenario_tenants(res, header, summary, rec):

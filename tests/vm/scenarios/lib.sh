@@ -81,4 +81,32 @@ stop_record() {
 }
 
 reclaimscope probe --json -v >probe.json 2>probe.err || true
+
+# The daemon on the guest's loopback, until stop_daemon.
+start_daemon() {
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	reclaimscope daemon -i 0.5 2>daemon.err &
+	DAEMON_PID=$!
+	i=0
+	until wget -q -O /dev/null http://127.0.0.1:9782/healthz 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { log "daemon did not start"; cat daemon.err; return 1; }
+		kill -0 $DAEMON_PID 2>/dev/null || { log "daemon died"; cat daemon.err; return 1; }
+		usleep 100000
+	done
+}
+
+# What the daemon serves now, after its next refresh.
+fetch_daemon() { # TAG
+	sleep 1
+	wget -q -O "metrics.$1.txt" http://127.0.0.1:9782/metrics
+	wget -q -O "api.$1.json" http://127.0.0.1:9782/api/v1/snapshot
+}
+
+stop_daemon() {
+	kill -TERM $DAEMON_PID
+	wait $DAEMON_PID
+	echo "daemon exit $?" >daemon.status
+}
+
 . "$1"

@@ -13,10 +13,19 @@ mkmemcg wb 128M
 sync
 echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events
+# the daemon and top's batch frames watch the same storm
+start_daemon
+reclaimscope top -b -i 1 >top-batch.txt 2>top-batch.err &
+top_pid=$!
 snapshot_counters before wb
 in_memcg wb dd if=/dev/zero of=/mnt/testfile bs=1M count=192 2>dd.err
 echo $? >dd.status
 snapshot_counters after wb
+fetch_daemon after
+kill -INT $top_pid
+wait $top_pid
+echo "top exit $?" >top.status
+stop_daemon
 stop_record
 teardown_slow_fs
 log "done"
