@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 #include "fields.h"
 #include "shrink.h"
@@ -75,4 +76,19 @@ const char *rs_throttle_reason_name(int reason)
 	static const char *const names[] = {"writeback", "isolated",
 					    "noprogress", "congested"};
 	return reason >= 0 && reason < 4 ? names[reason] : "unknown";
+}
+
+const char *rs_wb_reason_name(unsigned int reason, char *buf, size_t size)
+{
+	/* enum wb_reason, in order */
+	static const char *const names[] = {
+		"background",	 "vmscan",	  "sync",
+		"periodic",	 "laptop_timer",  "fs_free_space",
+		"forker_thread", "foreign_flush",
+	};
+
+	if (reason < sizeof(names) / sizeof(names[0]))
+		return names[reason];
+	snprintf(buf, size, "reason_%u", reason);
+	return buf;
 }

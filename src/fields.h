@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include "rs_common.h"
 
 /* lower case: the table names units by these tokens */
@@ -54,5 +55,7 @@ const char *rs_exit_reason_name(unsigned int reason);
 const char *rs_aging_trigger_name(unsigned int trigger);
 const char *rs_throttle_reason_name(int reason);
 int rs_field_by_key(const char *key); /* -1 if none */
+/* A flusher wakeup reason (enum wb_reason); buf for unknown ones. */
+const char *rs_wb_reason_name(unsigned int reason, char *buf, size_t size);
 
 #endif

@@ -259,24 +259,17 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 				    json_integer((json_int_t)rs_model_stat(
 					    m, RS_STAT_PASS_NO_BUDGET)));
 	if (rs_model_hooks(m) & RS_HOOK_BIT(WAKEUP_FLUSHER_THREADS)) {
-		static const char *const reasons[] = {
-			"background",	 "vmscan",	  "sync",
-			"periodic",	 "laptop_timer",  "fs_free_space",
-			"forker_thread", "foreign_flush",
-		};
 		flush = json_object();
 		for (int r = 0;
 		     r <= RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
 		     r++) {
 			__u64 n = rs_model_stat(m, RS_STAT_FLUSHER_REASON0 + r);
-			char name[32];
+			char buf[32];
+			const char *name =
+				rs_wb_reason_name(r, buf, sizeof(buf));
 
 			if (!n)
 				continue;
-			if (r < (int)(sizeof(reasons) / sizeof(reasons[0])))
-				snprintf(name, sizeof(name), "%s", reasons[r]);
-			else
-				snprintf(name, sizeof(name), "reason_%d", r);
 			json_object_set_new(flush, name,
 					    json_integer((json_int_t)n));
 		}

@@ -265,11 +265,6 @@ static void stat_counter(FILE *out, const struct rs_model *m, enum rs_stat s,
 static void tool_health(FILE *out, const struct rs_model *m,
 			const struct rs_run_info *info)
 {
-	static const char *const wb_reasons[] = {
-		"background",	 "vmscan",	  "sync",
-		"periodic",	 "laptop_timer",  "fs_free_space",
-		"forker_thread", "foreign_flush",
-	};
 	size_t gone = 0;
 
 	head(out, PREFIX "info", "gauge",
@@ -310,18 +305,13 @@ static void tool_health(FILE *out, const struct rs_model *m,
 		     r <= RS_STAT_FLUSHER_REASON_LAST - RS_STAT_FLUSHER_REASON0;
 		     r++) {
 			__u64 n = rs_model_stat(m, RS_STAT_FLUSHER_REASON0 + r);
-			char other[24];
+			char buf[24];
 
 			if (!n)
 				continue;
-			snprintf(other, sizeof(other), "reason_%d", r);
 			fprintf(out, PREFIX "flusher_calls_total{");
 			put_label(out, "reason",
-				  r < (int)(sizeof(wb_reasons) /
-					    sizeof(wb_reasons[0]))
-					  ? wb_reasons[r]
-					  : other,
-				  true);
+				  rs_wb_reason_name(r, buf, sizeof(buf)), true);
 			fprintf(out, "} %llu\n", (unsigned long long)n);
 		}
 	}

@@ -134,9 +134,12 @@ cp /proc/vmstat "$work/vmstat.quiet"
 sleep 1
 cp /proc/vmstat "$work/vmstat.before"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.before"
+# The reads are spread over seconds, so that the daemon's scrapes see the
+# counters grow (on a fast machine all of it fits in one second).
 sh -c 'echo $$ >"$1/cgroup.procs" &&
 	dd if=/dev/zero of="$2" bs=1M count="$3" status=none conv=fsync &&
-	cat "$2" >/dev/null && cat "$2" >/dev/null' sh "$memcg" "$work/data" "$file_mb"
+	for i in 1 2 3 4 5; do cat "$2" >/dev/null && sleep 0.7; done' \
+	sh "$memcg" "$work/data" "$file_mb"
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
 kill -INT "$record_pid" "$filtered_pid"

@@ -75,6 +75,10 @@ keys Escape
 sleep 0.3
 keys h
 capture 1 help
+keys Escape t
+capture 1 tree
+tmux resize-window -t "$session" -x 100 -y 30
+capture 1 resized
 keys q
 capture 1 quit
 

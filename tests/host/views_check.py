@@ -137,7 +137,7 @@ def http_checks(work):
 def top_checks(work, path, probe):
     cap = {k: read(work, f"top.{k}.txt") for k in
            ("start", "sorted", "filtered-out", "filtered", "details",
-            "help", "quit")}
+            "help", "tree", "resized", "quit")}
     lines = cap["start"].splitlines()
     check(lines and lines[0].startswith("reclaimscope  kernel"),
           "top: header first")
@@ -155,6 +155,11 @@ def top_checks(work, path, probe):
     check("memcg reclaims targeting this memcg" in cap["details"],
           "top: details show its reclaim latency histogram")
     check("this help" in cap["help"], "top: h shows the help")
+    check("sort tree" in cap["tree"], "top: t shows the tree")
+    lines = cap["resized"].splitlines()
+    check(len(lines) == 30 and lines[0].startswith("reclaimscope  kernel")
+          and "MEMCG" in cap["resized"] and lines[-1].startswith("sort "),
+          "top: redrawn whole after the terminal grew to 100x30")
     check("top-exited-0" in cap["quit"], "top: q quits, exit status 0")
     # batch frames: tracepoint-only columns filled, the rest n/a
     batch = read(work, "top-batch.txt")

@@ -371,6 +371,15 @@ def scenario_global(res, header, summary, rec):
     check(all(e["duration_ns"] > 0 for e in recs), "every stall has a latency")
 
 
+def refaults_exact(res, m):
+    """Refaults happened, and the model's equal the memcg's memory.stat."""
+    name = m["path"].strip("/").replace("/", "_")
+    refaults = delta(res, f"memstat.{name}", "workingset_refault_file")
+    check(refaults > 0 and m["refaults_file"] == refaults,
+          f"refaults_file {m['refaults_file']} == memory.stat "
+          f"workingset_refault_file delta {refaults} (> 0)")
+
+
 def scenario_mix(res, header, summary, rec):
     m = memcg(summary, "/mix")
     if not check(m is not None, "memcg /mix is in the summary"):
@@ -381,10 +390,7 @@ def scenario_mix(res, header, summary, rec):
           f"OOM kills {m['oom_kills']} (memory.events {oom})")
     check(oom > 0, "more anon than the limit got a task OOM-killed")
     check(m["oom_kills"] == oom, "oom_kills == memory.events oom_kill delta")
-    refaults = delta(res, "memstat.mix", "workingset_refault_file")
-    check(refaults > 0 and m["refaults_file"] == refaults,
-          f"refaults_file {m['refaults_file']} == memory.stat "
-          f"workingset_refault_file delta {refaults} (> 0)")
+    refaults_exact(res, m)
     check(m["agings"] > 0 and m["aging_ns"] > 0, "agings with their durations")
     ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]
     check(all(e["duration_ns"] > 0 for e in ag), "every aging has a duration")
@@ -398,13 +404,9 @@ def scenario_readahead(res, header, summary, rec):
     if not check(m is not None, "memcg /ra is in the summary"):
         return
     exact_totals(res, m, gone=False)
-    refaults = delta(res, "memstat.ra", "workingset_refault_file")
-    print(f"  info  /ra: refaults_file {m['refaults_file']} (memory.stat {refaults}), "
-          f"reclaimed {m['reclaimed']}, file share of isolated "
+    refaults_exact(res, m)
+    print(f"  info  /ra: reclaimed {m['reclaimed']}, file share of isolated "
           f"{m['isolated_file']}/{m['isolated']}")
-    check(refaults > 0, f"touched pages were evicted and faulted back ({refaults} refaults)")
-    check(m["refaults_file"] == refaults,
-          f"refaults_file {m['refaults_file']} == memory.stat workingset_refault_file delta")
     check(m["isolated_file"] == m["isolated"] and m["isolated"] > 0,
           "only file pages were taken (the reader has no anon memory to speak of)")
     consistent(rec, m)
