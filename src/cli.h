@@ -40,5 +40,7 @@ int rs_cmd_probe(int argc, char **argv);
 int rs_cmd_record(int argc, char **argv);
 int rs_cmd_daemon(int argc, char **argv);
 int rs_cmd_top(int argc, char **argv);
+int rs_cmd_report(int argc, char **argv);
+int rs_cmd_diff(int argc, char **argv);
 
 #endif

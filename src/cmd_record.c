@@ -227,6 +227,7 @@ int rs_cmd_record(int argc, char **argv)
 	copts.ring_bytes = (__u32)(o.ring_mb << 20);
 	rs_cgroups_close(cg);
 	cg = NULL;
+	s.gauges = true; /* memory.current: the summary's mem_current_avg */
 	if (rs_session_open(&s, &copts))
 		goto out;
 	r.info = &s.info;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <string.h>
 #include "json_view.h"
 #include "fields.h"

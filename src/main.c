@@ -22,6 +22,9 @@ static const struct {
 	{"top", rs_cmd_top, "live view of reclaim per memcg"},
 	{"daemon", rs_cmd_daemon,
 	 "serve Prometheus metrics and a JSON API over HTTP"},
+	{"report", rs_cmd_report,
+	 "summarize a recording (text, or HTML with charts)"},
+	{"diff", rs_cmd_diff, "compare two recordings, before and after"},
 };
 
 static const char doc[] =

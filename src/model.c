@@ -18,6 +18,8 @@ struct path_entry {
 	struct rs_hists *hists;
 	double gauges[3]; /* current, max, PSI; valid if has_gauges */
 	bool has_gauges;
+	double current_sum; /* memory.current samples, for their mean */
+	__u64 current_samples;
 	double last_aging; /* NaN: none seen */
 	bool cg_sampled;
 	__u64 cg_base[NR_CG], cg_last[NR_CG], cg_prev[NR_CG];
@@ -200,6 +202,7 @@ void rs_model_end(struct rs_model *m, double t)
 			mc->first_cell = i;
 			mc->mem_current = mc->mem_max = NAN;
 			mc->psi_some_avg10 = NAN;
+			mc->mem_current_avg = NAN;
 			p = find_path(m, mc->id, NULL);
 			if (p) {
 				mc->path = p->path;
@@ -210,6 +213,10 @@ void rs_model_end(struct rs_model *m, double t)
 					mc->mem_max = p->gauges[1];
 					mc->psi_some_avg10 = p->gauges[2];
 				}
+				if (p->current_samples)
+					mc->mem_current_avg =
+						p->current_sum /
+						(double)p->current_samples;
 			}
 		}
 		mc = &m->memcgs[m->nr_memcgs - 1];
@@ -487,11 +494,18 @@ void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,
 		p->gauges[1] = max;
 		p->gauges[2] = psi_some_avg10;
 		p->has_gauges = true;
+		if (!isnan(current)) {
+			p->current_sum += current;
+			p->current_samples++;
+		}
 	}
 	if (mc) {
 		mc->mem_current = current;
 		mc->mem_max = max;
 		mc->psi_some_avg10 = psi_some_avg10;
+		if (p && p->current_samples)
+			mc->mem_current_avg =
+				p->current_sum / (double)p->current_samples;
 	}
 }
 

@@ -32,6 +32,7 @@ struct rs_memcg {
 	/* gauges from cgroupfs, NaN where unknown (see rs_model_set_gauges) */
 	double mem_current, mem_max; /* bytes; max is +inf for no limit */
 	double psi_some_avg10;	     /* memory.pressure "some avg10", % */
+	double mem_current_avg;	     /* bytes, mean of every sample; NaN */
 	double last_aging; /* model time of the last interval with an aging;
 			    * NaN: none seen */
 	char *path; /* NULL until resolved; kept after the memcg is gone */

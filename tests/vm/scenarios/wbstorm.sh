@@ -15,13 +15,19 @@ echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events
 # the daemon and top's batch frames watch the same storm
 start_daemon
-reclaimscope top -b -i 1 >top-batch.txt 2>top-batch.err &
+reclaimscope top -b -i 0.5 >top-batch.txt 2>top-batch.err &
 top_pid=$!
+# its first frame: top is attached and counting
+until [ -s top-batch.txt ]; do
+	kill -0 $top_pid || { log "top -b died"; cat top-batch.err; exit 1; }
+	usleep 100000
+done
 snapshot_counters before wb
 in_memcg wb dd if=/dev/zero of=/mnt/testfile bs=1M count=192 2>dd.err
 echo $? >dd.status
 snapshot_counters after wb
 fetch_daemon after
+# fetch_daemon waited a second: top printed the frame with the end of dd
 kill -INT $top_pid
 wait $top_pid
 echo "top exit $?" >top.status

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "recording.h"
+#include "fields.h"
+#include "json_view.h"
+
+const enum rs_field rs_series_field[RS_NR_SERIES] = {
+	[RS_SERIES_SCANNED] = RS_F_SCANNED,
+	[RS_SERIES_RECLAIMED] = RS_F_RECLAIMED,
+	[RS_SERIES_AGINGS] = RS_F_AGINGS,
+	[RS_SERIES_FLUSHER] = RS_F_FLUSHER_WAKEUPS,
+	[RS_SERIES_THROTTLES] = RS_F_THROTTLES,
+};
+
+/* Bounds on what a recording may hold: beyond them it is not ours. */
+#define MAX_LINE (16 << 20)
+#define MAX_MEMCGS 100000
+#define MAX_POINTS 10000000
+#define MAX_COUNT 9.2e18 /* a __u64 counter that fits an int64 */
+
+struct reader {
+	struct rs_recording *r;
+	const char *name;
+	size_t line;
+	char *err;
+	size_t errsz;
+	double last_t;
+	double *snap_sum; /* per memcg index x field, for a cut-short file */
+};
+
+static int fail(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(rd->err, rd->errsz, "%s:%zu: ", rd->name, rd->line);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < rd->errsz)
+		vsnprintf(rd->err + n, rd->errsz - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * A count or duration: a number from 0 to MAX_COUNT.  Absent or null is
+ * unknown (NaN); anything else (negative, a string, 1e300) is refused.
+ */
+static int number(struct reader *rd, json_t *o, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+	double d;
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return fail(rd, "\"%s\" is not a number", key);
+	d = json_number_value(v);
+	if (!isfinite(d) || d < 0 || d > MAX_COUNT)
+		return fail(rd, "\"%s\" is out of range (%g)", key, d);
+	*out = d;
+	return 0;
+}
+
+/* The memcg of id, created in order if new; NULL with the error set. */
+static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
+{
+	struct rs_recording *r = rd->r;
+	size_t lo = 0, hi = r->nr_memcgs;
+	struct rs_rec_memcg *m;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (r->memcgs[mid].id == id)
+			return &r->memcgs[mid];
+		if (r->memcgs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (r->nr_memcgs >= MAX_MEMCGS) {
+		fail(rd, "more than %d memcgs", MAX_MEMCGS);
+		return NULL;
+	}
+	if (r->nr_memcgs == r->cap_memcgs) {
+		size_t cap = r->cap_memcgs ? r->cap_memcgs * 2 : 16;
+		void *more = realloc(r->memcgs, cap * sizeof(*r->memcgs));
+		double *sums = realloc(rd->snap_sum,
+				       cap * sizeof(double) * RS_NR_FIELDS);
+
+		if (sums)
+			rd->snap_sum = sums;
+		if (!more || !sums) {
+			if (more)
+				r->memcgs = more;
+			fail(rd, "out of memory");
+			return NULL;
+		}
+		r->memcgs = more;
+		r->cap_memcgs = cap;
+	}
+	memmove(&r->memcgs[lo + 1], &r->memcgs[lo],
+		(r->nr_memcgs - lo) * sizeof(*r->memcgs));
+	memmove(&rd->snap_sum[(lo + 1) * RS_NR_FIELDS],
+		&rd->snap_sum[lo * RS_NR_FIELDS],
+		(r->nr_memcgs - lo) * RS_NR_FIELDS * sizeof(double));
+	r->nr_memcgs++;
+	m = &r->memcgs[lo];
+	memset(m, 0, sizeof(*m));
+	m->id = id;
+	m->mem_current_avg = NAN;
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		m->total[f] = NAN;
+		rd->snap_sum[lo * RS_NR_FIELDS + f] = 0;
+	}
+	return m;
+}
+
+/* "id" and "path" of a memcg object (snapshot, summary or event). */
+static struct rs_rec_memcg *memcg_from(struct reader *rd, json_t *o)
+{
+	json_t *id = json_object_get(o, "id"),
+	       *path = json_object_get(o, "path");
+	struct rs_rec_memcg *m;
+
+	if (!json_is_integer(id) || json_integer_value(id) < 0) {
+		fail(rd, "a memcg without a valid \"id\"");
+		return NULL;
+	}
+	if (path && !json_is_string(path)) {
+		fail(rd, "\"path\" is not a string");
+		return NULL;
+	}
+	m = memcg_of(rd, (__u64)json_integer_value(id));
+	if (m && path && !m->path) {
+		m->path = strdup(json_string_value(path));
+		if (!m->path) {
+			fail(rd, "out of memory");
+			return NULL;
+		}
+	}
+	if (m && json_is_true(json_object_get(o, "gone")))
+		m->gone = true;
+	return m;
+}
+
+static int header(struct reader *rd, json_t *o)
+{
+	json_t *schema = json_object_get(o, "schema");
+	const char *kernel = json_string_value(json_object_get(o, "kernel"));
+	const char *start = json_string_value(json_object_get(o, "start"));
+
+	if (!json_is_integer(schema))
+		return fail(rd, "the header has no integer \"schema\"");
+	rd->r->schema = (int)json_integer_value(schema);
+	if (json_integer_value(schema) > RS_SCHEMA ||
+	    json_integer_value(schema) < 1)
+		return fail(rd,
+			    "schema %lld: this reclaimscope reads schema %d "
+			    "(a newer reclaimscope wrote it?)",
+			    (long long)json_integer_value(schema), RS_SCHEMA);
+	rd->r->kernel = strdup(kernel ? kernel : "unknown");
+	rd->r->start = strdup(start ? start : "unknown");
+	rd->r->mglru = json_is_true(json_object_get(o, "mglru"));
+	rd->r->series = json_is_true(json_object_get(o, "series"));
+	if (!rd->r->kernel || !rd->r->start)
+		return fail(rd, "out of memory");
+	return 0;
+}
+
+static int snapshot(struct reader *rd, json_t *o)
+{
+	json_t *memcgs = json_object_get(o, "memcgs"), *e;
+	double t, dt;
+	size_t i;
+
+	if (number(rd, o, "t", &t))
+		return -1;
+	if (isnan(t))
+		return fail(rd, "a snapshot without \"t\"");
+	if (t < rd->last_t)
+		return fail(rd, "time goes backwards (%g after %g)", t,
+			    rd->last_t);
+	dt = t - rd->last_t;
+	rd->last_t = t;
+	if (rd->r->nr_snaps >= MAX_POINTS)
+		return fail(rd, "more than %d snapshots", MAX_POINTS);
+	if (rd->r->nr_snaps == rd->r->cap_snaps) {
+		size_t cap = rd->r->cap_snaps ? rd->r->cap_snaps * 2 : 64;
+		double *more = realloc(rd->r->snap_t, cap * sizeof(*more));
+
+		if (!more)
+			return fail(rd, "out of memory");
+		rd->r->snap_t = more;
+		rd->r->cap_snaps = cap;
+	}
+	rd->r->snap_t[rd->r->nr_snaps++] = t;
+	if (!json_is_array(memcgs))
+		return fail(rd, "a snapshot without a \"memcgs\" array");
+	json_array_foreach (memcgs, i, e) {
+		struct rs_rec_memcg *m = memcg_from(rd, e);
+		double v[RS_NR_FIELDS];
+		size_t idx;
+
+		if (!m)
+			return -1;
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			if (number(rd, e, rs_fields[f].key, &v[f]))
+				return -1;
+		idx = (size_t)(m - rd->r->memcgs);
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			rd->snap_sum[idx * RS_NR_FIELDS + f] += v[f];
+		if (dt <= 0)
+			continue;
+		if (m->nr_points >= MAX_POINTS)
+			return fail(rd, "more than %d snapshots", MAX_POINTS);
+		if (m->nr_points == m->cap_points) {
+			size_t cap = m->cap_points ? m->cap_points * 2 : 64;
+			void *more =
+				realloc(m->points, cap * sizeof(*m->points));
+
+			if (!more)
+				return fail(rd, "out of memory");
+			m->points = more;
+			m->cap_points = cap;
+		}
+		m->points[m->nr_points].t = t;
+		for (int s = 0; s < RS_NR_SERIES; s++)
+			m->points[m->nr_points].rate[s] =
+				v[rs_series_field[s]] / dt;
+		m->nr_points++;
+	}
+	return 0;
+}
+
+static int event(struct reader *rd, json_t *o)
+{
+	const char *kind = json_string_value(json_object_get(o, "kind"));
+	struct rs_rec_memcg *m;
+	double duration, budget, used, reclaimed, to_reclaim, delayed;
+
+	if (!kind)
+		return fail(rd, "an event without a \"kind\"");
+	rd->r->has_events = true;
+	m = memcg_from(rd, o);
+	if (!m)
+		return -1;
+	if (!strcmp(kind, "shrink")) {
+		if (number(rd, o, "duration_ns", &duration) ||
+		    number(rd, o, "budget", &budget) ||
+		    number(rd, o, "budget_used", &used))
+			return -1;
+		m->passes++;
+		if (duration > rd->r->budget_ns)
+			m->passes_over++;
+		if (duration > m->pass_max_ns)
+			m->pass_max_ns = duration;
+		if (budget > 0 && !isnan(used)) {
+			double bin = floor(used / budget * 10);
+
+			m->budget_use[bin < RS_BUDGET_BINS - 1
+					      ? (int)bin
+					      : RS_BUDGET_BINS - 1]++;
+		}
+	} else if (!strcmp(kind, "reclaim")) {
+		if (number(rd, o, "duration_ns", &duration) ||
+		    number(rd, o, "nr_reclaimed", &reclaimed) ||
+		    number(rd, o, "nr_to_reclaim", &to_reclaim))
+			return -1;
+		/* direct stalls apart from memcg limit and proactive */
+		if (!strcmp(json_string_value(json_object_get(o, "reclaimer"))
+				    ?: "",
+			    "direct")) {
+			m->direct++;
+			m->direct_over += duration > rd->r->budget_ns;
+			if (duration > m->direct_max_ns)
+				m->direct_max_ns = duration;
+		} else {
+			m->memcg++;
+			m->memcg_over += duration > rd->r->budget_ns;
+			if (duration > m->memcg_max_ns)
+				m->memcg_max_ns = duration;
+		}
+		if (to_reclaim > 0 && !isnan(reclaimed)) {
+			m->over_reclaim_n++;
+			m->over_reclaim_sum += reclaimed / to_reclaim;
+		}
+	} else if (!strcmp(kind, "throttle")) {
+		if (number(rd, o, "delayed_us", &delayed))
+			return -1;
+		if (delayed > m->throttle_max_us)
+			m->throttle_max_us = delayed;
+	}
+	/* other kinds: counted in the totals already */
+	return 0;
+}
+
+/* "histograms": {"pass": [[le_ns, count], ...] or null, ...} */
+static int histograms(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
+{
+	json_t *hs = json_object_get(o, "histograms");
+
+	if (!hs || json_is_null(hs))
+		return 0;
+	if (!json_is_object(hs))
+		return fail(rd, "\"histograms\" is not an object");
+	for (int h = 0; h < RS_NR_HISTS; h++) {
+		json_t *arr = json_object_get(hs, rs_hist_infos[h].key), *pair;
+		size_t i;
+
+		if (!arr || json_is_null(arr))
+			continue;
+		if (!json_is_array(arr))
+			return fail(rd, "histogram \"%s\" is not an array",
+				    rs_hist_infos[h].key);
+		m->hist_known[h] = true;
+		json_array_foreach (arr, i, pair) {
+			json_t *le = json_array_get(pair, 0),
+			       *n = json_array_get(pair, 1);
+			json_int_t bound;
+			int b = 0;
+
+			if (!json_is_integer(le) || !json_is_integer(n) ||
+			    json_array_size(pair) != 2 ||
+			    json_integer_value(n) < 0)
+				return fail(rd,
+					    "histogram \"%s\": an entry is not "
+					    "[bound_ns, count]",
+					    rs_hist_infos[h].key);
+			bound = json_integer_value(le);
+			while (b < RS_HIST_BUCKETS - 1 &&
+			       (json_int_t)(1LL << b) < bound)
+				b++;
+			if (bound <= 0 || (json_int_t)(1LL << b) != bound)
+				return fail(rd,
+					    "histogram \"%s\": bound %lld is "
+					    "not a power of two up to 2^%d ns",
+					    rs_hist_infos[h].key,
+					    (long long)bound,
+					    RS_HIST_BUCKETS - 1);
+			m->hist[h][b] += (__u64)json_integer_value(n);
+		}
+	}
+	return 0;
+}
+
+static int summary(struct reader *rd, json_t *o)
+{
+	json_t *memcgs = json_object_get(o, "memcgs"), *e;
+	struct rs_recording *r = rd->r;
+	double v;
+	size_t i;
+
+	if (number(rd, o, "duration", &r->duration))
+		return -1;
+	if (number(rd, o, "drops", &v))
+		return -1;
+	r->drops = isnan(v) ? 0 : (__u64)v;
+	if (number(rd, o, "missed", &v))
+		return -1;
+	r->missed = isnan(v) ? 0 : (__u64)v;
+	if (number(rd, o, "agg_full", &v))
+		return -1;
+	r->agg_full = isnan(v) ? 0 : (__u64)v;
+	if (!json_is_array(memcgs))
+		return fail(rd, "the summary has no \"memcgs\" array");
+	json_array_foreach (memcgs, i, e) {
+		struct rs_rec_memcg *m = memcg_from(rd, e);
+
+		if (!m)
+			return -1;
+		m->in_summary = true;
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			if (number(rd, e, rs_fields[f].key, &m->total[f]))
+				return -1;
+		if (number(rd, e, "mem_current_avg", &m->mem_current_avg) ||
+		    histograms(rd, e, m))
+			return -1;
+	}
+	r->has_summary = true;
+	return 0;
+}
+
+static int one_line(struct reader *rd, const char *text, size_t len)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	const char *type;
+	int rc = 0;
+
+	if (!o)
+		return fail(rd, "not JSON: %s (column %d)", jerr.text,
+			    jerr.column);
+	type = json_string_value(json_object_get(o, "type"));
+	if (!json_is_object(o) || !type)
+		rc = fail(rd, "not a record: no \"type\"");
+	else if (rd->line == 1 && strcmp(type, "header"))
+		rc = fail(rd,
+			  "the first line is a \"%s\", not the header "
+			  "(not a reclaimscope recording?)",
+			  type);
+	else if (!strcmp(type, "header"))
+		rc = rd->line == 1 ? header(rd, o)
+				   : fail(rd, "a second header");
+	else if (rd->r->has_summary)
+		rc = fail(rd, "a \"%s\" after the summary", type);
+	else if (!strcmp(type, "snapshot"))
+		rc = snapshot(rd, o);
+	else if (!strcmp(type, "event"))
+		rc = event(rd, o);
+	else if (!strcmp(type, "summary"))
+		rc = summary(rd, o);
+	/* other types: from a newer writer, ignored as the format says */
+	json_decref(o);
+	return rc;
+}
+
+/* No summary (cut short): the totals are the sums of the snapshots. */
+static void totals_from_snapshots(struct reader *rd)
+{
+	struct rs_recording *r = rd->r;
+
+	r->duration = rd->last_t;
+	for (size_t i = 0; i < r->nr_memcgs; i++)
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			r->memcgs[i].total[f] =
+				rd->snap_sum[i * RS_NR_FIELDS + f];
+}
+
+int rs_recording_read(FILE *f, const char *name, double budget_ns,
+		      struct rs_recording *r, char *err, size_t errsz)
+{
+	struct reader rd = {.r = r, .name = name, .err = err, .errsz = errsz};
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->budget_ns = budget_ns;
+	while ((len = getline(&buf, &cap, f)) >= 0) {
+		bool complete = len > 0 && buf[len - 1] == '\n';
+
+		rd.line++;
+		if (len > MAX_LINE) {
+			rc = fail(&rd, "a line of over %d bytes", MAX_LINE);
+			break;
+		}
+		if (len == 0 || (len == 1 && complete))
+			continue;
+		if (one_line(&rd, buf, (size_t)len)) {
+			/* a last line without its newline: cut short while
+			 * being written; what came before stands */
+			if (!complete && rd.line > 1 && getc(f) == EOF)
+				break;
+			rc = -1;
+			break;
+		}
+	}
+	free(buf);
+	r->lines = rd.line;
+	if (!rc && rd.line == 0)
+		rc = fail(&rd, "empty: not a recording");
+	if (!rc && !r->has_summary)
+		totals_from_snapshots(&rd);
+	free(rd.snap_sum);
+	if (rc) {
+		rs_recording_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+void rs_recording_free(struct rs_recording *r)
+{
+	for (size_t i = 0; i < r->nr_memcgs; i++) {
+		free(r->memcgs[i].path);
+		free(r->memcgs[i].points);
+	}
+	free(r->memcgs);
+	free(r->snap_t);
+	free(r->kernel);
+	free(r->start);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct rs_rec_memcg *rs_recording_find(const struct rs_recording *r,
+					     const char *path)
+{
+	for (size_t i = 0; i < r->nr_memcgs; i++)
+		if (r->memcgs[i].path && !strcmp(r->memcgs[i].path, path))
+			return &r->memcgs[i];
+	return NULL;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a recording (docs/recording-format.md) back, for `report` and
+ * `diff`.  Recordings come from other machines and versions: every line is
+ * parsed with jansson and checked; what cannot be understood is refused
+ * with the line number and the problem, keys we do not know are ignored.
+ * Pure C: no BPF.
+ */
+#ifndef RS_RECORDING_H
+#define RS_RECORDING_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "rs_common.h"
+
+/* Rates charted over time, per memcg, from the snapshots. */
+enum rs_rec_series {
+	RS_SERIES_SCANNED,
+	RS_SERIES_RECLAIMED,
+	RS_SERIES_AGINGS,
+	RS_SERIES_FLUSHER,
+	RS_SERIES_THROTTLES,
+	RS_NR_SERIES
+};
+extern const enum rs_field rs_series_field[RS_NR_SERIES];
+
+struct rs_rec_point {
+	double t;		   /* end of the interval, s since start */
+	double rate[RS_NR_SERIES]; /* per second; NaN where unknown */
+};
+
+/* budget_used / budget of passes, in 10 % bins; the last is >= 200 % */
+#define RS_BUDGET_BINS 21
+
+struct rs_rec_memcg {
+	__u64 id;
+	char *path;
+	bool gone, in_summary;
+	double total[RS_NR_FIELDS]; /* summary; NaN where null */
+	__u64 hist[RS_NR_HISTS][RS_HIST_BUCKETS];
+	bool hist_known[RS_NR_HISTS];
+	double mem_current_avg; /* bytes; NaN */
+	struct rs_rec_point *points;
+	size_t nr_points, cap_points;
+	/* from event records (has_events) */
+	__u64 passes, passes_over;
+	__u64 direct, direct_over, memcg, memcg_over; /* reclaim records */
+	double pass_max_ns, direct_max_ns, memcg_max_ns, throttle_max_us;
+	__u64 over_reclaim_n;	 /* reclaims with nr_to_reclaim known */
+	double over_reclaim_sum; /* sum of nr_reclaimed / nr_to_reclaim */
+	__u64 budget_use[RS_BUDGET_BINS];
+};
+
+struct rs_recording {
+	int schema;
+	char *kernel, *start;
+	bool mglru, series;
+	double duration;
+	__u64 drops, missed, agg_full;
+	bool has_events, has_summary;
+	double budget_ns; /* latency budget the over-budget counts used */
+	double *snap_t;	  /* every snapshot's time: a memcg absent was idle */
+	size_t nr_snaps, cap_snaps;
+	struct rs_rec_memcg *memcgs; /* sorted by id */
+	size_t nr_memcgs, cap_memcgs;
+	size_t lines;
+};
+
+/*
+ * Read a recording from f (name for messages).  budget_ns is the latency
+ * budget passes and reclaims are counted against.  0, or -1 with err set
+ * ("run.ndjson:12: ...").
+ */
+int rs_recording_read(FILE *f, const char *name, double budget_ns,
+		      struct rs_recording *r, char *err, size_t errsz);
+void rs_recording_free(struct rs_recording *r);
+
+const struct rs_rec_memcg *rs_recording_find(const struct rs_recording *r,
+					     const char *path);
+
+#endif

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_view.h"
+#include "analysis.h"
+#include "fields.h"
+#include "model.h"
+
+/* Listed memcgs, most reclaimed first (unknown last). */
+static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
+					      size_t *nr)
+{
+	const struct rs_rec_memcg **list =
+		calloc(r->nr_memcgs ? r->nr_memcgs : 1, sizeof(*list));
+	size_t n = 0;
+
+	if (!list) {
+		*nr = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < r->nr_memcgs; i++)
+		if (rs_rec_memcg_listed(r, &r->memcgs[i]))
+			list[n++] = &r->memcgs[i];
+	/* insertion sort: reports list tens of memcgs, not millions */
+	for (size_t i = 1; i < n; i++) {
+		const struct rs_rec_memcg *m = list[i];
+		double v = m->total[RS_F_RECLAIMED];
+		size_t j = i;
+
+		while (j > 0 && !(list[j - 1]->total[RS_F_RECLAIMED] >= v) &&
+		       !isnan(v)) {
+			list[j] = list[j - 1];
+			j--;
+		}
+		list[j] = m;
+	}
+	*nr = n;
+	return list;
+}
+
+static const char *path_of(const struct rs_rec_memcg *m, char *buf, size_t size)
+{
+	if (m->path)
+		return m->path;
+	snprintf(buf, size, "(id %llu)", (unsigned long long)m->id);
+	return buf;
+}
+
+/* A metric's value for people: n/a when unknown. */
+static const char *shown(const struct rs_recording *r, int i, double v,
+			 char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "%s",
+			 !r->has_events && strstr(rs_metrics[i].name, "_max")
+				 ? "n/a (no --events)"
+			 : !r->has_events &&
+					 (strstr(rs_metrics[i].name, "over"))
+				 ? "n/a (no --events)"
+				 : "n/a");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, "%.3f", v);
+	return buf;
+}
+
+static void header_lines(FILE *out, const char *name,
+			 const struct rs_recording *r)
+{
+	int n;
+	double j = rs_fairness(r, &n);
+
+	fprintf(out, "reclaimscope report: %s\n", name);
+	fprintf(out,
+		"kernel %s, started %s, %.1f s, MGLRU %s, reclaim series %s, "
+		"event records %s\n",
+		r->kernel, r->start, r->duration, r->mglru ? "on" : "off",
+		r->series ? "yes" : "no", r->has_events ? "yes" : "no");
+	if (!r->has_summary)
+		fprintf(out,
+			"warning: no summary (the recording was cut short "
+			"after line %zu): totals are the sums of the "
+			"snapshots, histograms unknown\n",
+			r->lines);
+	if (r->drops || r->missed || r->agg_full)
+		fprintf(out,
+			"warning: %llu event records dropped, %llu events "
+			"lost, %llu counter updates lost (map full): event "
+			"figures are incomplete; totals stay exact unless "
+			"events were lost\n",
+			(unsigned long long)r->drops,
+			(unsigned long long)r->missed,
+			(unsigned long long)r->agg_full);
+	fprintf(out, "latency budget %.3f ms\n", r->budget_ns / 1e6);
+	if (isnan(j))
+		fprintf(out,
+			"fairness (Jain's index of pages reclaimed per page "
+			"held, over leaf memcgs): n/a (needs two leaf memcgs "
+			"with memory.current)\n");
+	else
+		fprintf(out,
+			"fairness (Jain's index of pages reclaimed per page "
+			"held, over %d leaf memcgs): %.3f\n",
+			n, j);
+}
+
+static void memcg_text(FILE *out, const struct rs_recording *r,
+		       const struct rs_rec_memcg *m)
+{
+	const char *section = NULL;
+	char buf[64], pb[64];
+
+	fprintf(out, "\n== %s%s ==\n", path_of(m, pb, sizeof(pb)),
+		m->gone ? " (gone)" : "");
+	for (int i = 0; i < rs_nr_metrics; i++) {
+		double v = rs_metric_value(r, m, i);
+
+		if (!section || strcmp(section, rs_metrics[i].section)) {
+			section = rs_metrics[i].section;
+			fprintf(out, "  %s\n", section);
+		}
+		fprintf(out, "    %-22s %18s  %s\n", rs_metrics[i].name,
+			shown(r, i, v, buf, sizeof(buf)), rs_metrics[i].unit);
+	}
+}
+
+void rs_report_text(FILE *out, const char *name, const struct rs_recording *r)
+{
+	struct rs_rec_memcg total;
+	size_t nr;
+	const struct rs_rec_memcg **list = by_reclaim(r, &nr);
+
+	header_lines(out, name, r);
+	rs_recording_total(r, &total);
+	memcg_text(out, r, &total);
+	rs_rec_memcg_release(&total);
+	for (size_t i = 0; i < nr; i++)
+		memcg_text(out, r, list[i]);
+	free(list);
+}
+
+/* --- HTML -------------------------------------------------------------- */
+
+static void html_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+#define W 560
+#define H 220
+#define ML 70 /* left margin: y tick labels */
+#define MB 42 /* bottom margin: x ticks and axis label */
+#define MT 28 /* top margin: title */
+
+static void chart_open(FILE *out, const char *id, const char *title)
+{
+	fprintf(out,
+		"<figure><svg class=\"chart\" id=\"%s\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\"><title>",
+		id, W, H, W, H);
+	html_escape(out, title);
+	fprintf(out, "</title><text x=\"%d\" y=\"18\" class=\"t\">", ML);
+	html_escape(out, title);
+	fprintf(out, "</text>");
+}
+
+static void axes(FILE *out, const char *xlabel, const char *ylabel, double ymax)
+{
+	fprintf(out,
+		"<line class=\"ax\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+		"<line class=\"ax\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+		ML, MT, ML, H - MB, ML, H - MB, W - 10, H - MB);
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"end\">"
+		"%.4g</text>"
+		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"end\">0"
+		"</text>",
+		ML - 4, MT + 4, ymax, ML - 4, H - MB);
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">",
+		(ML + W - 10) / 2, H - 6);
+	html_escape(out, xlabel);
+	fprintf(out,
+		"</text><text class=\"l\" text-anchor=\"middle\" "
+		"transform=\"translate(14 %d) rotate(-90)\">",
+		(MT + H - MB) / 2);
+	html_escape(out, ylabel);
+	fprintf(out, "</text>");
+}
+
+static void chart_close(FILE *out)
+{
+	fprintf(out, "</svg></figure>\n");
+}
+
+/*
+ * A time series: rate s of m at every snapshot of the recording (a memcg
+ * missing from a snapshot was idle in it: 0).
+ */
+static void line_chart(FILE *out, const char *id, const char *title,
+		       const struct rs_recording *r,
+		       const struct rs_rec_memcg *m, int s)
+{
+	double ymax = 0, xmax = r->duration > 0 ? r->duration : 1;
+	size_t p = 0;
+
+	for (size_t i = 0; i < m->nr_points; i++)
+		if (m->points[i].rate[s] > ymax)
+			ymax = m->points[i].rate[s];
+	if (r->nr_snaps && r->snap_t[r->nr_snaps - 1] > xmax)
+		xmax = r->snap_t[r->nr_snaps - 1];
+	chart_open(out, id, title);
+	axes(out, "time since start (s)", "per second", ymax);
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">"
+		"0</text><text x=\"%d\" y=\"%d\" class=\"l\" "
+		"text-anchor=\"end\">%.0f</text>",
+		ML, H - MB + 14, W - 10, H - MB + 14, xmax);
+	if (m->nr_points == 0 || !(ymax > 0)) {
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" class=\"l\">no activity "
+			"recorded</text>",
+			ML + 20, (MT + H - MB) / 2);
+		chart_close(out);
+		return;
+	}
+	fprintf(out, "<polyline class=\"s%d\" points=\"", s);
+	for (size_t i = 0; i < r->nr_snaps; i++) {
+		double t = r->snap_t[i], v = 0;
+
+		while (p < m->nr_points && m->points[p].t < t)
+			p++;
+		if (p < m->nr_points && m->points[p].t == t)
+			v = m->points[p].rate[s];
+		if (isnan(v))
+			continue;
+		fprintf(out, "%.1f,%.1f ", ML + (W - 10 - ML) * t / xmax,
+			(H - MB) - (H - MB - MT) * v / ymax);
+	}
+	fprintf(out, "\"/>");
+	chart_close(out);
+}
+
+/* Bars: n values with a label each (only every few labels shown). */
+static void bar_chart(FILE *out, const char *id, const char *title,
+		      const char *xlabel, const char *ylabel, const double *v,
+		      char (*labels)[16], int n)
+{
+	double ymax = 0, bw;
+
+	for (int i = 0; i < n; i++)
+		if (v[i] > ymax)
+			ymax = v[i];
+	chart_open(out, id, title);
+	axes(out, xlabel, ylabel, ymax);
+	if (n == 0 || ymax == 0) {
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" class=\"l\">nothing "
+			"recorded</text>",
+			ML + 20, (MT + H - MB) / 2);
+		chart_close(out);
+		return;
+	}
+	bw = (double)(W - 10 - ML) / n;
+	for (int i = 0; i < n; i++) {
+		double h = (H - MB - MT) * v[i] / ymax;
+
+		fprintf(out,
+			"<rect class=\"b\" x=\"%.1f\" y=\"%.1f\" "
+			"width=\"%.1f\" "
+			"height=\"%.1f\"><title>%s: %.0f</title></rect>",
+			ML + i * bw + 1, H - MB - h, bw - 2, h, labels[i],
+			v[i]);
+		if (n <= 12 || i % (n / 8 + 1) == 0)
+			fprintf(out,
+				"<text x=\"%.1f\" y=\"%d\" class=\"l\" "
+				"text-anchor=\"middle\">%s</text>",
+				ML + (i + 0.5) * bw, H - MB + 14, labels[i]);
+	}
+	chart_close(out);
+}
+
+static void hist_chart(FILE *out, int h, const struct rs_rec_memcg *t)
+{
+	double v[RS_HIST_BUCKETS];
+	char labels[RS_HIST_BUCKETS][16], id[32], title[160];
+	int lo = RS_HIST_BUCKETS, hi = -1, n = 0;
+
+	for (int b = 0; b < RS_HIST_BUCKETS; b++)
+		if (t->hist[h][b]) {
+			lo = b < lo ? b : lo;
+			hi = b;
+		}
+	for (int b = lo; b <= hi; b++) {
+		double ms = rs_hist_bound_ns(b) / 1e6;
+
+		v[n] = (double)t->hist[h][b];
+		snprintf(labels[n++], 16, ms < 1 ? "%.3g" : "%.0f", ms);
+	}
+	snprintf(id, sizeof(id), "hist-%s", rs_hist_infos[h].key);
+	snprintf(title, sizeof(title), "%s latency (all memcgs)",
+		 rs_hist_infos[h].key);
+	bar_chart(out, id, title, "upper bound of the bucket (ms)", "count", v,
+		  labels, n);
+}
+
+static void budget_chart(FILE *out, const struct rs_recording *r,
+			 const struct rs_rec_memcg *t)
+{
+	double v[RS_BUDGET_BINS];
+	char labels[RS_BUDGET_BINS][16];
+
+	for (int b = 0; b < RS_BUDGET_BINS; b++) {
+		v[b] = (double)t->budget_use[b];
+		snprintf(labels[b], 16, b == RS_BUDGET_BINS - 1 ? ">=%d" : "%d",
+			 b * 10);
+	}
+	bar_chart(out, "budget-use",
+		  r->has_events ? "MGLRU passes by budget used / assigned"
+				: "MGLRU passes by budget used / assigned "
+				  "(needs --events)",
+		  "budget used / assigned (%, bins of 10)", "passes", v, labels,
+		  RS_BUDGET_BINS);
+}
+
+static void metrics_table(FILE *out, const struct rs_recording *r,
+			  const struct rs_rec_memcg **cols, size_t n)
+{
+	char buf[64], pb[64];
+	const char *section = NULL;
+
+	fprintf(out, "<table><thead><tr><th>metric</th><th>unit</th>");
+	for (size_t c = 0; c < n; c++) {
+		fprintf(out, "<th>");
+		html_escape(out, path_of(cols[c], pb, sizeof(pb)));
+		fprintf(out, "</th>");
+	}
+	fprintf(out, "</tr></thead><tbody>\n");
+	for (int i = 0; i < rs_nr_metrics; i++) {
+		if (!section || strcmp(section, rs_metrics[i].section)) {
+			section = rs_metrics[i].section;
+			fprintf(out,
+				"<tr class=\"sec\"><td colspan=\"%zu\">%s</td>"
+				"</tr>\n",
+				n + 2, section);
+		}
+		fprintf(out, "<tr><td>%s</td><td>%s</td>", rs_metrics[i].name,
+			rs_metrics[i].unit);
+		for (size_t c = 0; c < n; c++)
+			fprintf(out, "<td>%s</td>",
+				shown(r, i, rs_metric_value(r, cols[c], i), buf,
+				      sizeof(buf)));
+		fprintf(out, "</tr>\n");
+	}
+	fprintf(out, "</tbody></table>\n");
+}
+
+static const char *const series_titles[RS_NR_SERIES] = {
+	[RS_SERIES_SCANNED] = "pages scanned",
+	[RS_SERIES_RECLAIMED] = "pages reclaimed",
+	[RS_SERIES_AGINGS] = "agings",
+	[RS_SERIES_FLUSHER] = "flusher wakeups",
+	[RS_SERIES_THROTTLES] = "throttles",
+};
+
+#define HTML_MEMCGS 8
+
+int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
+{
+	struct rs_rec_memcg total;
+	size_t nr;
+	const struct rs_rec_memcg **list = by_reclaim(r, &nr);
+	const struct rs_rec_memcg *cols[HTML_MEMCGS + 1];
+	size_t shown_memcgs = nr < HTML_MEMCGS ? nr : HTML_MEMCGS;
+	char *head = NULL;
+	size_t head_len;
+	FILE *hf;
+
+	if (!list)
+		return -1;
+	rs_recording_total(r, &total);
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+		     "charset=\"utf-8\"><title>reclaimscope report: ");
+	html_escape(out, name);
+	/* one palette for light and one for dark backgrounds */
+	fprintf(out,
+		"</title><style>\n"
+		":root{--fg:#1b1b1b;--bg:#fff;--grid:#888;--c0:#1f77b4;"
+		"--c1:#2ca02c;--c2:#9467bd;--c3:#d62728;--c4:#ff7f0e;"
+		"--bar:#1f77b4}\n"
+		"@media (prefers-color-scheme: dark){:root{--fg:#e8e8e8;"
+		"--bg:#161616;--grid:#999;--c0:#6cb6ff;--c1:#7ee787;"
+		"--c2:#d2a8ff;--c3:#ff7b72;--c4:#ffa657;--bar:#6cb6ff}}\n"
+		"body{font:14px system-ui,sans-serif;color:var(--fg);"
+		"background:var(--bg);margin:2em}\n"
+		"svg text{fill:var(--fg)} .t{font-weight:bold;font-size:13px}"
+		" .l{font-size:11px}\n"
+		".ax{stroke:var(--grid)} polyline{fill:none;stroke-width:2}"
+		" .s0{stroke:var(--c0)} .s1{stroke:var(--c1)} "
+		".s2{stroke:var(--c2)} .s3{stroke:var(--c3)} "
+		".s4{stroke:var(--c4)} .b{fill:var(--bar)}\n"
+		"figure{display:inline-block;margin:0 1em 1em 0}\n"
+		"table{border-collapse:collapse} td,th{padding:2px 8px;"
+		"border-bottom:1px solid var(--grid);text-align:right}"
+		" td:first-child,th:first-child{text-align:left}"
+		" .sec td{font-weight:bold;text-align:left}\n"
+		"pre{white-space:pre-wrap}\n"
+		"</style></head><body>\n<h1>reclaimscope report</h1>\n<pre>");
+	hf = open_memstream(&head, &head_len);
+	if (hf) {
+		header_lines(hf, name, r);
+		fclose(hf);
+		html_escape(out, head);
+		free(head);
+	}
+	fprintf(out, "</pre>\n<h2>Over time, per memcg</h2>\n");
+	for (size_t i = 0; i < shown_memcgs; i++) {
+		char pb[64];
+
+		fprintf(out, "<h3>");
+		html_escape(out, path_of(list[i], pb, sizeof(pb)));
+		fprintf(out, "</h3>\n");
+		for (int s = 0; s < RS_NR_SERIES; s++) {
+			char id[48], title[200];
+
+			snprintf(id, sizeof(id), "ts-%zu-%d", i, s);
+			snprintf(title, sizeof(title), "%s per second%s",
+				 series_titles[s],
+				 rs_field_known(rs_series_field[s], ~0ULL) &&
+						 isnan(list[i]->total
+							       [rs_series_field
+									[s]])
+					 ? " (not available on this kernel)"
+					 : "");
+			line_chart(out, id, title, r, list[i], s);
+		}
+	}
+	if (nr > shown_memcgs)
+		fprintf(out,
+			"<p>%zu more memcgs reclaimed less; see the "
+			"text report.</p>\n",
+			nr - shown_memcgs);
+	fprintf(out, "<h2>Latency distributions (all memcgs)</h2>\n");
+	for (int h = 0; h < RS_NR_HISTS; h++)
+		hist_chart(out, h, &total);
+	fprintf(out, "<h2>MGLRU scan budget</h2>\n");
+	budget_chart(out, r, &total);
+	fprintf(out, "<h2>Figures</h2>\n");
+	cols[0] = &total;
+	for (size_t i = 0; i < shown_memcgs; i++)
+		cols[i + 1] = list[i];
+	metrics_table(out, r, cols, shown_memcgs + 1);
+	fprintf(out, "</body></html>\n");
+	rs_rec_memcg_release(&total);
+	free(list);
+	return ferror(out) ? -1 : 0;
+}
+
+/* --- diff ---------------------------------------------------------------- */
+
+/* "better", "worse", "same" or "" (no direction, or unknown) */
+static const char *verdict(int i, double a, double b)
+{
+	if (isnan(a) || isnan(b) || rs_metrics[i].better == RS_NEUTRAL)
+		return "";
+	if (a == b)
+		return "same";
+	if ((b < a) == (rs_metrics[i].better == RS_LOWER))
+		return "better";
+	return "worse";
+}
+
+static double change_pct(double a, double b)
+{
+	if (isnan(a) || isnan(b) || a == 0)
+		return NAN;
+	return 100.0 * (b - a) / a;
+}
+
+/* Pairs of memcgs to compare: the totals, then every path in both. */
+struct pair {
+	const char *path;
+	const struct rs_rec_memcg *a, *b;
+};
+
+static struct pair *pairs_of(const struct rs_recording *a,
+			     const struct rs_recording *b,
+			     struct rs_rec_memcg *ta, struct rs_rec_memcg *tb,
+			     size_t *nr)
+{
+	struct pair *p = calloc(a->nr_memcgs + 1, sizeof(*p));
+	size_t n = 0;
+
+	if (!p) {
+		*nr = 0;
+		return NULL;
+	}
+	p[n++] = (struct pair){"(total)", ta, tb};
+	for (size_t i = 0; i < a->nr_memcgs; i++) {
+		const struct rs_rec_memcg *ma = &a->memcgs[i], *mb;
+
+		if (!ma->path || !rs_rec_memcg_listed(a, ma))
+			continue;
+		mb = rs_recording_find(b, ma->path);
+		if (mb && rs_rec_memcg_listed(b, mb))
+			p[n++] = (struct pair){ma->path, ma, mb};
+	}
+	*nr = n;
+	return p;
+}
+
+static const char *fairness_str(double j, int n, char *buf, size_t size)
+{
+	if (isnan(j))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.3f (%d memcgs)", j, n);
+	return buf;
+}
+
+void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
+		  const char *name_b, const struct rs_recording *b)
+{
+	struct rs_rec_memcg ta, tb;
+	size_t nr;
+	struct pair *p;
+	int na, nb;
+	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
+	char sfa[48], sfb[48];
+
+	rs_recording_total(a, &ta);
+	rs_recording_total(b, &tb);
+	p = pairs_of(a, b, &ta, &tb, &nr);
+	fprintf(out,
+		"A: %s (kernel %s, %.1f s%s)\nB: %s (kernel %s, %.1f s%s)\n",
+		name_a, a->kernel, a->duration, a->mglru ? ", MGLRU" : "",
+		name_b, b->kernel, b->duration, b->mglru ? ", MGLRU" : "");
+	fprintf(out,
+		"fairness (Jain's index of pages reclaimed per page held): "
+		"A %s, B %s  %s\n",
+		fairness_str(fa, na, sfa, sizeof(sfa)),
+		fairness_str(fb, nb, sfb, sizeof(sfb)),
+		isnan(fa) || isnan(fb) ? ""
+		: fb > fa	       ? "better"
+		: fb < fa	       ? "worse"
+				       : "same");
+	for (size_t k = 0; k < nr; k++) {
+		fprintf(out, "\n== %s ==\n%-22s %16s %16s %9s  %s\n", p[k].path,
+			"metric", "A", "B", "change", "");
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			double va = rs_metric_value(a, p[k].a, i),
+			       vb = rs_metric_value(b, p[k].b, i),
+			       c = change_pct(va, vb);
+			char sa[64], sb[64], sc[32];
+
+			if (isnan(va) && isnan(vb))
+				continue;
+			if (isnan(c))
+				snprintf(sc, sizeof(sc), "%s",
+					 va == 0 && vb > 0 ? "new" : "-");
+			else
+				snprintf(sc, sizeof(sc), "%+.1f%%", c);
+			fprintf(out, "%-22s %16s %16s %9s  %s\n",
+				rs_metrics[i].name,
+				shown(a, i, va, sa, sizeof(sa)),
+				shown(b, i, vb, sb, sizeof(sb)), sc,
+				verdict(i, va, vb));
+		}
+	}
+	free(p);
+	rs_rec_memcg_release(&ta);
+	rs_rec_memcg_release(&tb);
+}
+
+static json_t *num(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
+		     const char *name_b, const struct rs_recording *b)
+{
+	struct rs_rec_memcg ta, tb;
+	size_t nr;
+	struct pair *p;
+	int na, nb;
+	json_t *o = json_object(), *arr = json_array();
+	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
+
+	rs_recording_total(a, &ta);
+	rs_recording_total(b, &tb);
+	p = pairs_of(a, b, &ta, &tb, &nr);
+	json_object_set_new(o, "a", json_string(name_a));
+	json_object_set_new(o, "b", json_string(name_b));
+	json_object_set_new(o, "fairness",
+			    json_pack("{s:o,s:o}", "a", num(fa), "b", num(fb)));
+	for (size_t k = 0; k < nr; k++) {
+		json_t *e = json_object(), *ms = json_object();
+
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			double va = rs_metric_value(a, p[k].a, i),
+			       vb = rs_metric_value(b, p[k].b, i);
+
+			json_object_set_new(
+				ms, rs_metrics[i].name,
+				json_pack("{s:o,s:o,s:o,s:s,s:s}", "a", num(va),
+					  "b", num(vb), "change_pct",
+					  num(change_pct(va, vb)), "verdict",
+					  verdict(i, va, vb), "unit",
+					  rs_metrics[i].unit));
+		}
+		json_object_set_new(e, "path", json_string(p[k].path));
+		json_object_set_new(e, "metrics", ms);
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "memcgs", arr);
+	free(p);
+	rs_rec_memcg_release(&ta);
+	rs_rec_memcg_release(&tb);
+	return o;
+}
