@@ -12,6 +12,8 @@
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h
 #   make format     clang-format the sources
 #   make install    binary, man page and systemd unit (PREFIX, DESTDIR)
+#   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
+#   make reporttest report/diff/HTML on the VM recordings (after vmtest)
 
 CC ?= cc
 CLANG ?= clang
@@ -43,10 +45,10 @@ APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
 	src/cgroups.c src/kernel.c src/cli.c src/session.c src/cmd_probe.c \
 	src/cmd_record.c src/cmd_top.c src/cmd_daemon.c src/cmd_report.c
 APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
-UNIT_TESTS := test_model test_shrink test_fields
+UNIT_TESTS := test_model test_shrink test_fields test_recording
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: install installtest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -87,7 +89,7 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit installtest hosttest vmtest
+tests: unit fuzz installtest hosttest vmtest reporttest
 
 RUN_SECONDS ?= 10
 run: deps
@@ -114,6 +116,10 @@ install: $(OUT)/reclaimscope
 		>$(DESTDIR)$(UNITDIR)/reclaimscope.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/reclaimscope.service
 
+# report and diff on the VM scenarios' recordings (after vmtest)
+reporttest: $(OUT)/reclaimscope
+	python3 tests/report/check.py $(OUT)/reclaimscope $(OUT)/vm $(OUT)/reporttest
+
 installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
@@ -122,3 +128,20 @@ format:
 
 clean:
 	rm -rf $(OUT)
+
+# --- fuzzing -----------------------------------------------------------------
+# The recording reader (and report/diff on what it accepts) under libFuzzer
+# with ASan and UBSan, for FUZZ_SECONDS, seeded from tests/fuzz/corpus (new
+# inputs go to build/fuzz-corpus, not into the repository).
+FUZZ_SECONDS ?= 60
+$(OUT)/fuzz_recording: tests/fuzz/fuzz_recording.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h) | $(OUT)
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(CPPFLAGS) -Isrc -std=gnu11 $(WARN) \
+		$< $(MODEL_SRCS) -ljansson -lm -o $@
+
+fuzz: $(OUT)/fuzz_recording
+	rm -rf $(OUT)/fuzz-corpus
+	mkdir -p $(OUT)/fuzz-corpus
+	$(OUT)/fuzz_recording -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-dict=tests/fuzz/recording.dict -print_final_stats=1 \
+		$(OUT)/fuzz-corpus tests/fuzz/corpus

@@ -288,6 +288,11 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 		json_object_set_new(e, "by_reclaimer", by_rec);
 		json_object_set_new(e, "histograms",
 				    rs_json_hists(m, mc, false));
+		/* the memcg's size over the run: what reclaim is relative to */
+		json_object_set_new(e, "mem_current_avg",
+				    isnan(mc->mem_current_avg)
+					    ? json_null()
+					    : json_real(mc->mem_current_avg));
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);

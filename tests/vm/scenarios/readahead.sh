@@ -1,13 +1,14 @@
 # readahead: the strided-read model of the fault-path patch
 # ("mm/mglru: use folio_mark_accessed to replace folio_set_active in PF"),
 # scaled: a 160 MiB file read through mmap, 4 KiB every 64 KiB, over and over,
-# in a 24 MiB memcg: the 10 MiB it touches fit, what read-around brings does
-# not.  Read-around fills the cache with mapped pages nobody touches; MGLRU
-# keeps mapped pages hot, so reclaim takes many and frees few, evicts touched
-# ones, and those fault back in: workingset_refault_file grows.
+# in an 8 MiB memcg.  The 10 MiB the reader touches do not fit, so every pass
+# faults some touched pages back in (refaults, for certain: with 24 MiB it
+# depended on how long read-around stayed on); the pages read-around brings
+# and nobody touches compete with them.  MGLRU keeps mapped pages hot, so
+# reclaim takes many pages for the few it frees.
 setup_loop_fs 200
 rs-workload write /mnt/hot 160
-mkmemcg ra 24M
+mkmemcg ra 8M
 sync
 echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events

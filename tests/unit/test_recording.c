@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading recordings back: what is refused and why, what is tolerated, and
+ * the figures report and diff derive (fairness, percentiles, budgets). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "analysis.h"
+#include "recording.h"
+
+#define HEADER "{\"type\":\"header\",\"schema\":1,\"kernel\":\"k\"}\n"
+
+static int read_text(const char *text, struct rs_recording *r, char *err,
+		     size_t size)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	rc = rs_recording_read(f, "t.ndjson", 8.3e6, r, err, size);
+	fclose(f);
+	return rc;
+}
+
+/* Refused, with the line number and a word of the reason in the message. */
+static void refused(const char *text, const char *where, const char *why)
+{
+	struct rs_recording r;
+	char err[512] = "";
+
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
+	if (!strstr(err, where) || !strstr(err, why))
+		fail_msg("message \"%s\" lacks \"%s\" or \"%s\"", err, where,
+			 why);
+}
+
+static void refusals(void **state)
+{
+	(void)state;
+	refused("", "t.ndjson", "empty");
+	refused("{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
+		":1:", "not the header");
+	refused("{\"type\":\"header\",\"schema\":2}\n", ":1:", "schema 2");
+	refused(HEADER "not json\n{\"type\":\"summary\"}\n", ":2:", "not JSON");
+	refused(HEADER "{\"type\":\"snapshot\",\"t\":-1,\"memcgs\":[]}\n",
+		":2:", "out of range");
+	refused(HEADER "{\"type\":\"snapshot\",\"t\":2,\"memcgs\":[]}\n"
+		       "{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
+		":3:", "backwards");
+	refused(HEADER "{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[{\"id\":1,"
+		       "\"scanned\":\"many\"}]}\n",
+		":2:", "\"scanned\" is not a number");
+	refused(HEADER "{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[{\"id\":1,"
+		       "\"scanned\":1e300}]}\n",
+		":2:", "out of range");
+	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		       "\"histograms\":{\"pass\":[[1000,1]]}}]}\n",
+		":2:", "power of two");
+	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":-4}]}\n",
+		":2:", "\"id\"");
+	refused(HEADER "{\"type\":\"event\",\"kind\":\"shrink\",\"id\":1,"
+		       "\"t\":1,\"t\":2}\n",
+		":2:", "duplicate");
+	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[]}\n"
+		       "{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
+		":3:", "after the summary");
+	refused(HEADER "[1,2,3]\n", ":2:", "no \"type\"");
+}
+
+static void tolerated(void **state)
+{
+	struct rs_recording r;
+	char err[512];
+	const char *text = HEADER
+		"{\"type\":\"future\",\"x\":1}\n" /* a newer line type */
+		"{\"type\":\"snapshot\",\"t\":1,\"new_key\":[1],\"memcgs\":["
+		"{\"id\":5,\"path\":\"/a\",\"scanned\":10,\"reclaimed\":4,"
+		"\"agings\":null}]}\n"
+		"{\"type\":\"snapshot\",\"t\":2,\"memcgs\":[{\"id\":5,"
+		"\"path\":\"/a\",\"scanned\":20,\"reclaimed\":6}]}\n"
+		"{\"type\":\"snapshot\",\"t\":3,\"memc"; /* cut short */
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_false(r.has_summary);
+	assert_int_equal(r.nr_memcgs, 1);
+	/* no summary: totals are the snapshots' sums */
+	assert_true(r.memcgs[0].total[RS_F_SCANNED] == 30);
+	assert_true(r.memcgs[0].total[RS_F_RECLAIMED] == 10);
+	assert_true(isnan(r.memcgs[0].total[RS_F_AGINGS])); /* null: unknown */
+	assert_int_equal(r.memcgs[0].nr_points, 2);
+	assert_true(r.memcgs[0].points[1].rate[RS_SERIES_SCANNED] == 20);
+	rs_recording_free(&r);
+}
+
+static void jain(void **state)
+{
+	double equal[] = {3, 3, 3, 3}, one[] = {1, 0, 0, 0},
+	       ramp[] = {1, 2, 3, 4};
+
+	(void)state;
+	assert_true(fabs(rs_jain(equal, 4) - 1.0) < 1e-12);
+	assert_true(fabs(rs_jain(one, 4) - 0.25) < 1e-12);
+	/* (1+2+3+4)^2 / (4 * (1+4+9+16)) = 100 / 120 */
+	assert_true(fabs(rs_jain(ramp, 4) - 100.0 / 120) < 1e-12);
+	assert_true(isnan(rs_jain(one, 0)));
+}
+
+static int metric(const char *name)
+{
+	for (int i = 0; i < rs_nr_metrics; i++)
+		if (!strcmp(rs_metrics[i].name, name))
+			return i;
+	fail_msg("no metric %s", name);
+	return -1;
+}
+
+/* Two leaf memcgs and their parent: fairness over the leaves only. */
+static void figures(void **state)
+{
+	struct rs_recording r;
+	const struct rs_rec_memcg *a;
+	char err[512];
+	const char *text = HEADER
+		"{\"type\":\"event\",\"kind\":\"shrink\",\"id\":2,\"t\":1,"
+		"\"duration_ns\":9000000,\"budget\":100,\"budget_used\":150}\n"
+		"{\"type\":\"event\",\"kind\":\"shrink\",\"id\":2,\"t\":1,"
+		"\"duration_ns\":1000000,\"budget\":100,\"budget_used\":50}\n"
+		"{\"type\":\"event\",\"kind\":\"reclaim\",\"id\":2,\"t\":1,"
+		"\"reclaimer\":\"memcg\",\"duration_ns\":2000000,"
+		"\"nr_reclaimed\":64,\"nr_to_reclaim\":32}\n"
+		"{\"type\":\"summary\",\"duration\":10,\"drops\":0,\"memcgs\":["
+		"{\"id\":1,\"path\":\"/p\",\"reclaimed\":100,\"isolated\":100,"
+		"\"mem_current_avg\":8192000},"
+		"{\"id\":2,\"path\":\"/p/"
+		"a\",\"reclaimed\":100,\"isolated\":400,"
+		"\"mem_current_avg\":4096000,\"histograms\":{\"pass\":"
+		"[[1048576,1],[16777216,1]],\"direct_reclaim\":null}},"
+		"{\"id\":3,\"path\":\"/p/"
+		"b\",\"reclaimed\":300,\"isolated\":300,"
+		"\"mem_current_avg\":4096000}]}\n";
+	int n;
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	a = rs_recording_find(&r, "/p/a");
+	assert_non_null(a);
+	/* x = 100/1000 and 300/1000 pages per page held: J = 0.16/(2*0.1) */
+	assert_true(fabs(rs_fairness(&r, &n) - 0.8) < 1e-12);
+	assert_int_equal(n, 2);
+	assert_true(rs_metric_value(&r, a, metric("efficiency")) == 25);
+	/* the p99 bucket bound (16.8 ms) is capped by the longest pass, 9 ms */
+	assert_true(rs_metric_value(&r, a, metric("pass_p99")) == 9);
+	assert_true(rs_metric_value(&r, a, metric("pass_p50")) ==
+		    1048576 / 1e6);
+	assert_true(rs_metric_value(&r, a, metric("passes_over_budget")) == 1);
+	assert_true(rs_metric_value(&r, a, metric("memcg_max")) == 2);
+	assert_true(rs_metric_value(&r, a, metric("over_reclaim")) == 2);
+	assert_true(isnan(rs_metric_value(&r, a, metric("direct_p99"))));
+	assert_int_equal(a->budget_use[15], 1); /* 150 % */
+	assert_int_equal(a->budget_use[5], 1);	/* 50 % */
+	rs_recording_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(tolerated),
+		cmocka_unit_test(jain),
+		cmocka_unit_test(figures),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
