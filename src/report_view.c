@@ -84,6 +84,11 @@ static void header_lines(FILE *out, const char *name,
 			"after line %zu): totals are the sums of the "
 			"snapshots, histograms unknown\n",
 			r->lines);
+	fprintf(out,
+		"drops %llu (event records), lost %llu (events), map full "
+		"%llu (counter updates)\n",
+		(unsigned long long)r->drops, (unsigned long long)r->missed,
+		(unsigned long long)r->agg_full);
 	if (r->drops || r->missed || r->agg_full)
 		fprintf(out,
 			"warning: %llu event records dropped, %llu events "

@@ -54,6 +54,20 @@ print((s.recv(100).split(b" ") + [b"none", b"none"])[1].decode())' "$daemon_port
 wait "$batch_pid" || batch_rc=$?
 echo "${batch_rc:-0}" >"$work/top-batch.rc"
 
+# A second daemon at once, on a Unix socket: instances are independent.
+sock="$work/daemon.sock"
+"$bin" daemon --listen "unix:$sock" 2>"$work/daemon-unix.err" &
+unix_pid=$!
+for _ in $(seq 300); do
+	curl -sf --unix-socket "$sock" http://x/healthz >/dev/null && break
+	sleep 0.1
+done
+unix_status=$(curl -s -o "$work/metrics-unix.txt" -w '%{http_code}' --unix-socket "$sock" http://x/metrics)
+kill -INT "$unix_pid"
+unix_rc=0
+wait "$unix_pid" || unix_rc=$?
+echo "unix $unix_status $unix_rc $([ -e "$sock" ] && echo left || echo removed)" >"$work/unix.txt"
+
 # top, driven by keys in its 80x24 terminal
 session="rs-top-$$"
 capture() { sleep "$1"; tmux capture-pane -p -t "$session" >"$work/top.$2.txt"; }

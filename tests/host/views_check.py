@@ -129,6 +129,12 @@ def http_checks(work):
         check(got.get(what) in ok,
               f"HTTP {what}: {got.get(what)} (want {'/'.join(sorted(ok))})")
     check(read(work, "daemon.rc").strip() == "0", "daemon exits 0 on SIGTERM")
+    unix = read(work, "unix.txt").split()
+    check(unix == ["unix", "200", "0", "removed"],
+          f"a second daemon on a Unix socket serves /metrics, exits 0 on "
+          f"SIGINT and removes its socket ({' '.join(unix)})")
+    check("reclaimscope_hook_attached" in read(work, "metrics-unix.txt"),
+          "the Unix-socket daemon's /metrics has the metrics")
     err = read(work, "daemon.err")
     check("serving on" in err and "stopping" in err,
           "daemon logs its start and stop to stderr")
