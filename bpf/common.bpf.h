@@ -189,6 +189,8 @@ static __always_inline void *rs_reserve(__u32 size, __u16 type, __u64 cgid,
 	hdr = bpf_ringbuf_reserve(&rs_events, size, 0);
 	if (!hdr) {
 		rs_stat_add(RS_STAT_RING_DROPS, 1);
+		/* per type too: each type has an in-kernel count to check by */
+		rs_stat_add(RS_STAT_RING_DROPS_TYPE0 + (type & 7), 1);
 		return NULL;
 	}
 	hdr->ts_ns = bpf_ktime_get_ns();

@@ -334,6 +334,9 @@ enum rs_stat {
 	/* runs of a slot's later copies that did the work (first skipped) */
 	RS_STAT_SECOND_RUNS0,
 	RS_STAT_SECOND_RUNS_LAST = RS_STAT_SECOND_RUNS0 + RS_NR_SLOTS - 1,
+	/* RS_STAT_RING_DROPS split by enum rs_event_type (index 0 unused) */
+	RS_STAT_RING_DROPS_TYPE0,
+	RS_STAT_RING_DROPS_TYPE_LAST = RS_STAT_RING_DROPS_TYPE0 + 7,
 	RS_NR_STATS
 };
 
@@ -344,6 +347,7 @@ enum rs_event_type {
 	RS_EV_WRITEBACK,
 	RS_EV_THROTTLE,
 	RS_EV_RECLAIM,
+	RS_EV_LAST = RS_EV_RECLAIM
 };
 
 struct rs_event_hdr {

@@ -18,11 +18,11 @@ struct record_opts {
 	double duration; /* 0: until a signal */
 	bool events;
 	const char *cgroup;
-	__u64 ring_mb;
+	__u64 ring_bytes; /* 0: the collector's default */
 	bool quiet;
 };
 
-enum { OPT_RING_MB = 0x100 };
+enum { OPT_RING_SIZE = 0x100 };
 
 static const struct argp_option options[] = {
 	{"output", 'o', "FILE", 0, "Write to FILE instead of stdout", 0},
@@ -39,8 +39,10 @@ static const struct argp_option options[] = {
 	 "Only memcgs at or below PATH (relative to the memory cgroup mount, "
 	 "or a full path under it)",
 	 0},
-	{"ring-mb", OPT_RING_MB, "MIB", 0,
-	 "Ring buffer size for --events, a power of two (default 4)", 0},
+	{"ring-size", OPT_RING_SIZE, "SIZE", 0,
+	 "Ring buffer size for --events: a power of two from 4K to 1G, in "
+	 "bytes or with K, M or G (default 4M)",
+	 0},
 	{"quiet", 'q', NULL, 0, "No status line on stderr", 0},
 	{0},
 };
@@ -87,12 +89,12 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case 'c':
 		o->cgroup = arg;
 		return 0;
-	case OPT_RING_MB:
-		err = rs_parse_u64(arg, 1, 1024, &o->ring_mb);
-		if (err || (o->ring_mb & (o->ring_mb - 1)))
+	case OPT_RING_SIZE:
+		err = rs_parse_size(arg, 4096, 1ULL << 30, &o->ring_bytes);
+		if (err || (o->ring_bytes & (o->ring_bytes - 1)))
 			argp_error(state,
 				   "invalid ring size '%s': give a power of "
-				   "two from 1 to 1024 (MiB)",
+				   "two from 4K to 1G, e.g. 64K, 4M, 16M",
 				   arg);
 		return err ? EINVAL : 0;
 	case 'q':
@@ -224,7 +226,7 @@ int rs_cmd_record(int argc, char **argv)
 	}
 	copts.verbose = o.common.verbose;
 	copts.stream_events = o.events;
-	copts.ring_bytes = (__u32)(o.ring_mb << 20);
+	copts.ring_bytes = (__u32)o.ring_bytes;
 	rs_cgroups_close(cg);
 	cg = NULL;
 	s.gauges = true; /* memory.current: the summary's mem_current_avg */
@@ -292,6 +294,11 @@ int rs_cmd_record(int argc, char **argv)
 			t = (rs_now_ns() - start) / 1e9;
 			rs_session_refresh(&s);
 		} while (rs_collector_poll(s.collector, 0, on_record, &r) > 0);
+		/* the last, partial interval: snapshots add up to the summary */
+		line = rs_json_snapshot(r.model, r.filter);
+		if (!r.write_error && rs_json_write_line(r.out, line))
+			r.write_error = errno ? errno : EIO;
+		json_decref(line);
 		line = rs_json_summary(r.model, t, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;
@@ -321,7 +328,7 @@ int rs_cmd_record(int argc, char **argv)
 	if (!o.quiet && rs_model_stat(r.model, RS_STAT_RING_DROPS))
 		fprintf(stderr,
 			"reclaimscope: %llu event records were dropped (ring "
-			"buffer full); totals are exact. Try --ring-mb.\n",
+			"buffer full); totals are exact. Try a larger --ring-size.\n",
 			(unsigned long long)rs_model_stat(r.model,
 							  RS_STAT_RING_DROPS));
 	rc = 0;

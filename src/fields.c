@@ -70,6 +70,16 @@ const char *rs_aging_trigger_name(unsigned int trigger)
 	}
 }
 
+const char *rs_event_type_name(unsigned int type)
+{
+	static const char *const names[RS_EV_LAST + 1] = {
+		[RS_EV_SHRINK] = "shrink",     [RS_EV_AGING] = "aging",
+		[RS_EV_WRITEBACK] = "writeback", [RS_EV_THROTTLE] = "throttle",
+		[RS_EV_RECLAIM] = "reclaim",
+	};
+	return type <= RS_EV_LAST && names[type] ? names[type] : "unknown";
+}
+
 const char *rs_throttle_reason_name(int reason)
 {
 	/* enum vmscan_throttle_state */

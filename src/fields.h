@@ -54,6 +54,8 @@ const char *rs_reclaimer_name(unsigned int reclaimer);
 const char *rs_exit_reason_name(unsigned int reason);
 const char *rs_aging_trigger_name(unsigned int trigger);
 const char *rs_throttle_reason_name(int reason);
+/* enum rs_event_type: the "kind" of a record in a recording */
+const char *rs_event_type_name(unsigned int type);
 int rs_field_by_key(const char *key); /* -1 if none */
 /* A flusher wakeup reason (enum wb_reason); buf for unknown ones. */
 const char *rs_wb_reason_name(unsigned int reason, char *buf, size_t size);

@@ -230,6 +230,19 @@ json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 	return o;
 }
 
+/* The ring drops split by record kind; each kind has an in-kernel count. */
+static json_t *drops_by_kind(const struct rs_model *m)
+{
+	json_t *o = json_object();
+
+	for (unsigned int t = 1; t <= RS_EV_LAST; t++)
+		json_object_set_new(
+			o, rs_event_type_name(t),
+			json_integer((json_int_t)rs_model_stat(
+				m, RS_STAT_RING_DROPS_TYPE0 + t)));
+	return o;
+}
+
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter)
 {
@@ -243,6 +256,7 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 	json_object_set_new(o, "records",
 			    json_integer((json_int_t)rs_model_stat(
 				    m, RS_STAT_RING_RECORDS)));
+	json_object_set_new(o, "drops_by_kind", drops_by_kind(m));
 	json_object_set_new(
 		o, "agg_full",
 		json_integer((json_int_t)rs_model_stat(m, RS_STAT_AGG_FULL)));
@@ -343,7 +357,7 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 
 		if (size < sizeof(*e))
 			return NULL;
-		o = event_head(m, info, h, "shrink");
+		o = event_head(m, info, h, rs_event_type_name(RS_EV_SHRINK));
 		SETI(o, "priority", e->priority);
 		if (e->budget_known) {
 			SETI(o, "swappiness", e->swappiness);
@@ -375,7 +389,7 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 			json_decref(gens);
 			return NULL;
 		}
-		o = event_head(m, info, h, "aging");
+		o = event_head(m, info, h, rs_event_type_name(RS_EV_AGING));
 		SETI(o, "seq", e->seq);
 		json_object_set_new(o, "success", json_boolean(e->success));
 		json_object_set_new(o, "force_scan",
@@ -418,7 +432,7 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 
 		if (size < sizeof(*e))
 			return NULL;
-		o = event_head(m, info, h, "writeback");
+		o = event_head(m, info, h, rs_event_type_name(RS_EV_WRITEBACK));
 		SETI(o, "nr_taken", e->nr_taken);
 		SETI(o, "dirty", e->dirty);
 		SETI(o, "unqueued_dirty", e->unqueued_dirty);
@@ -435,7 +449,7 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 
 		if (size < sizeof(*e))
 			return NULL;
-		o = event_head(m, info, h, "throttle");
+		o = event_head(m, info, h, rs_event_type_name(RS_EV_THROTTLE));
 		json_object_set_new(
 			o, "reason",
 			json_string(rs_throttle_reason_name(e->reason)));
@@ -448,7 +462,7 @@ json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
 
 		if (size < sizeof(*e))
 			return NULL;
-		o = event_head(m, info, h, "reclaim");
+		o = event_head(m, info, h, rs_event_type_name(RS_EV_RECLAIM));
 		SETI(o, "duration_ns", e->duration_ns);
 		SETI(o, "nr_reclaimed", e->nr_reclaimed);
 		if (e->nr_to_reclaim)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -30,6 +31,37 @@ int rs_parse_u64(const char *s, __u64 min, __u64 max, __u64 *out)
 	return 0;
 }
 
+int rs_parse_size(const char *s, __u64 min, __u64 max, __u64 *out)
+{
+	static const char units[] = "KMG";
+	char digits[32];
+	size_t len = s ? strlen(s) : 0;
+	unsigned shift = 0;
+	const char *unit;
+	__u64 v;
+	int err;
+
+	if (!len || len >= sizeof(digits))
+		return -EINVAL;
+	memcpy(digits, s, len + 1);
+	/* "4M", "4MiB" and "4m" alike */
+	if (len > 3 && !strcmp(digits + len - 2, "iB"))
+		len -= 2, digits[len] = 0;
+	unit = strchr(units, toupper((unsigned char)digits[len - 1]));
+	if (len > 1 && unit && *unit) {
+		shift = 10 * (unsigned)(unit - units + 1);
+		digits[--len] = 0;
+	}
+	err = rs_parse_u64(digits, 0, ~0ULL >> shift, &v);
+	if (err)
+		return err;
+	v <<= shift;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int rs_parse_seconds(const char *s, double min, double max, double *out)
 {
 	static const struct {
@@ -42,9 +74,13 @@ int rs_parse_seconds(const char *s, double min, double max, double *out)
 
 	if (!s || !*s || *s == ' ' || *s == '+' || *s == '-')
 		return -EINVAL;
+	/* plain decimals only: strtod would also take "0x1p3" or "1e3" */
+	if (*s < '0' || *s > '9' || s[strspn(s, "0123456789.")] == 'e' ||
+	    s[strspn(s, "0123456789.")] == 'x')
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || (*s < '0' || *s > '9'))
+	if (errno || end == s || !isfinite(v))
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (!strcmp(end, units[i].suffix)) {

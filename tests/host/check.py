@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
-from judge import Judge, load_ndjson, read_kv  # noqa: E402
+from judge import Judge, load_ndjson, read_kv, ring_accounting  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -29,6 +29,13 @@ def main():
           "header first, summary last")
     check(summary["drops"] == 0, "no record dropped")
     check(any(l["type"] == "snapshot" for l in lines), "snapshots were written")
+    # the intervals add up to the totals, the last partial one included
+    for key in ("scanned", "isolated", "reclaimed", "memcg_reclaims"):
+        per_interval = sum(m[key] or 0 for l in lines if l["type"] == "snapshot"
+                           for m in l["memcgs"])
+        total = sum(m[key] or 0 for m in summary["memcgs"])
+        check(per_interval == total,
+              f"snapshots' {key} add up to the summary's ({per_interval} == {total})")
 
     hooks = header["hooks"]
     for h in ("mm_vmscan_lru_isolate", "mm_vmscan_lru_shrink_inactive",
@@ -77,6 +84,7 @@ def main():
               f"sum of reclaimed {total('reclaimed')} == /proc/vmstat pgsteal delta {d_steal}")
 
     check_filtered(work, path, summary)
+    check_overload(work, path, summary)
 
     if version == "2":
         b = read_kv(os.path.join(work, "memstat.before"))
@@ -115,6 +123,31 @@ def check_filtered(work, path, full):
         check(f["reclaimed"] == mine[0]["reclaimed"] and
               f["isolated"] == mine[0]["isolated"],
               "both instances counted the same pages")
+
+
+def check_overload(work, path, full):
+    """The instance whose consumer was stopped, with a 16 KiB ring: records
+    were dropped, every one of them counted, and the totals still exact."""
+    lines = load_ndjson(judge, os.path.join(work, "overload.ndjson"))
+    summary = lines[-1]
+    if not check(summary["type"] == "summary",
+                 "overloaded recording ends with a summary"):
+        return
+    print(f"  info  overload: {summary['records']} records delivered, "
+          f"{summary['drops']} dropped {summary.get('drops_by_kind')}")
+    check(summary["drops"] > 0, "the stopped consumer made the ring drop records")
+    events = [l for l in lines if l["type"] == "event"]
+    check(len(events) == summary["records"],
+          f"every submitted record was delivered ({len(events)} == {summary['records']})")
+    ring_accounting(judge, lines, "overload")
+    snaps = sum(l["drops"] for l in lines if l["type"] == "snapshot")
+    check(snaps == summary["drops"], f"the snapshots report the drops ({snaps})")
+    mine = [m for m in summary["memcgs"] if m["path"] == path]
+    ref = [m for m in full["memcgs"] if m["path"] == path]
+    if check(len(mine) == 1 and len(ref) == 1, "overload run has the test memcg"):
+        same = all(mine[0][k] == ref[0][k] for k in
+                   ("scanned", "isolated", "reclaimed", "memcg_reclaims", "throttles"))
+        check(same, "its in-kernel totals equal the unloaded run's")
 
 
 if __name__ == "__main__":

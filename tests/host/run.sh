@@ -46,7 +46,8 @@ memcg="$root$rel"
 moved=""
 cleanup() {
 	set +e
-	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" 2>/dev/null && wait 2>/dev/null
+	[ -n "${overload_pid:-}" ] && kill -CONT "$overload_pid" 2>/dev/null
+	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" "${overload_pid:-}" 2>/dev/null && wait 2>/dev/null
 	tmux kill-session -t "rs-top-$$" 2>/dev/null
 	[ -n "${prom_pid:-}" ] && kill "$prom_pid" 2>/dev/null
 	[ -n "${daemon_pid:-}" ] && kill -TERM "$daemon_pid" 2>/dev/null
@@ -96,6 +97,14 @@ wait_header "$record_pid" rec
 filtered_pid=$!
 wait_header "$filtered_pid" filtered
 
+# Overload: a third one with event records into a 16 KiB ring, its
+# consumer stopped (SIGSTOP) for the whole workload.  Records that do not
+# fit are dropped and counted; the in-kernel totals must stay exact.
+"$bin" record -q -e -i 1 --ring-size 16K -o "$work/overload.ndjson" 2>"$work/overload.err" &
+overload_pid=$!
+wait_header "$overload_pid" overload
+kill -STOP "$overload_pid"
+
 # The daemon beside them, scraped by a real Prometheus every second.
 "$bin" daemon -i 0.5 --listen "127.0.0.1:$daemon_port" 2>"$work/daemon.err" &
 daemon_pid=$!
@@ -142,10 +151,13 @@ sh -c 'echo $$ >"$1/cgroup.procs" &&
 	sh "$memcg" "$work/data" "$file_mb"
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
-kill -INT "$record_pid" "$filtered_pid"
+kill -CONT "$overload_pid"
+kill -INT "$record_pid" "$filtered_pid" "$overload_pid"
 wait "$record_pid"
 wait "$filtered_pid"
+wait "$overload_pid"
 record_pid=""
+overload_pid=""
 
 # The views, while the daemon and top still run (tests/host/views.sh).
 . "$here/views.sh"

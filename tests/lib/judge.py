@@ -67,3 +67,34 @@ def parse_metrics(text, judge=None):
         labels = dict(METRIC_LABEL.findall(m.group(3) or ""))
         out.append((m.group(1), labels, float(m.group(4))))
     return out
+
+
+# Each record kind and the in-kernel per-memcg counters that count the
+# events it is emitted for (kept whether or not the record fits the ring).
+RECORD_COUNTS = {
+    "shrink": ("shrinks",),
+    "aging": ("aging_attempts",),
+    "writeback": ("writeback_checks",),
+    "throttle": ("throttles",),
+    "reclaim": ("direct_reclaims", "memcg_reclaims", "node_reclaims"),
+}
+
+
+def ring_accounting(judge, lines, name):
+    """An unfiltered --events recording: for every record kind, records
+    delivered + records dropped == events the kernel counted, exactly."""
+    summary = lines[-1]
+    by_kind = summary.get("drops_by_kind") or {}
+    judge.check(sum(by_kind.values()) == summary["drops"],
+                f"{name}: drops by kind add up to drops ({summary['drops']})")
+    for kind, counters in RECORD_COUNTS.items():
+        counts = [m[c] for m in summary["memcgs"] for c in counters]
+        if any(c is None for c in counts):
+            continue  # the kernel cannot give this count here
+        produced = sum(counts)
+        delivered = sum(1 for l in lines
+                        if l["type"] == "event" and l["kind"] == kind)
+        dropped = by_kind.get(kind, 0)
+        judge.check(delivered + dropped == produced,
+                    f"{name}: {kind} records delivered {delivered} + dropped "
+                    f"{dropped} == counted {produced}")

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
-from judge import Judge, load_ndjson, parse_metrics, read_kv  # noqa: E402
+from judge import Judge, load_ndjson, parse_metrics, read_kv, ring_accounting  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -86,6 +86,8 @@ def common(res):
     check(summary.get("state_misses") == 0, "per-task state always available")
     check(summary.get("missed") == 0,
           f"no program run skipped by the kernel ({summary.get('missed')})")
+    if any(l.get("type") == "event" for l in rec):
+        ring_accounting(judge, rec, "ring")
     return header, summary, rec
 
 

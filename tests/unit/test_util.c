@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Strict number parsing: what the command line accepts and refuses. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "util.h"
+
+static void parse_u64(void **state)
+{
+	static const char *const bad[] = {"",	"-1", "+1", " 1", "1 ", "1x",
+					  "0x10", "1.0", "1e3", "18446744073709551616"};
+	__u64 v = 7;
+
+	(void)state;
+	assert_int_equal(rs_parse_u64("42", 0, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(rs_parse_u64("18446744073709551615", 0, ~0ULL, &v), 0);
+	assert_true(v == ~0ULL);
+	assert_int_equal(rs_parse_u64("101", 0, 100, &v), -ERANGE);
+	assert_int_equal(rs_parse_u64("0", 1, 100, &v), -ERANGE);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_not_equal(rs_parse_u64(bad[i], 0, ~0ULL, &v), 0);
+		assert_int_equal(v, 7); /* untouched on error */
+	}
+	assert_int_equal(rs_parse_u64(NULL, 0, 1, &v), -EINVAL);
+}
+
+static void parse_seconds(void **state)
+{
+	static const char *const bad[] = {"",  "-1", "1x", "nan", "inf",
+					  "1 s", "s",  ".5", "1e999", "0x1", "1e3", "1.5.5"};
+	double v = 0;
+
+	(void)state;
+	assert_int_equal(rs_parse_seconds("1.5", 0, 10, &v), 0);
+	assert_true(v == 1.5);
+	assert_int_equal(rs_parse_seconds("500ms", 0, 10, &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(rs_parse_seconds("2m", 0, 1000, &v), 0);
+	assert_true(v == 120);
+	assert_int_equal(rs_parse_seconds("1h", 0, 4000, &v), 0);
+	assert_true(v == 3600);
+	assert_int_equal(rs_parse_seconds("1h", 0, 3599, &v), -ERANGE);
+	assert_int_equal(rs_parse_seconds("0.05", 0.1, 10, &v), -ERANGE);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(rs_parse_seconds(bad[i], 0, 1e9, &v), 0);
+}
+
+static void parse_size(void **state)
+{
+	static const char *const bad[] = {"",	"K",   "-4K", "4 K", "4KK", "4T",
+					  "4k ", "0x1000", "4.5M", "4Ki",
+					  "17179869184G"};
+	__u64 v = 0;
+
+	(void)state;
+	assert_int_equal(rs_parse_size("4096", 0, ~0ULL, &v), 0);
+	assert_true(v == 4096);
+	assert_int_equal(rs_parse_size("64K", 0, ~0ULL, &v), 0);
+	assert_true(v == 64 << 10);
+	assert_int_equal(rs_parse_size("64k", 0, ~0ULL, &v), 0);
+	assert_true(v == 64 << 10);
+	assert_int_equal(rs_parse_size("4MiB", 0, ~0ULL, &v), 0);
+	assert_true(v == 4 << 20);
+	assert_int_equal(rs_parse_size("1G", 0, ~0ULL, &v), 0);
+	assert_true(v == 1ULL << 30);
+	assert_int_equal(rs_parse_size("2G", 0, 1ULL << 30, &v), -ERANGE);
+	assert_int_equal(rs_parse_size("1K", 4096, ~0ULL, &v), -ERANGE);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(rs_parse_size(bad[i], 0, ~0ULL, &v), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_u64),
+		cmocka_unit_test(parse_seconds),
+		cmocka_unit_test(parse_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
