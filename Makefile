@@ -25,7 +25,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 CPPFLAGS += -Iinclude -I$(OUT) -D_GNU_SOURCE
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS)
-LIBS := -lbpf -lelf -lz -ljansson -lmicrohttpd -lncursesw -lpthread -lm
+LIBS := -lbpf -lelf -lz -ljansson -lmicrohttpd -lncursesw -lcap -lpthread -lm
 
 # vmlinux.h from bpftool 7.1 carries 8 empty declarations that clang 14
 # warns about; they are harmless, so only that warning is turned off.
@@ -42,7 +42,7 @@ MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/prom_view.c \
 	src/top_view.c src/lru_gen.c src/recording.c src/analysis.c \
 	src/report_view.c src/util.c
 APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
-	src/cgroups.c src/kernel.c src/cli.c src/session.c src/cmd_probe.c \
+	src/cgroups.c src/kernel.c src/cli.c src/privileges.c src/session.c src/cmd_probe.c \
 	src/cmd_record.c src/cmd_top.c src/cmd_daemon.c src/cmd_report.c
 APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util

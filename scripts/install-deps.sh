@@ -5,10 +5,10 @@
 set -euo pipefail
 
 build=(make gcc clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
-	libjansson-dev libmicrohttpd-dev libncurses-dev pkg-config)
+	libjansson-dev libmicrohttpd-dev libncurses-dev libcap-dev pkg-config)
 test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 	zstd gzip dmsetup prometheus tmux curl systemd man-db chromium
-	libclang-rt-14-dev)
+	libclang-rt-14-dev wrk)
 
 missing=()
 for p in "${build[@]}" "${test[@]}"; do

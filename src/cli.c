@@ -93,4 +93,6 @@ void rs_cli_on_signals(volatile int *flag)
 	signal_flag = flag;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal or ssh session: stop cleanly, summary written */
+	sigaction(SIGHUP, &sa, NULL);
 }

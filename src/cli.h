@@ -33,7 +33,7 @@ error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,
 int rs_cli_open(struct rs_collector **c, struct rs_run_info *info,
 		const struct rs_collector_opts *opts);
 
-/* Install SIGINT/SIGTERM handlers that set *flag. */
+/* Install SIGINT/SIGTERM/SIGHUP handlers that set *flag. */
 void rs_cli_on_signals(volatile int *flag);
 
 int rs_cmd_probe(int argc, char **argv);

@@ -60,7 +60,7 @@ static const char doc[] =
 	"snapshot and the totals, as in a recording "
 	"(docs/recording-format.md)\n"
 	"  /healthz          \"ok\" once the first snapshot is taken\n"
-	"Logs go to stderr.  SIGINT or SIGTERM stops it cleanly.\n"
+	"Logs go to stderr.  SIGINT, SIGTERM or SIGHUP stops it cleanly.\n"
 	"\v"
 	"EXAMPLES:\n"
 	"  reclaimscope daemon\n"
@@ -363,9 +363,11 @@ int rs_cmd_daemon(int argc, char **argv)
 		goto out;
 	}
 	fprintf(stderr,
-		"reclaimscope: serving on %s (%s mode, kernel %s): /metrics, "
-		"/api/v1/snapshot, /healthz\n",
-		o.listen, rs_mode(&s.session.info), s.session.info.kernel);
+		"reclaimscope: serving on %s (%s mode, kernel %s, "
+		"capabilities kept: %s): /metrics, /api/v1/snapshot, "
+		"/healthz\n",
+		o.listen, rs_mode(&s.session.info), s.session.info.kernel,
+		s.session.info.caps_kept);
 	while (!stop) {
 		int err;
 

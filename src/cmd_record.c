@@ -30,7 +30,7 @@ static const struct argp_option options[] = {
 	 "Snapshot every SECONDS (default 1; 0.1 to 3600; s, ms, m, h allowed)",
 	 0},
 	{"duration", 'd', "DURATION", 0,
-	 "Stop after DURATION (same units; default: until SIGINT/SIGTERM)", 0},
+	 "Stop after DURATION (same units; default: until SIGINT, SIGTERM or SIGHUP)", 0},
 	{"events", 'e', NULL, 0,
 	 "Also write one record per pass, aging, writeback check, throttle "
 	 "and direct/memcg reclaim",

@@ -26,12 +26,9 @@ enum { OPT_HTML = 0x100, OPT_BUDGET, OPT_JSON };
 static error_t parse_budget(struct argp_state *state, const char *arg,
 			    double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !(v > 0) || v > 3600000) {
+	if (rs_parse_decimal(arg, 0, 3600000, &v) || !(v > 0)) {
 		argp_error(state,
 			   "invalid latency budget '%s': give milliseconds "
 			   "above 0, e.g. 8.3 (a 120 Hz frame) or 16.7",

@@ -357,14 +357,25 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
+		const char *why;
+
 		err = -errno;
 		rs_kernel_probe(info, NULL);
+		/* libbpf also looks in /boot; -ESRCH: found nowhere */
+		why = access("/sys/kernel/btf/vmlinux", R_OK)
+			      ? strerror(errno)
+			      : "cannot be parsed";
+		info->btf = false;
+		for (int h = 0; h < RS_NR_HOOKS; h++) {
+			info->hooks[h].state = RS_HOOK_MISSING;
+			snprintf(info->hooks[h].why, sizeof(info->hooks[h].why),
+				 "no kernel BTF");
+		}
 		snprintf(errbuf, errsz,
-			 "cannot read the kernel's BTF "
-			 "(/sys/kernel/btf/vmlinux):"
-			 " %s\nhint: reclaimscope needs a kernel built with "
-			 "CONFIG_DEBUG_INFO_BTF=y",
-			 strerror(-err));
+			 "cannot load the kernel's BTF: /sys/kernel/btf/vmlinux: "
+			 "%s (libbpf: %s)\nhint: reclaimscope needs a kernel "
+			 "built with CONFIG_DEBUG_INFO_BTF=y",
+			 why, strerror(-err));
 		return err;
 	}
 	rs_kernel_probe(info, btf);
@@ -625,6 +636,34 @@ void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr)
 		    sizeof(struct rs_agg_key));
 	forget_keys(bpf_map__fd(c->skel->maps.rs_hist), ids, nr,
 		    sizeof(struct rs_hist_key));
+}
+
+int rs_collector_check_access(struct rs_collector *c)
+{
+	struct rs_agg_key next;
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info), key = 0;
+
+	/* what a snapshot does: a per-CPU lookup, a key walk, program info */
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.rs_stats), &key,
+				c->percpu_stat))
+		return -errno;
+	if (bpf_map_get_next_key(bpf_map__fd(c->skel->maps.rs_agg), NULL,
+				 &next) &&
+	    errno != ENOENT)
+		return -errno;
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		if (!c->spec_attached[i])
+			continue;
+		memset(&info, 0, len);
+		if (bpf_obj_get_info_by_fd(
+			    bpf_program__fd(prog_by_name(
+				    c->skel, rs_prog_specs[i].prog)),
+			    &info, &len))
+			return -errno;
+		break;
+	}
+	return 0;
 }
 
 void rs_collector_stop(struct rs_collector *c)

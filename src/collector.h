@@ -35,6 +35,11 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 		      void *ctx);
 /* Read the aggregates and global counters into the model (one snapshot). */
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
+/*
+ * Do what a snapshot does to the kernel objects once: 0, or -errno (e.g.
+ * -EPERM where the bpf() syscall itself needs a capability).
+ */
+int rs_collector_check_access(struct rs_collector *c);
 /* Programs whose runs the kernel skipped, as "prog N, ...": how many. */
 int rs_collector_misses(struct rs_collector *c, char *buf, size_t size);
 /* Drop memcgs' counters from the kernel maps (gone and expired); sorts ids. */

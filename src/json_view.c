@@ -58,6 +58,9 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	rs_json_kernel(o, info);
 	json_object_set_new(o, "hooks", rs_json_hooks(info));
 	json_object_set_new(o, "start", json_string(info->start));
+	if (info->caps_kept[0])
+		json_object_set_new(o, "capabilities_kept",
+				    json_string(info->caps_kept));
 	return o;
 }
 

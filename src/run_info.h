@@ -33,6 +33,7 @@ struct rs_run_info {
 	__u64 start_ns;	       /* CLOCK_MONOTONIC at start, as BPF sees it */
 	char cgroup_root[256]; /* mount point of the memory controller */
 	int cgroup_version;    /* 1 or 2, 0 if none */
+	char caps_kept[96];    /* capabilities kept after attach: "none", ... */
 };
 
 /* "attached", "missing" or "failed" */

@@ -2,11 +2,19 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "privileges.h"
 #include "session.h"
 #include "util.h"
 
+static int check_access(void *collector)
+{
+	return rs_collector_check_access(collector);
+}
+
 int rs_session_open(struct rs_session *s, const struct rs_collector_opts *o)
 {
+	int err;
+
 	s->cgroups = rs_cgroups_open();
 	if (s->cgroups) {
 		snprintf(s->info.cgroup_root, sizeof(s->info.cgroup_root), "%s",
@@ -23,6 +31,16 @@ int rs_session_open(struct rs_session *s, const struct rs_collector_opts *o)
 	if (s->cgroups)
 		rs_cgroups_baseline(s->cgroups, s->model);
 	rs_rfc3339_now(s->info.start, sizeof(s->info.start));
+	/* attached: from here on the run only reads */
+	err = rs_drop_capabilities(check_access, s->collector,
+				   s->info.caps_kept,
+				   sizeof(s->info.caps_kept));
+	if (err) {
+		fprintf(stderr,
+			"reclaimscope: cannot drop capabilities: %s\n",
+			strerror(-err));
+		goto fail;
+	}
 	return 0;
 fail:
 	rs_session_close(s);

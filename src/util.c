@@ -62,6 +62,27 @@ int rs_parse_size(const char *s, __u64 min, __u64 max, __u64 *out)
 	return 0;
 }
 
+int rs_parse_decimal(const char *s, double min, double max, double *out)
+{
+	size_t digits = s ? strspn(s, "0123456789") : 0;
+	char *end;
+	double v;
+
+	/* "12", "12.", "12.5" only: strtod would take "0x1p3", "1e3", "nan" */
+	if (!digits || (s[digits] && (s[digits] != '.' ||
+				      s[digits + 1 + strspn(s + digits + 1,
+							    "0123456789")])))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return errno == ERANGE ? -ERANGE : -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int rs_parse_seconds(const char *s, double min, double max, double *out)
 {
 	static const struct {
@@ -69,21 +90,20 @@ int rs_parse_seconds(const char *s, double min, double max, double *out)
 		double scale;
 	} units[] = {{"", 1},	{"s", 1},    {"ms", 1e-3},
 		     {"m", 60}, {"min", 60}, {"h", 3600}};
+	size_t len = s ? strspn(s, "0123456789.") : 0;
+	char number[64];
 	double v;
-	char *end;
+	int err;
 
-	if (!s || !*s || *s == ' ' || *s == '+' || *s == '-')
+	if (!len || len >= sizeof(number))
 		return -EINVAL;
-	/* plain decimals only: strtod would also take "0x1p3" or "1e3" */
-	if (*s < '0' || *s > '9' || s[strspn(s, "0123456789.")] == 'e' ||
-	    s[strspn(s, "0123456789.")] == 'x')
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v))
-		return -EINVAL;
+	memcpy(number, s, len);
+	number[len] = 0;
+	err = rs_parse_decimal(number, 0, INFINITY, &v);
+	if (err)
+		return err;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(end, units[i].suffix)) {
+		if (!strcmp(s + len, units[i].suffix)) {
 			v *= units[i].scale;
 			if (v < min || v > max)
 				return -ERANGE;

@@ -10,6 +10,8 @@
 int rs_parse_u64(const char *s, __u64 min, __u64 max, __u64 *out);
 /* Bytes with an optional binary unit: "4096", "64K", "4M", "1G". */
 int rs_parse_size(const char *s, __u64 min, __u64 max, __u64 *out);
+/* A plain decimal ("12", "12.5"): no sign, exponent, hex, nan or inf. */
+int rs_parse_decimal(const char *s, double min, double max, double *out);
 /* Seconds with an optional fraction and unit: "1.5", "500ms", "2m", "1h". */
 int rs_parse_seconds(const char *s, double min, double max, double *out);
 

@@ -138,6 +138,11 @@ tmux new-session -d -s "rs-top-$$" -x 80 -y 24 \
 "$bin" top -b -n 8 -i 0.5 >"$work/top-batch.txt" 2>"$work/top-batch.err" &
 batch_pid=$!
 
+# Load: wrk hammers /metrics on loopback while the events flow (its
+# latency figures go to the README's reliability section).
+wrk -t2 -c16 -d8s --latency "http://127.0.0.1:$daemon_port/metrics" >"$work/wrk.txt" 2>&1 &
+wrk_pid=$!
+
 # The global counters are an oracle only while nothing else reclaims.
 cp /proc/vmstat "$work/vmstat.quiet"
 sleep 1
@@ -159,10 +164,14 @@ wait "$overload_pid"
 record_pid=""
 overload_pid=""
 
+wait "$wrk_pid" || echo "wrk exit $?" >>"$work/wrk.txt"
+
 # The views, while the daemon and top still run (tests/host/views.sh).
 . "$here/views.sh"
 
 rc=0
 python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version" || rc=1
 python3 "$here/views_check.py" "$work" "$rel" || rc=1
+# how processes end, privileges, bad options (tests/host/lifecycle.py)
+python3 "$here/lifecycle.py" "$bin" "$work/lifecycle" || rc=1
 exit $rc

@@ -193,6 +193,25 @@ def top_checks(work, path, probe):
                   f"top -b: {col} is a number ({vals.get(col)})")
 
 
+def wrk_checks(work):
+    """wrk on /metrics during the workload: every request answered 200,
+    no socket error; the latency figures are printed for the README."""
+    out = read(work, "wrk.txt")
+    m = re.search(r"(\d+) requests in ([\d.]+)s", out)
+    if not check(m is not None, "wrk ran against /metrics"):
+        print(out[-400:])
+        return
+    check(int(m.group(1)) >= 100, f"wrk: {m.group(1)} requests served")
+    check("Non-2xx" not in out, "wrk: every response was 200")
+    check("Socket errors" not in out, "wrk: no socket error (connect, read, "
+          "write, timeout)")
+    lat = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M))
+    rps = re.search(r"Requests/sec:\s+(\S+)", out)
+    print(f"  info  scrape latency under load (16 connections): p50 "
+          f"{lat.get('50')} p90 {lat.get('90')} p99 {lat.get('99')}, "
+          f"{rps.group(1) if rps else '?'} requests/s")
+
+
 def main():
     work, path = sys.argv[1:3]
     rec = load_ndjson(judge, os.path.join(work, "rec.ndjson"))
@@ -203,6 +222,7 @@ def main():
         api_checks(work, path, rec, samples)
         promql_checks(work, path, samples)
     http_checks(work)
+    wrk_checks(work)
     top_checks(work, path, probe)
     return judge.close("views")
 

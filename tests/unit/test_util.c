@@ -49,6 +49,22 @@ static void parse_seconds(void **state)
 		assert_int_not_equal(rs_parse_seconds(bad[i], 0, 1e9, &v), 0);
 }
 
+static void parse_decimal(void **state)
+{
+	static const char *const bad[] = {"",	 ".5",	"-1",  "+1", "1e3", "0x10",
+					  "nan", "inf", "1.5.5", "1 ", "1,5", "1e999"};
+	double v = 0;
+
+	(void)state;
+	assert_int_equal(rs_parse_decimal("8.3", 0, 100, &v), 0);
+	assert_true(v == 8.3);
+	assert_int_equal(rs_parse_decimal("12.", 0, 100, &v), 0);
+	assert_true(v == 12);
+	assert_int_equal(rs_parse_decimal("100.5", 0, 100, &v), -ERANGE);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(rs_parse_decimal(bad[i], 0, 1e300, &v), 0);
+}
+
 static void parse_size(void **state)
 {
 	static const char *const bad[] = {"",	"K",   "-4K", "4 K", "4KK", "4T",
@@ -78,6 +94,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_u64),
 		cmocka_unit_test(parse_seconds),
+		cmocka_unit_test(parse_decimal),
 		cmocka_unit_test(parse_size),
 	};
 

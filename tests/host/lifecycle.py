@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Lifecycle and privilege tests on the running kernel (root).
+
+- Every way a process can end (SIGINT, SIGTERM, SIGHUP: clean stop;
+  SIGSEGV, SIGABRT: a crash; SIGKILL) leaves no BPF program, link or map
+  behind, for record, top and daemon (bpftool prog/link/map before, during
+  and after).
+- While running, the process holds no capability (CapEff, CapPrm, CapBnd).
+- A second daemon on a port in use says why it will not start.
+- Not root, root without CAP_BPF/CAP_PERFMON/CAP_SYS_ADMIN, no kernel BTF:
+  a clear message and exit status 1, never a crash; no tracefs or debugfs:
+  the same hooks as with them.
+
+usage: lifecycle.py BIN WORKDIR
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from judge import Judge  # noqa: E402
+
+judge = Judge()
+check = judge.check
+BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+PORT = int(os.environ.get("RS_TEST_LIFECYCLE_PORT", "19783"))
+
+
+def bpf_ids():
+    out = {}
+    for kind in ("prog", "link", "map"):
+        r = subprocess.run(["bpftool", "-j", kind, "show"], capture_output=True,
+                           text=True, check=True)
+        out[kind] = {o["id"] for o in json.loads(r.stdout or "[]")}
+    return out
+
+
+def new_ids(base):
+    now = bpf_ids()
+    return {k: now[k] - base[k] for k in now}
+
+
+def caps(pid):
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("Cap"):
+                k, v = line.split(":")
+                out[k] = int(v, 16)
+    return out
+
+
+def wait_until(pred, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+def healthz_unix(path):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(1)
+        s.connect(path)
+        s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+        ok = s.recv(64).startswith(b"HTTP/1.")
+        s.close()
+        return ok
+    except OSError:
+        return False
+
+
+def start(kind, tag):
+    """Start one instance; returns (process, ready predicate, output path)."""
+    out = os.path.join(WORK, f"{kind}-{tag}.out")
+    if os.path.exists(out):
+        os.unlink(out)
+    err = open(os.path.join(WORK, f"{kind}-{tag}.err"), "w")
+    if kind == "daemon":
+        sock = os.path.join(WORK, f"d-{tag}.sock")
+        p = subprocess.Popen([BIN, "daemon", "-i", "0.5", "--listen", f"unix:{sock}"],
+                             stdout=subprocess.DEVNULL, stderr=err)
+        return p, lambda: healthz_unix(sock), out
+    if kind == "record":
+        p = subprocess.Popen([BIN, "record", "-q", "-e", "-i", "0.5", "-o", out],
+                             stdout=subprocess.DEVNULL, stderr=err)
+        return p, lambda: os.path.exists(out) and os.path.getsize(out) > 0, out
+    with open(out, "w") as f:
+        p = subprocess.Popen([BIN, "top", "-b", "-i", "0.5"], stdout=f, stderr=err)
+    return p, lambda: os.path.getsize(out) > 0, out
+
+
+CLEAN = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+CRASH = (signal.SIGSEGV, signal.SIGABRT, signal.SIGKILL)
+
+
+def lifecycle(base):
+    for kind in ("record", "daemon", "top"):
+        for sig in CLEAN + CRASH:
+            tag = sig.name
+            name = f"{kind} {tag}"
+            p, ready, out = start(kind, tag)
+            if not check(wait_until(lambda: ready() or p.poll() is not None, 20)
+                         and p.poll() is None, f"{name}: started"):
+                p.kill()
+                p.wait()
+                continue
+            during = new_ids(base)
+            check(during["prog"] and during["link"] and during["map"],
+                  f"{name}: its programs, links and maps are loaded "
+                  f"({len(during['prog'])}, {len(during['link'])}, {len(during['map'])})")
+            c = caps(p.pid)
+            check(c["CapEff"] == 0 and c["CapPrm"] == 0 and c["CapBnd"] == 0,
+                  f"{name}: holds no capability once attached "
+                  f"(eff {c['CapEff']:x} prm {c['CapPrm']:x} bnd {c['CapBnd']:x})")
+            p.send_signal(sig)
+            try:
+                rc = p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                rc = p.wait()
+                check(False, f"{name}: ended within 20 s")
+            if sig in CLEAN:
+                check(rc == 0, f"{name}: clean exit 0 (got {rc})")
+                if kind == "record":
+                    with open(out) as f:
+                        last = (f.read().splitlines() or ["{}"])[-1]
+                    check(json.loads(last).get("type") == "summary",
+                          f"{name}: the recording ends with its summary")
+            else:
+                check(rc == -sig, f"{name}: died by {tag} (got {rc})")
+            left = {}
+
+            def nothing_left():
+                left.update(new_ids(base))
+                return not any(left.values())
+            gone = wait_until(nothing_left, 10)
+            check(gone, f"{name}: nothing left behind "
+                  f"(progs {sorted(left.get('prog', []))[:5]}, "
+                  f"links {sorted(left.get('link', []))[:5]}, "
+                  f"maps {sorted(left.get('map', []))[:5]})")
+
+
+def second_daemon():
+    first = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{PORT}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def up():
+            try:
+                socket.create_connection(("127.0.0.1", PORT), 1).close()
+                return True
+            except OSError:
+                return False
+        check(wait_until(up, 20), "first daemon listens")
+        r = subprocess.run([BIN, "daemon", "--listen", f"127.0.0.1:{PORT}"],
+                           capture_output=True, text=True, timeout=30)
+        check(r.returncode == 1 and "Address already in use" in r.stderr,
+              f"a second daemon on the same port says why it will not start "
+              f"(exit {r.returncode}: {r.stderr.strip()[:120]})")
+        check(first.poll() is None and up(), "... and the first one keeps serving")
+    finally:
+        first.terminate()
+        first.wait()
+
+
+def refused(what, prefix, args, expect):
+    r = subprocess.run(prefix + [BIN] + args, capture_output=True, text=True,
+                       timeout=60)
+    first = r.stderr.strip().splitlines()[:2]
+    check(r.returncode == 1 and all(e in r.stderr for e in expect),
+          f"{what}: {' '.join(args[:1])} exits 1 with a clear message "
+          f"(exit {r.returncode}: {' / '.join(first)[:160]})")
+    check("Traceback" not in r.stderr and "AddressSanitizer" not in r.stderr
+          and r.returncode >= 0, f"{what}: {' '.join(args[:1])} did not crash")
+
+
+def privileges():
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+              "--inh-caps=-all"]
+    nocaps = ["setpriv", "--inh-caps=-bpf,-perfmon,-sys_admin",
+              "--bounding-set=-bpf,-perfmon,-sys_admin"]
+    hint = ["not permitted to load BPF programs", "hint: run as root"]
+    for args in (["probe"], ["record", "-d", "1", "-o", "/dev/null"],
+                 ["daemon", "--listen", f"127.0.0.1:{PORT}"], ["top", "-b", "-n", "1"]):
+        refused("not root", nobody, args, hint)
+        refused("no CAP_BPF/CAP_PERFMON", nocaps, args, hint)
+    # no kernel BTF: /sys/kernel/btf/vmlinux hidden in a mount namespace
+    nobtf = ["unshare", "-m", "sh", "-c",
+             'mount --bind /dev/null /sys/kernel/btf/vmlinux && exec "$@"', "sh"]
+    for args in (["probe"], ["record", "-d", "1", "-o", "/dev/null"]):
+        refused("no BTF", nobtf, args,
+                ["cannot load the kernel's BTF", "CONFIG_DEBUG_INFO_BTF"])
+    r = subprocess.run(nobtf + [BIN, "probe", "--json"], capture_output=True,
+                       text=True)
+    try:
+        p = json.loads(r.stdout)
+        check(p.get("btf") is False and p.get("mode") == "none" and
+              all(v["state"] == "missing" for v in p["hooks"].values()),
+              "no BTF: probe --json says btf false, mode none, every hook missing")
+    except (ValueError, KeyError) as e:
+        check(False, f"no BTF: probe --json parses ({e})")
+    # no tracefs, no debugfs: tp_btf and fentry need neither
+    base = subprocess.run([BIN, "probe", "--json"], capture_output=True, text=True)
+    bare = subprocess.run(
+        ["unshare", "-m", "sh", "-c",
+         "for m in /sys/kernel/tracing /sys/kernel/debug/tracing /sys/kernel/debug; "
+         "do umount -l $m 2>/dev/null; done; "
+         "! grep -qE ' (tracefs|debugfs) ' /proc/self/mounts && exec \"$@\"", "sh",
+         BIN, "probe", "--json"], capture_output=True, text=True)
+    try:
+        check(bare.returncode == base.returncode and
+              json.loads(bare.stdout)["hooks"] == json.loads(base.stdout)["hooks"],
+              "no tracefs/debugfs mounted: the same hooks attach")
+    except (ValueError, KeyError) as e:
+        check(False, f"no tracefs: probe --json parses ({e}; {bare.stderr[:100]})")
+
+
+GARBAGE = ["", "-1", "0", "abc", "1x", "0x10", "1e999", "nan", "inf", "1.5.5",
+           "99999999999999999999999", "\x01\x7f", "é", "a" * 5000, "%s%n%s"]
+# Options taking a number: each garbage value is refused as a usage error
+# (exit 64) naming the value, before anything is loaded.  Values a
+# command can take (e.g. 0 for --expire) are left out per option.
+NUMERIC = {
+    "record": {"-i": (), "-d": (), "--ring-size": ()},
+    "top": {"-i": (), "-n": ()},
+    "daemon": {"-i": (), "--expire": ("0",), "--max-connections": ()},
+    "report": {"--budget-ms": ()},
+}
+# Free-form options: garbage may be taken or refused, never a crash or hang.
+FREE = {
+    "record": ["-c", "-o"], "top": ["-f", "-s"], "daemon": ["--listen"],
+    "report": ["--html"],
+}
+# What a command needs besides the option to end by itself.
+BASE = {
+    "record": ["-d", "0.3", "-q", "-o", "/dev/null"],
+    "top": ["-b", "-n", "1", "-i", "0.2"],
+    "daemon": ["--listen", "unix:/nonexistent/dir/sock"],
+    "report": [],
+}
+
+
+def bad_options():
+    rec = os.path.join(WORK, "record-SIGINT.out")
+    for cmd, opts in NUMERIC.items():
+        for opt, allowed in opts.items():
+            fails = []
+            for value in GARBAGE:
+                if value in allowed:
+                    continue
+                args = [BIN, cmd] + BASE[cmd] + [opt, value] + \
+                    ([rec] if cmd == "report" else [])
+                r = subprocess.run(args, capture_output=True, timeout=60)
+                err = r.stderr.decode(errors="replace")
+                if r.returncode != 64 or "Try `reclaimscope" not in err or \
+                        "invalid" not in err:
+                    fails.append(f"{value[:12]!r}: exit {r.returncode} {err[:80]!r}")
+            check(not fails, f"{cmd} {opt}: every garbage value refused as a "
+                  f"usage error naming it ({'; '.join(fails[:3])})")
+    for cmd, opts in FREE.items():
+        for opt in opts:
+            fails = []
+            for value in GARBAGE:
+                base = [a for a in BASE[cmd]]
+                if opt in base:  # the garbage replaces the base value
+                    i = base.index(opt)
+                    del base[i:i + 2]
+                args = [BIN, cmd] + base + [opt, value] + \
+                    ([rec] if cmd == "report" else [])
+                try:
+                    r = subprocess.run(args, capture_output=True, timeout=60,
+                                       cwd=WORK)
+                except subprocess.TimeoutExpired:
+                    fails.append(f"{value[:12]!r}: hung")
+                    continue
+                err = r.stderr.decode(errors="replace")
+                if r.returncode < 0 or r.returncode > 64 or \
+                        (r.returncode and "reclaimscope" not in err) or \
+                        "Sanitizer" in err or "runtime error" in err:
+                    fails.append(f"{value[:12]!r}: exit {r.returncode} {err[:80]!r}")
+            check(not fails, f"{cmd} {opt}: garbage taken or refused with a "
+                  f"message, never a crash ({'; '.join(fails[:3])})")
+    r = subprocess.run([BIN, "no-such-command"], capture_output=True, text=True)
+    check(r.returncode == 2 and "no-such-command" in r.stderr,
+          f"an unknown command is named in the error (exit {r.returncode})")
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    base = bpf_ids()
+    lifecycle(base)
+    second_daemon()
+    privileges()
+    bad_options()
+    return judge.close("lifecycle")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
