@@ -37,7 +37,7 @@ static const struct {
 	}
 #define Q(hist, quant)                                                         \
 	{                                                                      \
-		.how = QUANTILE, .h = RS_HIST_##hist, .q = quant               \
+		.how = QUANTILE, .h = RS_HIST_##hist, .q = (quant)             \
 	}
 	F(SCANNED),
 	F(ISOLATED),

@@ -217,7 +217,7 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m)
 	/* a memcg whose directory is gone, or holds another id now */
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
-		__u64 id;
+		__u64 id = 0;
 
 		if (!mc->path || mc->gone)
 			continue;

@@ -121,7 +121,7 @@ static int listen_on(const char *addr, char *msg, size_t size)
 			return -1;
 		}
 		un->sun_family = AF_UNIX;
-		strcpy(un->sun_path, addr + 5);
+		memcpy(un->sun_path, addr + 5, strlen(addr + 5) + 1);
 		len = sizeof(*un);
 		unlink(un->sun_path); /* a stale socket of an earlier run */
 	} else {

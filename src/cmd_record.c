@@ -30,7 +30,9 @@ static const struct argp_option options[] = {
 	 "Snapshot every SECONDS (default 1; 0.1 to 3600; s, ms, m, h allowed)",
 	 0},
 	{"duration", 'd', "DURATION", 0,
-	 "Stop after DURATION (same units; default: until SIGINT, SIGTERM or SIGHUP)", 0},
+	 "Stop after DURATION (same units; default: until SIGINT, SIGTERM or "
+	 "SIGHUP)",
+	 0},
 	{"events", 'e', NULL, 0,
 	 "Also write one record per pass, aging, writeback check, throttle "
 	 "and direct/memcg reclaim",
@@ -132,10 +134,10 @@ static int on_record(void *ctx, const void *rec, size_t size)
 		return 0;
 	/* a filtered run keeps only the events of matching memcgs */
 	if (r->filter) {
-		json_t *path = json_object_get(ev, "path");
+		json_t *ev_path = json_object_get(ev, "path");
 
-		if (!json_is_string(path) ||
-		    !rs_path_matches(json_string_value(path), r->filter)) {
+		if (!json_is_string(ev_path) ||
+		    !rs_path_matches(json_string_value(ev_path), r->filter)) {
 			json_decref(ev);
 			return 0;
 		}
@@ -294,7 +296,7 @@ int rs_cmd_record(int argc, char **argv)
 			t = (rs_now_ns() - start) / 1e9;
 			rs_session_refresh(&s);
 		} while (rs_collector_poll(s.collector, 0, on_record, &r) > 0);
-		/* the last, partial interval: snapshots add up to the summary */
+		/* the last, partial interval: snapshots sum to the summary */
 		line = rs_json_snapshot(r.model, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;
@@ -328,7 +330,8 @@ int rs_cmd_record(int argc, char **argv)
 	if (!o.quiet && rs_model_stat(r.model, RS_STAT_RING_DROPS))
 		fprintf(stderr,
 			"reclaimscope: %llu event records were dropped (ring "
-			"buffer full); totals are exact. Try a larger --ring-size.\n",
+			"buffer full); totals are exact. Try a larger "
+			"--ring-size.\n",
 			(unsigned long long)rs_model_stat(r.model,
 							  RS_STAT_RING_DROPS));
 	rc = 0;

@@ -372,7 +372,8 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 				 "no kernel BTF");
 		}
 		snprintf(errbuf, errsz,
-			 "cannot load the kernel's BTF: /sys/kernel/btf/vmlinux: "
+			 "cannot load the kernel's BTF: "
+			 "/sys/kernel/btf/vmlinux: "
 			 "%s (libbpf: %s)\nhint: reclaimscope needs a kernel "
 			 "built with CONFIG_DEBUG_INFO_BTF=y",
 			 why, strerror(-err));
@@ -604,7 +605,8 @@ static int id_cmp(const void *a, const void *b)
 static void forget_keys(int fd, const __u64 *sorted_ids, size_t nr_ids,
 			size_t key_size)
 {
-	char key[64], next[64];
+	/* key is read only after the first call, but analyzers cannot tell */
+	char key[64] = {0}, next[64];
 	char *doomed = NULL;
 	size_t nr = 0, cap = 0;
 	bool first = true;

@@ -6,21 +6,22 @@
 #include "aging.h"
 
 #define RS_FIELD_ROW(id, k, u, n, h)                                           \
-	[RS_F_##id] = {.key = k,                                               \
+	[RS_F_##id] = {.key = (k),                                             \
 		       .unit = #u,                                             \
 		       .unit_id = RS_UNIT_##u,                                 \
-		       .needs = n,                                             \
-		       .help = h},
+		       .needs = (n),                                           \
+		       .help = (h)},
 const struct rs_field_info rs_fields[RS_NR_FIELDS] = {RS_FIELDS(RS_FIELD_ROW)};
 #undef RS_FIELD_ROW
 
 #define RS_HOOK_ROW(id, n, kind)                                               \
-	[RS_HOOK_##id] = {.name = n, .fentry = kind == 'f', .bpf = kind != 'c'},
+	[RS_HOOK_##id] = {                                                     \
+		.name = (n), .fentry = (kind) == 'f', .bpf = (kind) != 'c'},
 const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = {RS_HOOKS(RS_HOOK_ROW)};
 #undef RS_HOOK_ROW
 
 #define RS_HIST_ROW(id, k, n, h)                                               \
-	[RS_HIST_##id] = {.key = k, .needs = n, .help = h},
+	[RS_HIST_##id] = {.key = (k), .needs = (n), .help = (h)},
 const struct rs_hist_info rs_hist_infos[RS_NR_HISTS] = {RS_HISTS(RS_HIST_ROW)};
 #undef RS_HIST_ROW
 
@@ -73,7 +74,7 @@ const char *rs_aging_trigger_name(unsigned int trigger)
 const char *rs_event_type_name(unsigned int type)
 {
 	static const char *const names[RS_EV_LAST + 1] = {
-		[RS_EV_SHRINK] = "shrink",     [RS_EV_AGING] = "aging",
+		[RS_EV_SHRINK] = "shrink",	 [RS_EV_AGING] = "aging",
 		[RS_EV_WRITEBACK] = "writeback", [RS_EV_THROTTLE] = "throttle",
 		[RS_EV_RECLAIM] = "reclaim",
 	};

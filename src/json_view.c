@@ -239,10 +239,9 @@ static json_t *drops_by_kind(const struct rs_model *m)
 	json_t *o = json_object();
 
 	for (unsigned int t = 1; t <= RS_EV_LAST; t++)
-		json_object_set_new(
-			o, rs_event_type_name(t),
-			json_integer((json_int_t)rs_model_stat(
-				m, RS_STAT_RING_DROPS_TYPE0 + t)));
+		json_object_set_new(o, rs_event_type_name(t),
+				    json_integer((json_int_t)rs_model_stat(
+					    m, RS_STAT_RING_DROPS_TYPE0 + t)));
 	return o;
 }
 

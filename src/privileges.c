@@ -26,8 +26,8 @@ static bool has_any(cap_t caps, cap_flag_t flag)
 }
 
 /* Exactly the capabilities in keep (of those permitted), all three sets. */
-static int set_only(cap_t now, const cap_value_t *keep, int nr_keep,
-		    char *kept, size_t size)
+static int set_only(cap_t now, const cap_value_t *keep, int nr_keep, char *kept,
+		    size_t size)
 {
 	cap_t next = cap_init();
 	size_t used = 0;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <assert.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -104,6 +105,8 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 		r->memcgs = more;
 		r->cap_memcgs = cap;
 	}
+	/* the two arrays grow together: both exist once one memcg does */
+	assert(r->memcgs && rd->snap_sum);
 	memmove(&r->memcgs[lo + 1], &r->memcgs[lo],
 		(r->nr_memcgs - lo) * sizeof(*r->memcgs));
 	memmove(&rd->snap_sum[(lo + 1) * RS_NR_FIELDS],

@@ -12,7 +12,8 @@ static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
 					      size_t *nr)
 {
 	const struct rs_rec_memcg **list =
-		calloc(r->nr_memcgs ? r->nr_memcgs : 1, sizeof(*list));
+		calloc(r->nr_memcgs ? r->nr_memcgs : 1,
+		       sizeof(const struct rs_rec_memcg *));
 	size_t n = 0;
 
 	if (!list) {

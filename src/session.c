@@ -36,8 +36,7 @@ int rs_session_open(struct rs_session *s, const struct rs_collector_opts *o)
 				   s->info.caps_kept,
 				   sizeof(s->info.caps_kept));
 	if (err) {
-		fprintf(stderr,
-			"reclaimscope: cannot drop capabilities: %s\n",
+		fprintf(stderr, "reclaimscope: cannot drop capabilities: %s\n",
 			strerror(-err));
 		goto fail;
 	}

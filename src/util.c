@@ -69,9 +69,9 @@ int rs_parse_decimal(const char *s, double min, double max, double *out)
 	double v;
 
 	/* "12", "12.", "12.5" only: strtod would take "0x1p3", "1e3", "nan" */
-	if (!digits || (s[digits] && (s[digits] != '.' ||
-				      s[digits + 1 + strspn(s + digits + 1,
-							    "0123456789")])))
+	if (!digits || (s[digits] &&
+			(s[digits] != '.' ||
+			 s[digits + 1 + strspn(s + digits + 1, "0123456789")])))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);

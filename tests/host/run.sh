@@ -9,8 +9,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-bin="$top/build/reclaimscope"
-work="$top/build/hosttest"
+bin=$(realpath -m "${RS_BIN:-$top/build/reclaimscope}") # RS_BIN: another build
+work=$(realpath -m "${RS_WORK:-$top/build/hosttest}")
 limit_mb=64
 file_mb=256
 daemon_port=${RS_TEST_DAEMON_PORT:-19782}
@@ -18,7 +18,7 @@ prom_port=${RS_TEST_PROM_PORT:-19090}
 
 skip() { echo "hosttest: skipped: $*"; echo "host: 0 passed, 0 failed, 1 skipped"; exit 0; }
 
-[ -x "$bin" ] || make -s -C "$top" build/reclaimscope
+[ -x "$bin" ] || make -s -C "$top" "${bin#"$top"/}"
 [ "$(id -u)" -eq 0 ] || skip "needs root (BPF and cgroup writes)"
 rm -rf "$work"
 mkdir -p "$work"
@@ -174,4 +174,10 @@ python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version" || rc=
 python3 "$here/views_check.py" "$work" "$rel" || rc=1
 # how processes end, privileges, bad options (tests/host/lifecycle.py)
 python3 "$here/lifecycle.py" "$bin" "$work/lifecycle" || rc=1
+# a sanitizer build (make sanitize) reports on stderr: none is allowed
+if reports=$(grep -lE "ERROR: (Address|Leak)Sanitizer|runtime error:" \
+	"$work"/*.err "$work"/lifecycle/*.err 2>/dev/null); then
+	echo "hosttest: FAIL sanitizer reports in: $reports"
+	rc=1
+fi
 exit $rc

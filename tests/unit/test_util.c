@@ -9,8 +9,9 @@
 
 static void parse_u64(void **state)
 {
-	static const char *const bad[] = {"",	"-1", "+1", " 1", "1 ", "1x",
-					  "0x10", "1.0", "1e3", "18446744073709551616"};
+	static const char *const bad[] = {
+		"",   "-1",   "+1",  " 1",  "1 ",
+		"1x", "0x10", "1.0", "1e3", "18446744073709551616"};
 	__u64 v = 7;
 
 	(void)state;
@@ -30,8 +31,9 @@ static void parse_u64(void **state)
 
 static void parse_seconds(void **state)
 {
-	static const char *const bad[] = {"",  "-1", "1x", "nan", "inf",
-					  "1 s", "s",  ".5", "1e999", "0x1", "1e3", "1.5.5"};
+	static const char *const bad[] = {"",	   "-1",  "1x",	 "nan",
+					  "inf",   "1 s", "s",	 ".5",
+					  "1e999", "0x1", "1e3", "1.5.5"};
 	double v = 0;
 
 	(void)state;
@@ -51,8 +53,9 @@ static void parse_seconds(void **state)
 
 static void parse_decimal(void **state)
 {
-	static const char *const bad[] = {"",	 ".5",	"-1",  "+1", "1e3", "0x10",
-					  "nan", "inf", "1.5.5", "1 ", "1,5", "1e999"};
+	static const char *const bad[] = {"",	   ".5",   "-1",  "+1",
+					  "1e3",   "0x10", "nan", "inf",
+					  "1.5.5", "1 ",   "1,5", "1e999"};
 	double v = 0;
 
 	(void)state;
@@ -67,9 +70,9 @@ static void parse_decimal(void **state)
 
 static void parse_size(void **state)
 {
-	static const char *const bad[] = {"",	"K",   "-4K", "4 K", "4KK", "4T",
-					  "4k ", "0x1000", "4.5M", "4Ki",
-					  "17179869184G"};
+	static const char *const bad[] = {
+		"",    "K",	 "-4K",	 "4 K", "4KK",	       "4T",
+		"4k ", "0x1000", "4.5M", "4Ki", "17179869184G"};
 	__u64 v = 0;
 
 	(void)state;
