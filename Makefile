@@ -15,6 +15,7 @@
 #   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
 #   make sanitize   unit and host tests built with ASan+UBSan (build/san)
+#   make soak       an hour in the VM: nothing dropped, flat RSS (not in test)
 #   make lint       clang-format check, cppcheck and clang-tidy on src/
 
 CC ?= cc
@@ -50,7 +51,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -124,6 +125,13 @@ lint: $(SKEL)
 test: deps
 	$(MAKE) tests
 tests: unit fuzz sanitize lint installtest hosttest vmtest reporttest
+
+# An hour (SOAK_SECONDS) of rounds in the VM at the default ring size: no
+# record dropped, exact totals, flat RSS (tests/vm/scenarios/soak.sh).
+SOAK_SECONDS ?= 3600
+soak: $(OUT)/reclaimscope $(OUT)/rs-workload
+	RS_VM_TIMEOUT=$$(($(SOAK_SECONDS) + 900)) RS_VM_APPEND=rs.soak=$(SOAK_SECONDS) \
+		tests/vm/run soak
 
 RUN_SECONDS ?= 10
 run: deps

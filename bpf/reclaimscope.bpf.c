@@ -8,3 +8,4 @@
 #include "aging.bpf.c"
 #include "writeback.bpf.c"
 #include "vmscan.bpf.c"
+#include "cgnames.bpf.c"

@@ -32,6 +32,7 @@
 	X(THROTTLED, "mm_vmscan_throttled", 't')                               \
 	X(KSWAPD, "mm_vmscan_kswapd", 't')                                     \
 	X(SHRINK_SLAB, "mm_shrink_slab_end", 't')                              \
+	X(CGROUP_NAMES, "cgroup_mkdir", 't') /* and cgroup_rmdir */            \
 	X(CGROUPFS, "cgroupfs", 'c')
 
 #define RS_HOOK_ENUM(id, name, kind) RS_HOOK_##id,
@@ -312,6 +313,8 @@ enum rs_slot {
 	RS_SLOT_KSWAPD_WAKE,
 	RS_SLOT_KSWAPD_SLEEP,
 	RS_SLOT_SLAB_END,
+	RS_SLOT_CGROUP_MKDIR,
+	RS_SLOT_CGROUP_RMDIR,
 	RS_NR_SLOTS
 };
 
@@ -337,6 +340,7 @@ enum rs_stat {
 	/* RS_STAT_RING_DROPS split by enum rs_event_type (index 0 unused) */
 	RS_STAT_RING_DROPS_TYPE0,
 	RS_STAT_RING_DROPS_TYPE_LAST = RS_STAT_RING_DROPS_TYPE0 + 7,
+	RS_STAT_NAMES_FULL, /* memcg names lost: rs_names full (cgnames.h) */
 	RS_NR_STATS
 };
 

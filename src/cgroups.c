@@ -14,12 +14,22 @@ struct id_path {
 	char *path;
 };
 
+/* A memcg made while we run, named by the kernel (rs_cgroups_learn). */
+struct born {
+	__u64 id;
+	char *path;
+	unsigned int removed_at; /* refresh that learned of its rmdir; 0: no */
+};
+
 struct rs_cgroups {
 	char root[256];
 	int version;
 	__u64 last_scan_ns;
 	struct id_path *map; /* from the last scan, sorted by id */
 	size_t nr, cap;
+	struct born *born; /* unsorted: few, and short-lived */
+	size_t nr_born, cap_born;
+	unsigned int refresh; /* rs_cgroups_update_model calls */
 };
 
 /* Find the memory controller's mount in /proc/self/mountinfo. */
@@ -99,6 +109,9 @@ void rs_cgroups_close(struct rs_cgroups *cg)
 		return;
 	clear_map(cg);
 	free(cg->map);
+	for (size_t i = 0; i < cg->nr_born; i++)
+		free(cg->born[i].path);
+	free(cg->born);
 	free(cg);
 }
 
@@ -170,19 +183,72 @@ static const struct id_path *lookup(const struct rs_cgroups *cg, __u64 id)
 	return bsearch(&key, cg->map, cg->nr, sizeof(*cg->map), by_id);
 }
 
-int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size)
+static struct born *find_born(const struct rs_cgroups *cg, __u64 id)
+{
+	for (size_t i = 0; i < cg->nr_born; i++)
+		if (cg->born[i].id == id)
+			return &cg->born[i];
+	return NULL;
+}
+
+/* The path of id as last scanned or learned; NULL if unknown. */
+static const char *known_path(const struct rs_cgroups *cg, __u64 id)
 {
 	const struct id_path *p = lookup(cg, id);
+	const struct born *b;
+
+	if (p)
+		return p->path;
+	b = find_born(cg, id);
+	return b ? b->path : NULL;
+}
+
+int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size)
+{
+	const char *path = known_path(cg, id);
 
 	/* at most one walk a second for ids that are not (yet) there */
-	if (!p && rs_now_ns() - cg->last_scan_ns > 1000000000ULL) {
+	if (!path && rs_now_ns() - cg->last_scan_ns > 1000000000ULL) {
 		rescan(cg);
-		p = lookup(cg, id);
+		path = known_path(cg, id);
 	}
-	if (!p)
+	if (!path)
 		return -ENOENT;
-	snprintf(buf, size, "%s", p->path);
+	snprintf(buf, size, "%s", path);
 	return 0;
+}
+
+void rs_cgroups_learn(struct rs_cgroups *cg, __u64 id, __u64 parent_id,
+		      const char *name, bool removed)
+{
+	struct born *b = find_born(cg, id);
+	char parent[512], *path;
+
+	if (!b) {
+		/* the parent as we see it (our namespace, our mount) */
+		if (!name[0] || strchr(name, '/') ||
+		    rs_cgroups_path(cg, parent_id, parent, sizeof(parent)))
+			return; /* outside our view: a scan may still find it */
+		if (asprintf(&path, "%s/%s", strcmp(parent, "/") ? parent : "",
+			     name) < 0)
+			return;
+		if (cg->nr_born == cg->cap_born) {
+			size_t cap = cg->cap_born ? cg->cap_born * 2 : 64;
+			struct born *more =
+				realloc(cg->born, cap * sizeof(*more));
+
+			if (!more) {
+				free(path);
+				return;
+			}
+			cg->born = more;
+			cg->cap_born = cap;
+		}
+		b = &cg->born[cg->nr_born++];
+		*b = (struct born){.id = id, .path = path};
+	}
+	if (removed && !b->removed_at)
+		b->removed_at = cg->refresh + 1;
 }
 
 int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
@@ -202,18 +268,38 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 
 void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m)
 {
-	__u64 ids[256];
-	size_t n = rs_model_unresolved(m, ids, 256);
+	size_t cap = rs_model_nr_memcgs(m) ? rs_model_nr_memcgs(m) : 1;
+	__u64 *ids = malloc(cap * sizeof(*ids));
+	size_t n = ids ? rs_model_unresolved(m, ids, cap) : 0;
+	bool scanned = false;
+	size_t kept;
 
-	if (n) {
-		rescan(cg);
-		for (size_t i = 0; i < n; i++) {
-			const struct id_path *p = lookup(cg, ids[i]);
+	cg->refresh++;
+	for (size_t i = 0; i < n; i++) {
+		const char *path = known_path(cg, ids[i]);
 
-			if (p)
-				rs_model_set_path(m, ids[i], p->path);
+		if (!path && !scanned) {
+			rescan(cg);
+			scanned = true;
+			path = known_path(cg, ids[i]);
 		}
+		if (path)
+			rs_model_set_path(m, ids[i], path);
 	}
+	free(ids);
+	/*
+	 * Forget the removed ones one refresh after we learned of it: by then
+	 * the model has read whatever they did before their rmdir.
+	 */
+	kept = 0;
+	for (size_t i = 0; i < cg->nr_born; i++) {
+		if (cg->born[i].removed_at &&
+		    cg->born[i].removed_at < cg->refresh)
+			free(cg->born[i].path);
+		else
+			cg->born[kept++] = cg->born[i];
+	}
+	cg->nr_born = kept;
 	/* a memcg whose directory is gone, or holds another id now */
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);

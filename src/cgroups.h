@@ -8,6 +8,7 @@
 #define RS_CGROUPS_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include "model.h"
 
@@ -22,6 +23,13 @@ int rs_cgroups_version(const struct rs_cgroups *cg);
 /* Look up one id (rescanning the tree, at most once a second, if it is
  * new); 0 or -ENOENT. */
 int rs_cgroups_path(struct rs_cgroups *cg, __u64 id, char *buf, size_t size);
+/*
+ * What the kernel told of a memcg made or removed (rs_collector_names): its
+ * path is the parent's as we see it plus name, kept until one refresh after
+ * its removal.  Ignored when the parent is outside our view.
+ */
+void rs_cgroups_learn(struct rs_cgroups *cg, __u64 id, __u64 parent_id,
+		      const char *name, bool removed);
 /* The id of a path relative to the hierarchy root ("/a/b"); 0 or -errno. */
 int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id);
 

@@ -376,6 +376,7 @@ int rs_cmd_daemon(int argc, char **argv)
 		if (!err)
 			s.ready = true;
 		pthread_mutex_unlock(&s.lock);
+		rs_session_note_mglru(&s.session, stderr);
 		if (err)
 			fprintf(stderr, "reclaimscope: snapshot failed: %s\n",
 				strerror(-err));

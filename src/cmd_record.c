@@ -110,12 +110,24 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 struct recorder {
 	FILE *out;
 	struct rs_model *model;
-	struct rs_cgroups *cg;
+	struct rs_session *session;
 	struct rs_run_info *info;
 	const char *filter;
 	__u64 events;
 	int write_error;
 };
+
+/* A snapshot, with whether MGLRU was on (it can be switched meanwhile). */
+static json_t *snapshot_line(const struct recorder *r,
+			     const struct rs_session *s)
+{
+	json_t *line = rs_json_snapshot(r->model, r->filter);
+
+	if (line)
+		json_object_set_new(line, "mglru",
+				    json_boolean(s->info.mglru_enabled > 0));
+	return line;
+}
 
 static int on_record(void *ctx, const void *rec, size_t size)
 {
@@ -125,9 +137,9 @@ static int on_record(void *ctx, const void *rec, size_t size)
 	char path[512];
 
 	/* a memcg first seen in an event: name it now, not at the snapshot */
-	if (size >= sizeof(*h) && h->cgroup_id != RS_CGROUP_NONE && r->cg &&
+	if (size >= sizeof(*h) && h->cgroup_id != RS_CGROUP_NONE &&
 	    !rs_model_path(r->model, h->cgroup_id) &&
-	    !rs_cgroups_path(r->cg, h->cgroup_id, path, sizeof(path)))
+	    !rs_session_path(r->session, h->cgroup_id, path, sizeof(path)))
 		rs_model_set_path(r->model, h->cgroup_id, path);
 	ev = rs_json_event(r->model, r->info, rec, size);
 	if (!ev)
@@ -235,7 +247,7 @@ int rs_cmd_record(int argc, char **argv)
 	if (rs_session_open(&s, &copts))
 		goto out;
 	r.info = &s.info;
-	r.cg = s.cgroups;
+	r.session = &s;
 	r.model = s.model;
 	line = rs_json_header(&s.info);
 	r.write_error = rs_json_write_line(r.out, line) ? errno : 0;
@@ -259,7 +271,8 @@ int rs_cmd_record(int argc, char **argv)
 			break;
 		if (now >= next_tick) {
 			rs_session_refresh(&s);
-			line = rs_json_snapshot(r.model, r.filter);
+			rs_session_note_mglru(&s, stderr);
+			line = snapshot_line(&r, &s);
 			if (rs_json_write_line(r.out, line))
 				r.write_error = errno ? errno : EIO;
 			json_decref(line);
@@ -297,7 +310,7 @@ int rs_cmd_record(int argc, char **argv)
 			rs_session_refresh(&s);
 		} while (rs_collector_poll(s.collector, 0, on_record, &r) > 0);
 		/* the last, partial interval: snapshots sum to the summary */
-		line = rs_json_snapshot(r.model, r.filter);
+		line = snapshot_line(&r, &s);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;
 		json_decref(line);

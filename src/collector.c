@@ -9,6 +9,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "collector.h"
+#include "rs_common.h"
+#include "cgnames.h"
 #include "fields.h"
 #include "hooks.h"
 #include "kernel.h"
@@ -595,6 +597,56 @@ static int id_cmp(const void *a, const void *b)
 	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+struct drained_name {
+	__u64 id;
+	struct rs_cgroup_name v;
+};
+
+void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.rs_names);
+	struct drained_name *list = NULL;
+	size_t nr = 0, cap = 0;
+	__u64 key, next;
+	bool first = true;
+
+	/* one walk for the keys, then take each (taking restarts a walk) */
+	key = 0;
+	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
+		key = next;
+		first = false;
+		if (nr == cap) {
+			struct drained_name *more =
+				realloc(list, (cap = cap ? cap * 2 : 64) *
+						      sizeof(*list));
+
+			if (!more)
+				break;
+			list = more;
+		}
+		list[nr++].id = key;
+	}
+	for (size_t i = 0; i < nr;) {
+		/* take, so that an rmdir after the read is not lost */
+		if (bpf_map_lookup_and_delete_elem(fd, &list[i].id,
+						   &list[i].v) &&
+		    (bpf_map_lookup_elem(fd, &list[i].id, &list[i].v) ||
+		     bpf_map_delete_elem(fd, &list[i].id))) {
+			list[i] = list[--nr];
+			continue;
+		}
+		list[i].v.name[sizeof(list[i].v.name) - 1] = '\0';
+		i++;
+	}
+	/* ids grow with creation (kernfs): parents come first */
+	if (nr)
+		qsort(list, nr, sizeof(*list), id_cmp);
+	for (size_t i = 0; i < nr; i++)
+		fn(ctx, list[i].id, list[i].v.parent_id, list[i].v.name,
+		   list[i].v.removed);
+	free(list);
 }
 
 /*

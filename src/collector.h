@@ -42,6 +42,14 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
 int rs_collector_check_access(struct rs_collector *c);
 /* Programs whose runs the kernel skipped, as "prog N, ...": how many. */
 int rs_collector_misses(struct rs_collector *c, char *buf, size_t size);
+/*
+ * The memcgs made or removed since the last call (bpf/cgnames.bpf.c), in
+ * order of id (a parent before its children), one call of fn each; the
+ * kernel's map is emptied.
+ */
+typedef void (*rs_name_fn)(void *ctx, __u64 id, __u64 parent_id,
+			   const char *name, bool removed);
+void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx);
 /* Drop memcgs' counters from the kernel maps (gone and expired); sorts ids. */
 void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr);
 /*

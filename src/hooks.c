@@ -79,6 +79,10 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	  "struct mem_cgroup *"),
 	T("rs_slab_end_v1", SHRINK_SLAB, SLAB_END, "mm_shrink_slab_end",
 	  "struct shrinker *,int,int,..."),
+	T("rs_cgroup_mkdir", CGROUP_NAMES, CGROUP_MKDIR, "cgroup_mkdir",
+	  "struct cgroup *,..."),
+	T("rs_cgroup_rmdir", CGROUP_NAMES, CGROUP_RMDIR, "cgroup_rmdir",
+	  "struct cgroup *,..."),
 };
 
 const int rs_nr_prog_specs = sizeof(rs_prog_specs) / sizeof(rs_prog_specs[0]);

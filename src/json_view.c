@@ -262,6 +262,9 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 	json_object_set_new(
 		o, "agg_full",
 		json_integer((json_int_t)rs_model_stat(m, RS_STAT_AGG_FULL)));
+	json_object_set_new(
+		o, "names_full",
+		json_integer((json_int_t)rs_model_stat(m, RS_STAT_NAMES_FULL)));
 	json_object_set_new(o, "missed",
 			    json_integer((json_int_t)rs_model_stat(
 				    m, RS_STAT_PROG_MISSES)));

@@ -30,6 +30,15 @@ static int count_nodes(const char *list)
 	return n;
 }
 
+int rs_kernel_mglru(void)
+{
+	char buf[64];
+
+	if (rs_read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)))
+		return -1;
+	return (int)strtol(buf, NULL, 0);
+}
+
 void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 {
 	struct utsname uts;
@@ -38,9 +47,7 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 	if (!uname(&uts))
 		snprintf(info->kernel, sizeof(info->kernel), "%s", uts.release);
 	info->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	info->mglru_enabled = -1;
-	if (!rs_read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf)))
-		info->mglru_enabled = (int)strtol(buf, NULL, 0);
+	info->mglru_enabled = rs_kernel_mglru();
 	info->series = btf &&
 		       btf__find_by_name_kind(btf, "handle_reclaim_writeback",
 					      BTF_KIND_FUNC) > 0 &&

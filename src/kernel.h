@@ -11,6 +11,8 @@ struct btf;
 
 /* Fill kernel release, BTF, MGLRU state, series presence, node count. */
 void rs_kernel_probe(struct rs_run_info *info, const struct btf *vmlinux);
+/* /sys/kernel/mm/lru_gen/enabled (its bits; 0: MGLRU off), -1 if absent. */
+int rs_kernel_mglru(void);
 
 /*
  * A function's parameter names ("lruvec,sc,swappiness") or a tracepoint's

@@ -295,6 +295,9 @@ static void tool_health(FILE *out, const struct rs_model *m,
 		     "of tracked (memcg, node, reclaimer) cells");
 	stat_counter(out, m, RS_STAT_HIST_FULL, PREFIX "hist_map_full_total",
 		     "histogram updates lost: the histogram map was full");
+	stat_counter(out, m, RS_STAT_NAMES_FULL, PREFIX "names_map_full_total",
+		     "memcgs made while the naming map was full: named by a "
+		     "cgroupfs scan if they still exist");
 	stat_counter(out, m, RS_STAT_STATE_MISSES, PREFIX "state_misses_total",
 		     "events without per-task state (not attributed)");
 	if (rs_model_hooks(m) & RS_HOOK_BIT(WAKEUP_FLUSHER_THREADS)) {

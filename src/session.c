@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "kernel.h"
 #include "privileges.h"
 #include "session.h"
 #include "util.h"
@@ -68,14 +69,37 @@ static void expire(struct rs_session *s)
 	} while (n == 256);
 }
 
+static void learn_name(void *cgroups, __u64 id, __u64 parent_id,
+		       const char *name, bool removed)
+{
+	rs_cgroups_learn(cgroups, id, parent_id, name, removed);
+}
+
+/* memcgs made (or removed) since the last call, named by the kernel */
+static void learn_names(struct rs_session *s)
+{
+	if (s->cgroups && s->collector)
+		rs_collector_names(s->collector, learn_name, s->cgroups);
+}
+
+int rs_session_path(struct rs_session *s, __u64 id, char *buf, size_t size)
+{
+	if (!s->cgroups)
+		return -ENOENT;
+	learn_names(s);
+	return rs_cgroups_path(s->cgroups, id, buf, size);
+}
+
 int rs_session_refresh(struct rs_session *s)
 {
+	int mglru;
 	int err = rs_collector_snapshot(s->collector, s->model,
 					rs_session_time(s));
 
 	if (err)
 		return err;
 	if (s->cgroups) {
+		learn_names(s);
 		rs_cgroups_update_model(s->cgroups, s->model);
 		rs_cgroups_sample(s->cgroups, s->model);
 		if (s->gauges)
@@ -83,7 +107,27 @@ int rs_session_refresh(struct rs_session *s)
 	}
 	if (s->expire_after > 0)
 		expire(s);
+	/* MGLRU can be switched at any time (lru_gen/enabled): follow it */
+	mglru = rs_kernel_mglru();
+	s->mglru_switched = (mglru > 0) != (s->info.mglru_enabled > 0);
+	s->info.mglru_enabled = mglru;
 	return 0;
+}
+
+void rs_session_note_mglru(const struct rs_session *s, FILE *f)
+{
+	if (!s->mglru_switched)
+		return;
+	if (s->info.mglru_enabled > 0)
+		fprintf(f,
+			"reclaimscope: MGLRU switched on at %.1f s: the MGLRU "
+			"hooks take over from the classic-LRU ones\n",
+			rs_session_time(s));
+	else
+		fprintf(f,
+			"reclaimscope: MGLRU switched off at %.1f s: the MGLRU "
+			"hooks fall quiet, the classic-LRU ones take over\n",
+			rs_session_time(s));
 }
 
 void rs_session_close(struct rs_session *s)

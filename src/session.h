@@ -6,6 +6,7 @@
 #ifndef RS_SESSION_H
 #define RS_SESSION_H
 
+#include <stdio.h>
 #include "cgroups.h"
 #include "cli.h"
 #include "model.h"
@@ -19,6 +20,8 @@ struct rs_session {
 	double expire_after; /* s a gone memcg is kept; 0: for the whole run */
 	bool gauges;	     /* also read memory.current/max and PSI */
 	__u64 forgotten;     /* memcgs expired so far */
+	/* the last refresh saw MGLRU switched on or off (info.mglru_enabled) */
+	bool mglru_switched;
 };
 
 /*
@@ -30,6 +33,13 @@ int rs_session_open(struct rs_session *s, const struct rs_collector_opts *o);
 double rs_session_time(const struct rs_session *s);
 /* One snapshot: kernel counts, paths, the memcgs' own counters, expiry. */
 int rs_session_refresh(struct rs_session *s);
+/* If the last refresh saw MGLRU switched, say so and what it means. */
+void rs_session_note_mglru(const struct rs_session *s, FILE *f);
+/*
+ * The path of a memcg id: what the kernel told of memcgs made since the last
+ * call first, then cgroupfs.  0 or -ENOENT.
+ */
+int rs_session_path(struct rs_session *s, __u64 id, char *buf, size_t size);
 void rs_session_close(struct rs_session *s);
 
 #endif

@@ -83,6 +83,7 @@ def main():
         check(total("reclaimed") == d_steal,
               f"sum of reclaimed {total('reclaimed')} == /proc/vmstat pgsteal delta {d_steal}")
 
+    check_churn(work, summary)
     check_filtered(work, path, summary)
     check_overload(work, path, summary)
 
@@ -94,6 +95,20 @@ def main():
               f"{key} == memory.stat pgscan delta")
         check(m["reclaimed"] == a["pgsteal"] - b["pgsteal"],
               "reclaimed == memory.stat pgsteal delta")
+
+
+def check_churn(work, summary):
+    """Memcgs made and removed within one interval keep their own path."""
+    by_id = {m["id"]: m for m in summary["memcgs"]}
+    with open(os.path.join(work, "churn.ids")) as f:
+        for line in f:
+            ino, path = line.split()
+            m = by_id.get(int(ino))
+            if not check(m is not None, f"short-lived memcg {path} is in the summary"):
+                continue
+            check(m["path"] == path, f"  named {m['path']} (kernel id {ino})")
+            check(m["gone"] is True, f"  {path} is marked gone")
+            check(m["reclaimed"] > 0, f"  {path} has its own reclaim ({m['reclaimed']})")
 
 
 def check_filtered(work, path, full):

@@ -154,6 +154,19 @@ sh -c 'echo $$ >"$1/cgroup.procs" &&
 	dd if=/dev/zero of="$2" bs=1M count="$3" status=none conv=fsync &&
 	for i in 1 2 3 4 5; do cat "$2" >/dev/null && sleep 0.7; done' \
 	sh "$memcg" "$work/data" "$file_mb"
+# Churn: memcgs that live well under a refresh interval, each writing more
+# than its limit; the kernel names them (cgroup_mkdir), and each keeps its
+# own entry and totals under its path once gone (check.py check_churn).
+for i in 1 2 3 4 5; do
+	c="$parent/rs-churn-$$-$i"
+	mkdir "$c"
+	if [ "$version" = 2 ]; then echo 4M >"$c/memory.max"; else echo 4M >"$c/memory.limit_in_bytes"; fi
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count=8 status=none' \
+		sh "$c" "$work/churn-$i"
+	echo "$(stat -c %i "$c") $self/rs-churn-$$-$i" >>"$work/churn.ids"
+	rmdir "$c"
+	rm -f "$work/churn-$i"
+done
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
 kill -CONT "$overload_pid"

@@ -335,7 +335,15 @@ def scenario_proactive(res, header, summary, rec):
 
 
 def scenario_classic(res, header, summary, rec):
-    check(header.get("mglru") is False, "MGLRU is off")
+    check(header.get("mglru") is True, "MGLRU was on when the recording began")
+    snaps = [l for l in rec if l.get("type") == "snapshot"]
+    check(snaps and snaps[0].get("mglru") is True
+          and snaps[-1].get("mglru") is False,
+          "snapshots follow the switch: MGLRU on first, off at the end")
+    with open(os.path.join(res, "record.err")) as f:
+        err = f.read()
+    check("MGLRU switched off at" in err,
+          "record says on stderr that MGLRU was switched off")
     hooks = header["hooks"]
     for h in MISSION_HOOKS + ["shrink_lruvec"]:
         check(hooks.get(h) == "attached", f"hook {h} attached ({hooks.get(h)})")
@@ -414,7 +422,128 @@ def scenario_readahead(res, header, summary, rec):
     consistent(rec, m)
 
 
+def scenario_churn(res, header, summary, rec):
+    """2,000 short-lived memcgs, 100 paths reused: one entry each, exact."""
+    made = []  # (cgroup id, path) in order
+    with open(os.path.join(res, "churn.ids")) as f:
+        for line in f:
+            cgid, path = line.split()
+            made.append((int(cgid), path))
+    stat = {}  # cgroup id -> memory.stat just before rmdir
+    with open(os.path.join(res, "churn.memstat")) as f:
+        for line in f:
+            k, v = line.split()
+            if k == "memcg":
+                cur = stat.setdefault(int(v), {})
+            else:
+                cur[k] = int(v)
+    paths = {p for _, p in made}
+    check(len(made) == 2000 and len({i for i, _ in made}) == 2000,
+          f"2000 memcgs made, each with its own cgroup id ({len(made)})")
+    check(len(paths) == 100, f"under 100 paths, each reused ({len(paths)})")
+    check(summary.get("names_full") == 0, "the naming map never filled")
+    by_id = {m["id"]: m for m in summary["memcgs"]}
+    churned = [m for m in summary["memcgs"] if m["path"].startswith("/churn/")]
+    unknown = [m for m in summary["memcgs"] if m["path"].startswith("(unknown")]
+    check(len(churned) == 2000,
+          f"the summary has 2000 entries under /churn ({len(churned)})")
+    check(not unknown, f"no memcg left unnamed ({len(unknown)})")
+    wrong = {"missing": 0, "path": 0, "gone": 0, "idle": 0, "pgscan": 0,
+             "pgsteal": 0}
+    for cgid, path in made:
+        m, st = by_id.get(cgid), stat.get(cgid, {})
+        if m is None:
+            wrong["missing"] += 1
+            continue
+        wrong["path"] += m["path"] != path
+        wrong["gone"] += m.get("gone") is not True
+        wrong["idle"] += st.get("pgscan", 0) == 0
+        wrong["pgscan"] += m["isolated"] != st.get("pgscan")
+        wrong["pgsteal"] += m["reclaimed"] != st.get("pgsteal")
+    for what, n in wrong.items():
+        check(n == 0, f"every churned memcg: {what} ok ({n} not)")
+    print(f"  info  churned memcgs: isolated {sum(m['isolated'] for m in churned)} "
+          f"reclaimed {sum(m['reclaimed'] for m in churned)} pages in all")
+
+    # the daemon, forgetting removed memcgs after 2 s
+    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
+          "daemon exited 0 on SIGTERM")
+    with open(os.path.join(res, "api.mid.json")) as f:
+        mid = [m for m in json.load(f)["summary"]["memcgs"]
+               if m["path"].startswith("/churn/")]
+    check(1 <= len(mid) <= 200,
+          f"halfway, the daemon shows the recently removed ({len(mid)}), "
+          "not the 1000 removed so far")
+    check(all(m.get("gone") is True for m in mid), "... each marked gone")
+    with open(os.path.join(res, "api.after.json")) as f:
+        after = [m for m in json.load(f)["summary"]["memcgs"]
+                 if m["path"].startswith("/churn/")]
+    check(not after, f"at the end, every removed memcg is forgotten ({len(after)} left)")
+    with open(os.path.join(res, "metrics.after.txt")) as f:
+        series = [s for s in parse_metrics(f.read())
+                  if s[1].get("memcg", "").startswith("/churn/")]
+    check(not series, f"... and gone from /metrics ({len(series)} series left)")
+
+    # memory: the daemon's stays flat once it has seen its share of churn
+    rss = []  # (memcgs made, daemon KiB, record KiB)
+    with open(os.path.join(res, "churn.rss")) as f:
+        for line in f:
+            rss.append(tuple(int(x) for x in line.split()))
+    print("  info  RSS KiB (made: daemon record): " +
+          ", ".join(f"{n}: {d} {r}" for n, d, r in rss))
+    # from the first sample after the halfway fetch (serving it allocates)
+    later = [d for n, d, _ in rss if n > 1000]
+    check(max(later) - later[0] <= RSS_SLACK_KIB,
+          f"daemon RSS flat over the last 900 memcgs "
+          f"({later[0]} -> max {max(later)} KiB, slack {RSS_SLACK_KIB})")
+
+
+# Heap pages the allocator keeps around: the daemon's RSS may wobble by
+# this much while its model stays the same size.
+RSS_SLACK_KIB = 512
+
+def flat_rss(samples, who, column):
+    """RSS (KiB) over the second half of a run stays within RSS_SLACK_KIB of
+    where it was at the half."""
+    half = samples[-1][0] / 2
+    later = [s[column] for s in samples if s[0] >= half]
+    if not check(len(later) >= 2, f"{who}: RSS sampled over the second half"):
+        return
+    check(max(later) - later[0] <= RSS_SLACK_KIB,
+          f"{who}: RSS flat over the second half ({later[0]} -> max "
+          f"{max(later)} KiB, slack {RSS_SLACK_KIB})")
+
+
+def scenario_soak(res, header, summary, rec):
+    """make soak: rounds for an hour at the default ring size."""
+    samples = []  # (seconds, rounds, daemon KiB, record KiB)
+    with open(os.path.join(res, "soak.rss")) as f:
+        for line in f:
+            samples.append(tuple(int(x) for x in line.split()))
+    if not check(len(samples) >= 3, f"RSS sampled {len(samples)} times"):
+        return
+    secs, rounds = samples[-1][0], samples[-1][1]
+    print(f"  info  soak: {secs} s, {rounds} rounds, "
+          f"{summary['records']} event records; RSS KiB (s: daemon record): "
+          + ", ".join(f"{t}: {d} {r}" for t, _, d, r in samples))
+    with open(os.path.join(res, "soak.events")) as f:
+        delivered = int(f.read())
+    check(delivered == summary["records"],
+          f"every event record submitted was delivered ({delivered} == "
+          f"{summary['records']})")
+    for i in range(1, 5):
+        m = memcg(summary, f"/soak/r{i}")
+        if check(m is not None, f"/soak/r{i} is in the summary"):
+            exact_totals(res, m, gone=False, active=True)
+    flat_rss(samples, "daemon", 2)
+    flat_rss(samples, "record", 3)
+    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
+          "daemon exited 0 on SIGTERM")
+
+
 SCENARIOS = {
+    "soak": scenario_soak,
+    "churn": scenario_churn,
     "readahead": scenario_readahead,
     "mix": scenario_mix,
     "tenants": scenario_tenants,

@@ -1,5 +1,6 @@
-# classic: the core workload with MGLRU switched off at run time.  The MGLRU
-# hooks stay attached but fall quiet; the tracepoints, shrink_lruvec and
+# classic: the core workload with MGLRU switched off while the recording
+# runs (after its header).  The record notices and says so; the MGLRU hooks
+# stay attached but fall quiet; the tracepoints, shrink_lruvec and
 # handle_reclaim_writeback (shared by both LRUs) go on attributing.
-echo n >/sys/kernel/mm/lru_gen/enabled
+MGLRU_OFF_AFTER_START=1
 . /scenarios/core.sh

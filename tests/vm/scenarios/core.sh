@@ -7,6 +7,12 @@ mkmemcg test 64M
 sync
 echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events
+if [ -n "${MGLRU_OFF_AFTER_START:-}" ]; then # classic.sh
+	# after a first snapshot with MGLRU on
+	until grep -q '"type":"snapshot"' /results/rec.ndjson; do usleep 100000; done
+	echo n >/sys/kernel/mm/lru_gen/enabled
+	sleep 2 # a refresh (every second) sees it
+fi
 snapshot_counters before test
 in_memcg test rs-workload mix /mnt/data 4 16
 snapshot_counters after test

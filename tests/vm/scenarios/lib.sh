@@ -83,9 +83,9 @@ stop_record() {
 reclaimscope probe --json -v >probe.json 2>probe.err || true
 
 # The daemon on the guest's loopback, until stop_daemon.
-start_daemon() {
+start_daemon() { # [DAEMON ARGS...]
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-	reclaimscope daemon -i 0.5 2>daemon.err &
+	reclaimscope daemon -i 0.5 "$@" 2>daemon.err &
 	DAEMON_PID=$!
 	i=0
 	until wget -q -O /dev/null http://127.0.0.1:9782/healthz 2>/dev/null; do
