@@ -73,6 +73,8 @@ int main(int argc, char **argv)
 					 NULL, NULL,	  NULL};
 	int cmd_index = -1;
 
+	/* usage errors exit 2 like unknown commands (argp's default is 64) */
+	argp_err_exit_status = 2;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cmd_index);
 	if (cmd_index < 0)
 		return 2;

@@ -225,7 +225,7 @@ def privileges():
 GARBAGE = ["", "-1", "0", "abc", "1x", "0x10", "1e999", "nan", "inf", "1.5.5",
            "99999999999999999999999", "\x01\x7f", "é", "a" * 5000, "%s%n%s"]
 # Options taking a number: each garbage value is refused as a usage error
-# (exit 64) naming the value, before anything is loaded.  Values a
+# (exit 2) naming the value, before anything is loaded.  Values a
 # command can take (e.g. 0 for --expire) are left out per option.
 NUMERIC = {
     "record": {"-i": (), "-d": (), "--ring-size": ()},
@@ -259,7 +259,7 @@ def bad_options():
                     ([rec] if cmd == "report" else [])
                 r = subprocess.run(args, capture_output=True, timeout=60)
                 err = r.stderr.decode(errors="replace")
-                if r.returncode != 64 or "Try `reclaimscope" not in err or \
+                if r.returncode != 2 or "Try `reclaimscope" not in err or \
                         "invalid" not in err:
                     fails.append(f"{value[:12]!r}: exit {r.returncode} {err[:80]!r}")
             check(not fails, f"{cmd} {opt}: every garbage value refused as a "
@@ -281,7 +281,7 @@ def bad_options():
                     fails.append(f"{value[:12]!r}: hung")
                     continue
                 err = r.stderr.decode(errors="replace")
-                if r.returncode < 0 or r.returncode > 64 or \
+                if r.returncode < 0 or r.returncode > 2 or \
                         (r.returncode and "reclaimscope" not in err) or \
                         "Sanitizer" in err or "runtime error" in err:
                     fails.append(f"{value[:12]!r}: exit {r.returncode} {err[:80]!r}")
