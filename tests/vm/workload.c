@@ -7,6 +7,10 @@
  *                                        pausing MS between passes
  *   rs-workload anon MB SECONDS          allocate, touch and free MB of
  *                                        anonymous memory for SECONDS
+ *   rs-workload hold MB SECONDS          allocate MB of anonymous memory, touch
+ *                                        every page twice, then keep touching
+ *                                        it until SECONDS have passed: held,
+ *                                        however slow the machine
  *   rs-workload mix PATH PASSES ANON_MB  mmap reader and anon worker at once
  *   rs-workload stride PATH SECONDS KB   read 4 KiB every KB KiB of PATH through
  *                                        mmap, over and over for SECONDS (the
@@ -139,6 +143,22 @@ static int do_anon(long mb, double seconds)
 	return 0;
 }
 
+static int do_hold(long mb, double seconds)
+{
+	double end = now() + seconds;
+	size_t size = (size_t)mb << 20;
+	unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap anon");
+	for (int round = 0; round < 2 || now() < end; round++)
+		for (size_t off = 0; off < size; off += PAGE)
+			p[off] = (unsigned char)(off + round);
+	munmap(p, size);
+	return 0;
+}
+
 static int do_mix(const char *path, long passes, long anon_mb)
 {
 	int pipefd[2], status = 0;
@@ -173,6 +193,8 @@ int main(int argc, char **argv)
 		return do_write(argv[2], number(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "mmap"))
 		return do_mmap(argv[2], number(argv[3]), number(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "hold"))
+		return do_hold(number(argv[2]), number(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "anon"))
 		return do_anon(number(argv[2]), number(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "mix"))
@@ -180,7 +202,7 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "stride"))
 		return do_stride(argv[2], number(argv[3]), number(argv[4]));
 	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
-			" | anon MB SECONDS | mix PATH PASSES ANON_MB"
+			" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
 			" | stride PATH SECONDS KB\n");
 	return 2;
 }

@@ -1,8 +1,10 @@
 # mix: the aging/OOM reproducer of the series' cover letter, scaled: two
 # mmap readers of 48 MiB files that pause between passes, and two workers
-# allocating and freeing 56 MiB of anonymous memory each, in a 96 MiB memcg
-# without swap.  More anon than the limit: the kernel ages and evicts the
-# file cache, then OOM-kills an anon worker; both must be seen.
+# each holding 56 MiB of anonymous memory for 8 s (every page touched at
+# least twice, however slow the machine), in a 96 MiB memcg without swap.
+# More anon than the limit: the kernel ages and evicts the file cache, then
+# OOM-kills an anon worker; both must be seen.  (Workers that freed and
+# allocated again missed each other on a loaded host: no OOM kill.)
 setup_loop_fs 160
 rs-workload write /mnt/data1 48
 rs-workload write /mnt/data2 48
@@ -15,9 +17,9 @@ in_memcg mix rs-workload mmap /mnt/data1 4 300 &
 r1=$!
 in_memcg mix rs-workload mmap /mnt/data2 4 300 &
 r2=$!
-in_memcg mix rs-workload anon 56 8 &
+in_memcg mix rs-workload hold 56 8 &
 a1=$!
-in_memcg mix rs-workload anon 56 8 &
+in_memcg mix rs-workload hold 56 8 &
 a2=$!
 # an OOM-killed worker exits non-zero: that is the point here
 for pid in $r1 $r2 $a1 $a2; do
