@@ -241,7 +241,8 @@ static char *render_snapshot(struct server *s, size_t *len)
 	char *out;
 
 	json_object_set_new(o, "header", rs_json_header(&s->session.info));
-	json_object_set_new(o, "snapshot", rs_json_snapshot(m, NULL));
+	json_object_set_new(o, "snapshot",
+			    rs_json_snapshot(m, &s->session.info, NULL));
 	json_object_set_new(o, "summary",
 			    rs_json_summary(m, rs_model_time(m), NULL));
 	out = json_dumps(o, JSON_COMPACT);

@@ -117,18 +117,6 @@ struct recorder {
 	int write_error;
 };
 
-/* A snapshot, with whether MGLRU was on (it can be switched meanwhile). */
-static json_t *snapshot_line(const struct recorder *r,
-			     const struct rs_session *s)
-{
-	json_t *line = rs_json_snapshot(r->model, r->filter);
-
-	if (line)
-		json_object_set_new(line, "mglru",
-				    json_boolean(s->info.mglru_enabled > 0));
-	return line;
-}
-
 static int on_record(void *ctx, const void *rec, size_t size)
 {
 	struct recorder *r = ctx;
@@ -272,7 +260,7 @@ int rs_cmd_record(int argc, char **argv)
 		if (now >= next_tick) {
 			rs_session_refresh(&s);
 			rs_session_note_mglru(&s, stderr);
-			line = snapshot_line(&r, &s);
+			line = rs_json_snapshot(r.model, r.info, r.filter);
 			if (rs_json_write_line(r.out, line))
 				r.write_error = errno ? errno : EIO;
 			json_decref(line);
@@ -310,7 +298,7 @@ int rs_cmd_record(int argc, char **argv)
 			rs_session_refresh(&s);
 		} while (rs_collector_poll(s.collector, 0, on_record, &r) > 0);
 		/* the last, partial interval: snapshots sum to the summary */
-		line = snapshot_line(&r, &s);
+		line = rs_json_snapshot(r.model, r.info, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;
 		json_decref(line);

@@ -599,85 +599,72 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct drained_name {
-	__u64 id;
-	struct rs_cgroup_name v;
-};
+/*
+ * The keys of a map (key_size bytes each), in one walk: all of them, or
+ * those whose leading cgroup id is in sorted_ids.  Acting on them comes
+ * after, since deleting during get_next_key would restart the walk.  NULL
+ * with *nr 0 if there are none (or no memory).
+ */
+static void *map_keys(int fd, size_t key_size, const __u64 *sorted_ids,
+		      size_t nr_ids, size_t *nr)
+{
+	/* key is read only after the first call, but analyzers cannot tell */
+	char key[64] = {0}, next[64];
+	char *keys = NULL;
+	size_t cap = 0;
+	bool first = true;
+
+	*nr = 0;
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		memcpy(key, next, key_size);
+		first = false;
+		if (sorted_ids &&
+		    !bsearch(key, sorted_ids, nr_ids, sizeof(__u64), id_cmp))
+			continue;
+		if (*nr == cap) {
+			char *more = realloc(keys, (cap = cap ? cap * 2 : 64) *
+							   key_size);
+
+			if (!more)
+				break;
+			keys = more;
+		}
+		memcpy(keys + (*nr)++ * key_size, key, key_size);
+	}
+	return keys;
+}
 
 void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)
 {
 	int fd = bpf_map__fd(c->skel->maps.rs_names);
-	struct drained_name *list = NULL;
-	size_t nr = 0, cap = 0;
-	__u64 key, next;
-	bool first = true;
+	size_t nr;
+	__u64 *ids = map_keys(fd, sizeof(__u64), NULL, 0, &nr);
+	struct rs_cgroup_name v;
 
-	/* one walk for the keys, then take each (taking restarts a walk) */
-	key = 0;
-	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
-		key = next;
-		first = false;
-		if (nr == cap) {
-			struct drained_name *more =
-				realloc(list, (cap = cap ? cap * 2 : 64) *
-						      sizeof(*list));
-
-			if (!more)
-				break;
-			list = more;
-		}
-		list[nr++].id = key;
-	}
-	for (size_t i = 0; i < nr;) {
-		/* take, so that an rmdir after the read is not lost */
-		if (bpf_map_lookup_and_delete_elem(fd, &list[i].id,
-						   &list[i].v) &&
-		    (bpf_map_lookup_elem(fd, &list[i].id, &list[i].v) ||
-		     bpf_map_delete_elem(fd, &list[i].id))) {
-			list[i] = list[--nr];
-			continue;
-		}
-		list[i].v.name[sizeof(list[i].v.name) - 1] = '\0';
-		i++;
-	}
+	if (!ids)
+		return;
 	/* ids grow with creation (kernfs): parents come first */
-	if (nr)
-		qsort(list, nr, sizeof(*list), id_cmp);
-	for (size_t i = 0; i < nr; i++)
-		fn(ctx, list[i].id, list[i].v.parent_id, list[i].v.name,
-		   list[i].v.removed);
-	free(list);
+	qsort(ids, nr, sizeof(*ids), id_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		/* take, so that an rmdir after the read is not lost */
+		if (bpf_map_lookup_and_delete_elem(fd, &ids[i], &v) &&
+		    (bpf_map_lookup_elem(fd, &ids[i], &v) ||
+		     bpf_map_delete_elem(fd, &ids[i])))
+			continue;
+		v.name[sizeof(v.name) - 1] = '\0';
+		fn(ctx, ids[i], v.parent_id, v.name, v.removed);
+	}
+	free(ids);
 }
 
-/*
- * Delete the keys of some memcgs from a map whose keys start with the
- * cgroup id: one walk collecting them, then the deletes (deleting during
- * get_next_key would restart the walk).
- */
+/* Delete the keys of some memcgs from a map whose keys start with the
+ * cgroup id. */
 static void forget_keys(int fd, const __u64 *sorted_ids, size_t nr_ids,
 			size_t key_size)
 {
-	/* key is read only after the first call, but analyzers cannot tell */
-	char key[64] = {0}, next[64];
-	char *doomed = NULL;
-	size_t nr = 0, cap = 0;
-	bool first = true;
+	size_t nr;
+	char *doomed = map_keys(fd, key_size, sorted_ids, nr_ids, &nr);
 
-	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
-		memcpy(key, next, key_size);
-		first = false;
-		if (!bsearch(key, sorted_ids, nr_ids, sizeof(__u64), id_cmp))
-			continue;
-		if (nr == cap) {
-			char *more = realloc(
-				doomed, (cap = cap ? cap * 2 : 64) * key_size);
-
-			if (!more)
-				break;
-			doomed = more;
-		}
-		memcpy(doomed + nr++ * key_size, key, key_size);
-	}
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(fd, doomed + i * key_size);
 	free(doomed);

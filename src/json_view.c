@@ -96,7 +96,8 @@ static bool any_nonzero(const __u64 *v)
 	return false;
 }
 
-json_t *rs_json_snapshot(const struct rs_model *m, const char *filter)
+json_t *rs_json_snapshot(const struct rs_model *m,
+			 const struct rs_run_info *info, const char *filter)
 {
 	json_t *o = json_object(), *arr = json_array();
 
@@ -123,6 +124,10 @@ json_t *rs_json_snapshot(const struct rs_model *m, const char *filter)
 	json_object_set_new(o, "missed",
 			    json_integer((json_int_t)rs_model_stat_interval(
 				    m, RS_STAT_PROG_MISSES)));
+	/* MGLRU can be switched while we run: its state now */
+	if (info)
+		json_object_set_new(o, "mglru",
+				    json_boolean(info->mglru_enabled > 0));
 	return o;
 }
 

@@ -18,7 +18,9 @@ json_t *rs_json_header(const struct rs_run_info *info);
 void rs_json_kernel(json_t *o, const struct rs_run_info *info);
 json_t *rs_json_hooks(const struct rs_run_info *info);
 /* Per-interval counts of the memcgs active in the last interval. */
-json_t *rs_json_snapshot(const struct rs_model *m, const char *filter);
+/* info: for whether MGLRU is on now (omitted if NULL) */
+json_t *rs_json_snapshot(const struct rs_model *m,
+			 const struct rs_run_info *info, const char *filter);
 /* Totals since start, with per-node and per-reclaimer breakdowns. */
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter);
