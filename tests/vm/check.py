@@ -448,18 +448,28 @@ def scenario_churn(res, header, summary, rec):
     check(len(churned) == 2000,
           f"the summary has 2000 entries under /churn ({len(churned)})")
     check(not unknown, f"no memcg left unnamed ({len(unknown)})")
-    wrong = {"missing": 0, "path": 0, "gone": 0, "idle": 0, "pgscan": 0,
-             "pgsteal": 0}
+    wrong = {"missing": 0, "path": 0, "gone": 0, "idle": 0, "emptied": 0,
+             "pgscan": 0, "pgsteal": 0}
+    shown = 0
     for cgid, path in made:
         m, st = by_id.get(cgid), stat.get(cgid, {})
         if m is None:
             wrong["missing"] += 1
             continue
-        wrong["path"] += m["path"] != path
-        wrong["gone"] += m.get("gone") is not True
-        wrong["idle"] += st.get("pgscan", 0) == 0
-        wrong["pgscan"] += m["isolated"] != st.get("pgscan")
-        wrong["pgsteal"] += m["reclaimed"] != st.get("pgsteal")
+        bad = {"path": m["path"] != path,
+               "gone": m.get("gone") is not True,
+               "idle": st.get("pgscan", 0) == 0,
+               # no page left on its LRUs for reclaim to find later
+               # (memory.current keeps a page or so of kernel memory)
+               "emptied": st.get("anon") != 0 or st.get("file") != 0,
+               "pgscan": m["isolated"] != st.get("pgscan"),
+               "pgsteal": m["reclaimed"] != st.get("pgsteal")}
+        for what, is_bad in bad.items():
+            wrong[what] += is_bad
+        if any(bad.values()) and shown < 5:
+            shown += 1
+            print(f"  info  memcg {cgid} {path}: isolated {m['isolated']} "
+                  f"reclaimed {m['reclaimed']}; its memory.stat {st}")
     for what, n in wrong.items():
         check(n == 0, f"every churned memcg: {what} ok ({n} not)")
     print(f"  info  churned memcgs: isolated {sum(m['isolated'] for m in churned)} "
@@ -471,10 +481,14 @@ def scenario_churn(res, header, summary, rec):
     with open(os.path.join(res, "api.mid.json")) as f:
         mid = [m for m in json.load(f)["summary"]["memcgs"]
                if m["path"].startswith("/churn/")]
-    check(1 <= len(mid) <= 200,
-          f"halfway, the daemon shows the recently removed ({len(mid)}), "
-          "not the 1000 removed so far")
-    check(all(m.get("gone") is True for m in mid), "... each marked gone")
+    mid_gone = [m for m in mid if m.get("gone") is True]
+    check(1 <= len(mid_gone) <= 200,
+          f"halfway, the daemon shows the recently removed ({len(mid_gone)}), "
+          "not the ~950 removed so far")
+    # the rest are those still settling before their rmdir (churn.sh)
+    check(len(mid) - len(mid_gone) <= CHURN_DEPTH + 1,
+          f"... and the memcgs not yet removed ({len(mid) - len(mid_gone)}, "
+          f"at most {CHURN_DEPTH + 1})")
     with open(os.path.join(res, "api.after.json")) as f:
         after = [m for m in json.load(f)["summary"]["memcgs"]
                  if m["path"].startswith("/churn/")]
@@ -501,6 +515,8 @@ def scenario_churn(res, header, summary, rec):
 # Heap pages the allocator keeps around: the daemon's RSS may wobble by
 # this much while its model stays the same size.
 RSS_SLACK_KIB = 512
+CHURN_DEPTH = 50  # memcgs settling before their rmdir, as in churn.sh
+
 
 def flat_rss(samples, who, column):
     """RSS (KiB) over the second half of a run stays within RSS_SLACK_KIB of

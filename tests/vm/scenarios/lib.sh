@@ -48,10 +48,15 @@ in_memcg() { # NAME CMD...
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$name" "$@"
 }
 
-# The kernel's own counters, for the host-side checker.
+# The kernel's own counters, for the host-side checker.  A memory.stat reader
+# flushes the per-CPU counters only when enough updates are pending, so the
+# last few updates of a workload that just stopped can stay unflushed until
+# the periodic flush, every 2 s (mm/memcontrol.c, flush_memcg_stats_dwork):
+# wait that out first.
 snapshot_counters() { # TAG MEMCG...
 	tag=$1
 	shift
+	sleep 3
 	for m in "$@"; do
 		f=$(echo "$m" | tr / _)
 		cp "$CG/$m/memory.stat" "memstat.$f.$tag"
