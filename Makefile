@@ -17,6 +17,8 @@
 #   make sanitize   unit and host tests built with ASan+UBSan (build/san)
 #   make soak       an hour in the VM: nothing dropped, flat RSS (not in test)
 #   make lint       clang-format check, cppcheck and clang-tidy on src/
+#   make bench      the benchmark suite on this host; writes BENCHMARKS.md
+#                   (bpftrace is compared when installed)
 
 CC ?= cc
 CLANG ?= clang
@@ -51,7 +53,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -69,6 +71,16 @@ $(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)
 
 $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -o $@
+
+# The benchmark programs and their driver (tests/bench): never installed.
+$(OUT)/bench.bpf.o: $(BPF_SRCS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -c bpf/bench.bpf.c -o $@
+
+$(OUT)/bench.skel.h: $(OUT)/bench.bpf.o
+	$(BPFTOOL) gen skeleton $< name rs_bench_bpf > $@
+
+$(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h)
+	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) tests/bench/rs-bench.c $(MODEL_SRCS) $(LIBS) -o $@
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
@@ -124,7 +136,19 @@ lint: $(SKEL)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint installtest hosttest vmtest reporttest
+tests: unit fuzz sanitize lint installtest hosttest benchsmoke vmtest reporttest
+
+# The benchmark suite's host part (tests/bench/bench.sh), then the table and
+# BENCHMARKS.md (report.py); figures, never pass/fail.  benchsmoke runs the
+# same scripts at tiny sizes (in `make test`) so that they keep working.
+BENCH_BINS := $(OUT)/reclaimscope $(OUT)/rs-bench $(OUT)/rs-workload
+bench: $(BENCH_BINS)
+	tests/bench/bench.sh
+	tests/bench/report.py $(OUT)/bench/host.jsonl BENCHMARKS.md
+
+benchsmoke: $(BENCH_BINS)
+	BENCH_SMOKE=1 RS_BENCH_OUT=$(OUT)/bench-smoke tests/bench/bench.sh
+	tests/bench/report.py $(OUT)/bench-smoke/host.jsonl $(OUT)/bench-smoke/BENCHMARKS.md >/dev/null
 
 # An hour (SOAK_SECONDS) of rounds in the VM at the default ring size: no
 # record dropped, exact totals, flat RSS (tests/vm/scenarios/soak.sh).

@@ -16,6 +16,12 @@
 
 /* Set by userspace before load. */
 const volatile bool rs_stream_events = false;
+/*
+ * Wake the consumer once this much is waiting in the ring (userspace sets a
+ * quarter of the ring); below that, records wait for the consumer's own
+ * timer (rs_collector_poll).
+ */
+const volatile __u64 rs_wakeup_bytes = 1 << 20;
 /* Node of every lruvec on a one-node machine; RS_NODE_UNKNOWN otherwise. */
 const volatile __u16 rs_fixed_node = RS_NODE_UNKNOWN;
 
@@ -203,9 +209,20 @@ static __always_inline void *rs_reserve(__u32 size, __u16 type, __u64 cgid,
 	return hdr;
 }
 
+/*
+ * A wakeup per record (the default whenever the consumer has caught up)
+ * costs the producer an irq_work and the consumer a context switch each,
+ * and caps the consumer near a million records a second: wake it only when
+ * a batch is waiting.
+ */
 static __always_inline void rs_submit(void *rec)
 {
-	bpf_ringbuf_submit(rec, 0);
+	__u64 flags = bpf_ringbuf_query(&rs_events, BPF_RB_AVAIL_DATA) >=
+				      rs_wakeup_bytes
+			      ? BPF_RB_FORCE_WAKEUP
+			      : BPF_RB_NO_WAKEUP;
+
+	bpf_ringbuf_submit(rec, flags);
 	rs_stat_add(RS_STAT_RING_RECORDS, 1);
 }
 

@@ -7,8 +7,15 @@
 #include "fields.h"
 #include "util.h"
 
+enum { RS_OPT_BPF_STATS = 0x1000 };
+
 static const struct argp_option common_options[] = {
 	{"verbose", 'v', NULL, 0, "Show libbpf's debug output", -1},
+	{"bpf-stats", RS_OPT_BPF_STATS, NULL, 0,
+	 "Have the kernel time every run of our programs while we run, so that "
+	 "probe, /metrics and snapshots show what each hook costs (needs "
+	 "CAP_SYS_ADMIN; adds a clock read or two to each run)",
+	 -1},
 	{0},
 };
 
@@ -20,6 +27,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'v':
 		o->verbose = true;
+		return 0;
+	case RS_OPT_BPF_STATS:
+		o->bpf_stats = true;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -48,6 +58,13 @@ error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
+}
+
+void rs_cli_collector_opts(const struct rs_common_opts *common,
+			   struct rs_collector_opts *copts)
+{
+	copts->verbose = common->verbose;
+	copts->bpf_stats = common->bpf_stats;
 }
 
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

@@ -10,6 +10,7 @@
 
 struct rs_common_opts {
 	bool verbose;
+	bool bpf_stats;
 };
 
 /*
@@ -24,6 +25,10 @@ extern const struct argp_child rs_common_children[];
  */
 error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
 			     struct rs_common_opts *common);
+
+/* The collector options the common options decide. */
+void rs_cli_collector_opts(const struct rs_common_opts *common,
+			   struct rs_collector_opts *copts);
 
 /* -i SECONDS, as every live command takes it (0.1 to 3600 s). */
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

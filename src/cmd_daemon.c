@@ -337,7 +337,7 @@ int rs_cmd_daemon(int argc, char **argv)
 		fprintf(stderr, "reclaimscope: %s\n", msg);
 		return 1;
 	}
-	copts.verbose = o.common.verbose;
+	rs_cli_collector_opts(&o.common, &copts);
 	pthread_mutex_init(&s.lock, NULL);
 	s.session.expire_after = o.expire;
 	if (rs_session_open(&s.session, &copts)) {

@@ -4,18 +4,28 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cgroups.h"
 #include "cli.h"
 #include "fields.h"
 #include "json_view.h"
+#include "kernel.h"
+#include "util.h"
 
 struct probe_opts {
 	struct rs_common_opts common;
 	bool json;
+	double cost_seconds; /* 0: detach at once */
 };
 
 static const struct argp_option options[] = {
 	{"json", 'j', NULL, 0, "Print JSON instead of text", 0},
+	{"cost", 'c', "SECONDS", 0,
+	 "Stay attached SECONDS (0.1 to 3600) with the kernel timing our "
+	 "programs (as --bpf-stats), then say what each hook cost: its "
+	 "events and the nanoseconds per event, every copy of its programs "
+	 "included",
+	 0},
 	{0},
 };
 
@@ -30,6 +40,7 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"  reclaimscope probe\n"
 	"  reclaimscope probe --json | jq .hooks\n"
+	"  reclaimscope probe --cost 10   # while a workload reclaims\n"
 	"\n"
 	"Exit status: 0 when at least one hook attached, 1 otherwise.";
 
@@ -41,6 +52,15 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'j':
 		o->json = true;
+		return 0;
+	case 'c':
+		if (rs_parse_seconds(arg, 0.1, 3600, &o->cost_seconds)) {
+			argp_error(state,
+				   "invalid --cost '%s': give seconds from 0.1 "
+				   "to 3600, e.g. 10, 500ms, 1m",
+				   arg);
+			return EINVAL;
+		}
 		return 0;
 	default:
 		return rs_cli_parse_default(key, arg, state, &o->common);
@@ -79,6 +99,11 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 				    json_string(rs_hook_state_word(hs->state)));
 		if (hs->state != RS_HOOK_ATTACHED)
 			json_object_set_new(e, "why", json_string(hs->why));
+		else if (info->cost_known && h != RS_HOOK_CGROUPFS) {
+			json_object_set_new(e, "runs", json_integer(hs->runs));
+			json_object_set_new(e, "run_ns",
+					    json_integer(hs->run_ns));
+		}
 		json_object_set_new(hooks, rs_hooks[h].name, e);
 	}
 	json_object_set_new(o, "hooks", hooks);
@@ -116,10 +141,26 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	printf("NUMA nodes      %d\n", info->nr_nodes);
 	printf("mode            %s\n\n", attached_any ? rs_mode(info) : "none");
 
-	printf("%-32s %s\n", "HOOK", "STATE");
+	if (info->cost_known)
+		printf("%-32s %-9s %12s %9s\n", "HOOK", "STATE", "EVENTS",
+		       "NS/EVENT");
+	else
+		printf("%-32s %s\n", "HOOK", "STATE");
 	for (int h = 0; h < RS_NR_HOOKS; h++) {
 		const struct rs_hook_status *hs = &info->hooks[h];
 
+		if (info->cost_known && hs->state == RS_HOOK_ATTACHED &&
+		    h != RS_HOOK_CGROUPFS) {
+			printf("%-32s %-9s %12llu ", rs_hooks[h].name,
+			       rs_hook_state_word(hs->state),
+			       (unsigned long long)hs->runs);
+			if (hs->runs)
+				printf("%9.1f\n",
+				       (double)hs->run_ns / hs->runs);
+			else
+				printf("%9s\n", "-");
+			continue;
+		}
 		printf("%-32s %s%s%s\n", rs_hooks[h].name,
 		       rs_hook_state_word(hs->state),
 		       hs->state != RS_HOOK_ATTACHED && hs->why[0] ? ": " : "",
@@ -157,7 +198,7 @@ int rs_cmd_probe(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
-	copts.verbose = o.common.verbose;
+	rs_cli_collector_opts(&o.common, &copts);
 	cg = rs_cgroups_open();
 	if (cg) {
 		snprintf(info.cgroup_root, sizeof(info.cgroup_root), "%s",
@@ -165,7 +206,23 @@ int rs_cmd_probe(int argc, char **argv)
 		info.cgroup_version = rs_cgroups_version(cg);
 		rs_cgroups_close(cg);
 	}
+	if (o.cost_seconds > 0 && !rs_kernel_bpf_stats())
+		copts.bpf_stats = true;
 	rc = rs_cli_open(&c, &info, &copts);
+	if (!rc && o.cost_seconds > 0) {
+		volatile int stop = 0;
+		__u64 until = rs_now_ns() + (__u64)(o.cost_seconds * 1e9);
+
+		if (!o.json)
+			fprintf(stderr,
+				"reclaimscope: timing the hooks for %.1f s "
+				"(Ctrl-C ends early)...\n",
+				o.cost_seconds);
+		rs_cli_on_signals(&stop);
+		while (!stop && rs_now_ns() < until)
+			usleep(50000);
+		rs_collector_cost(c, &info);
+	}
 	/* even when nothing attached, say what was found */
 	if (info.kernel[0]) {
 		if (o.json)

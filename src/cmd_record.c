@@ -226,7 +226,7 @@ int rs_cmd_record(int argc, char **argv)
 			return 1;
 		}
 	}
-	copts.verbose = o.common.verbose;
+	rs_cli_collector_opts(&o.common, &copts);
 	copts.stream_events = o.events;
 	copts.ring_bytes = (__u32)o.ring_bytes;
 	rs_cgroups_close(cg);

@@ -570,7 +570,7 @@ int rs_cmd_top(int argc, char **argv)
 	view.per_node = o.per_node;
 	view.filter = o.filter;
 	view.all = o.all;
-	copts.verbose = o.common.verbose;
+	rs_cli_collector_opts(&o.common, &copts);
 	s.gauges = true;
 	/* top is for looking now: a removed memcg leaves after a minute */
 	s.expire_after = 60;

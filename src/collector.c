@@ -29,6 +29,7 @@ struct rs_collector {
 	int ncpus;
 	struct rs_agg_value *percpu; /* scratch: ncpus values */
 	__u64 *percpu_stat;
+	int stats_fd; /* bpf_enable_stats(): statistics on while it is open */
 };
 
 /* --- libbpf output: everything with -v; always note a failing program ---- */
@@ -172,6 +173,22 @@ static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
 	return prog_by_name(skel, copy);
 }
 
+/*
+ * How many copies of a spec's program to attach (RS_PROGS).  The copies
+ * stand in when the first is busy on the CPU, which needs a run that was
+ * preempted there, or one nested in another.  A tracepoint's probes run with
+ * preemption disabled, and no vmscan or cgroup tracepoint fires from the
+ * interrupt contexts that could nest; so one copy does, unless the kernel
+ * runs tracepoint probes preemptible.  Each further copy costs every event
+ * a run and a task-storage lookup (about 45 ns, BENCHMARKS.md).  Should a
+ * first copy be skipped anyway, that shows as missed events, not silently.
+ */
+static int rs_copies(const struct rs_prog_spec *s,
+		     const struct rs_run_info *info)
+{
+	return s->tracepoint && !info->tp_preemptible ? 1 : RS_COPIES;
+}
+
 static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		     const struct rs_run_info *info,
 		     const struct rs_collector_opts *opts)
@@ -189,6 +206,8 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		if (err)
 			goto fail;
 	}
+	skel->rodata->rs_wakeup_bytes =
+		bpf_map__max_entries(skel->maps.rs_events) / 4;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
 		for (int k = 0; k < RS_COPIES; k++) {
 			struct bpf_program *p =
@@ -198,7 +217,10 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 				err = -ENOENT;
 				goto fail;
 			}
-			bpf_program__set_autoload(p, ch->enabled[i]);
+			bpf_program__set_autoload(
+				p,
+				ch->enabled[i] &&
+					k < rs_copies(&rs_prog_specs[i], info));
 		}
 	}
 	*out = skel;
@@ -289,7 +311,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 		 * trampolines the last attached link first
 		 * (kernel/bpf/trampoline.c adds at the list's head).
 		 */
-		for (int n = 0; n < RS_COPIES; n++) {
+		for (int n = 0; n < rs_copies(s, info); n++) {
 			int k = s->tracepoint ? n : RS_COPIES - 1 - n;
 
 			c->links[i][k] = attach_one(
@@ -416,6 +438,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	c->stats_fd = -1;
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0) {
 		free(c);
@@ -455,6 +478,21 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 			 sizeof(info->hooks[RS_HOOK_CGROUPFS].why),
 			 "no memory cgroup hierarchy is mounted");
 	}
+	if (opts->bpf_stats) {
+		/* on for as long as the fd is open: until we exit */
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (c->stats_fd < 0) {
+			err = -errno;
+			rs_collector_close(c);
+			snprintf(errbuf, errsz,
+				 "cannot turn on the kernel's BPF run-time "
+				 "statistics: %s\nhint: that needs "
+				 "CAP_SYS_ADMIN; or leave --bpf-stats out and "
+				 "set sysctl kernel.bpf_stats_enabled=1",
+				 strerror(-err));
+			return err;
+		}
+	}
 	if (opts->stream_events) {
 		c->ring = ring_buffer__new(bpf_map__fd(c->skel->maps.rs_events),
 					   on_record, c, NULL);
@@ -484,8 +522,19 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 	}
 	c->fn = fn;
 	c->fn_ctx = ctx;
+	/*
+	 * Producers wake us only for a batch (rs_submit): what came since,
+	 * short of one, is taken when the timeout ends.
+	 */
 	n = ring_buffer__poll(c->ring, timeout_ms);
-	return n == -EINTR ? 0 : n;
+	if (n == -EINTR)
+		n = 0;
+	if (n >= 0) {
+		int more = ring_buffer__consume(c->ring);
+
+		n = more < 0 ? more : n + more;
+	}
+	return n;
 }
 
 /*
@@ -707,6 +756,41 @@ int rs_collector_check_access(struct rs_collector *c)
 	return 0;
 }
 
+void rs_collector_cost(struct rs_collector *c, struct rs_run_info *info)
+{
+	struct bpf_prog_info pi;
+	__u32 len;
+
+	info->cost_known = c->stats_fd >= 0 || rs_kernel_bpf_stats();
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		info->hooks[h].runs = info->hooks[h].run_ns = 0;
+	if (!info->cost_known)
+		return;
+	/*
+	 * Every copy runs for every event (RS_PROGS) and costs time; the
+	 * first copy's runs count the events.
+	 */
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		struct rs_hook_status *hs = &info->hooks[rs_prog_specs[i].hook];
+
+		if (!c->spec_attached[i])
+			continue;
+		for (int k = 0; k < RS_COPIES; k++) {
+			struct bpf_program *p =
+				copy_of(c->skel, rs_prog_specs[i].prog, k);
+
+			len = sizeof(pi);
+			memset(&pi, 0, len);
+			if (!p || bpf_obj_get_info_by_fd(bpf_program__fd(p),
+							 &pi, &len))
+				continue;
+			hs->run_ns += pi.run_time_ns;
+			if (!k)
+				hs->runs += pi.run_cnt;
+		}
+	}
+}
+
 void rs_collector_stop(struct rs_collector *c)
 {
 	for (int i = 0; i < rs_nr_prog_specs; i++)
@@ -721,6 +805,8 @@ void rs_collector_close(struct rs_collector *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->ring);
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
 	for (int i = 0; i < rs_nr_prog_specs; i++)
 		for (int k = 0; k < RS_COPIES; k++)
 			bpf_link__destroy(c->links[i][k]);

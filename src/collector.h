@@ -18,6 +18,8 @@ struct rs_collector_opts {
 	bool stream_events; /* ring-buffer records, not just aggregates */
 	__u32 ring_bytes;   /* power of two; 0 for the default (4 MiB) */
 	bool verbose;	    /* libbpf's debug output */
+	/* turn the kernel's BPF run-time statistics on while open */
+	bool bpf_stats;
 };
 
 /* Called for each ring-buffer record. */
@@ -40,6 +42,11 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
  * -EPERM where the bpf() syscall itself needs a capability).
  */
 int rs_collector_check_access(struct rs_collector *c);
+/*
+ * Each hook's runs and run time so far (info->hooks[].runs, run_ns), when
+ * the kernel keeps BPF run-time statistics (info->cost_known).
+ */
+void rs_collector_cost(struct rs_collector *c, struct rs_run_info *info);
 /* Programs whose runs the kernel skipped, as "prog N, ...": how many. */
 int rs_collector_misses(struct rs_collector *c, char *buf, size_t size);
 /*

@@ -39,6 +39,15 @@ int rs_kernel_mglru(void)
 	return (int)strtol(buf, NULL, 0);
 }
 
+bool rs_kernel_bpf_stats(void)
+{
+	char buf[16];
+
+	return !rs_read_file("/proc/sys/kernel/bpf_stats_enabled", buf,
+			     sizeof(buf)) &&
+	       strtol(buf, NULL, 10) > 0;
+}
+
 void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 {
 	struct utsname uts;
@@ -48,6 +57,13 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 		snprintf(info->kernel, sizeof(info->kernel), "%s", uts.release);
 	info->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	info->mglru_enabled = rs_kernel_mglru();
+	/*
+	 * A tracepoint calls its probes with preemption disabled
+	 * (include/linux/tracepoint.h, __DO_TRACE) except on PREEMPT_RT,
+	 * where it only disables migration; /sys/kernel/realtime exists on
+	 * PREEMPT_RT kernels alone (kernel/ksysfs.c).
+	 */
+	info->tp_preemptible = access("/sys/kernel/realtime", F_OK) == 0;
 	info->series = btf &&
 		       btf__find_by_name_kind(btf, "handle_reclaim_writeback",
 					      BTF_KIND_FUNC) > 0 &&

@@ -13,6 +13,8 @@ struct btf;
 void rs_kernel_probe(struct rs_run_info *info, const struct btf *vmlinux);
 /* /sys/kernel/mm/lru_gen/enabled (its bits; 0: MGLRU off), -1 if absent. */
 int rs_kernel_mglru(void);
+/* kernel.bpf_stats_enabled: the kernel times every BPF program run. */
+bool rs_kernel_bpf_stats(void);
 
 /*
  * A function's parameter names ("lruvec,sc,swappiness") or a tracepoint's

@@ -262,6 +262,36 @@ static void stat_counter(FILE *out, const struct rs_model *m, enum rs_stat s,
 		(unsigned long long)rs_model_stat(m, s));
 }
 
+/* What our programs cost, when the kernel times them (--bpf-stats). */
+static void hook_cost(FILE *out, const struct rs_run_info *info)
+{
+	if (!info->cost_known)
+		return;
+	head(out, PREFIX "hook_runs_total", "counter",
+	     "events our programs handled at the hook", NULL);
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		if (info->hooks[h].state != RS_HOOK_ATTACHED ||
+		    h == RS_HOOK_CGROUPFS)
+			continue;
+		fprintf(out, PREFIX "hook_runs_total{");
+		put_label(out, "hook", rs_hooks[h].name, true);
+		fprintf(out, "} %llu\n",
+			(unsigned long long)info->hooks[h].runs);
+	}
+	head(out, PREFIX "hook_run_seconds_total", "counter",
+	     "time our programs at the hook ran, every copy included (the "
+	     "kernel's BPF run-time statistics)",
+	     "seconds");
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		if (info->hooks[h].state != RS_HOOK_ATTACHED ||
+		    h == RS_HOOK_CGROUPFS)
+			continue;
+		fprintf(out, PREFIX "hook_run_seconds_total{");
+		put_label(out, "hook", rs_hooks[h].name, true);
+		fprintf(out, "} %.9f\n", info->hooks[h].run_ns / 1e9);
+	}
+}
+
 static void tool_health(FILE *out, const struct rs_model *m,
 			const struct rs_run_info *info)
 {
@@ -284,6 +314,7 @@ static void tool_health(FILE *out, const struct rs_model *m,
 		fprintf(out, "} %d\n",
 			info->hooks[h].state == RS_HOOK_ATTACHED);
 	}
+	hook_cost(out, info);
 	stat_counter(out, m, RS_STAT_RING_DROPS, PREFIX "ring_drops_total",
 		     "event records dropped: the ring buffer was full");
 	stat_counter(out, m, RS_STAT_RING_RECORDS, PREFIX "ring_records_total",

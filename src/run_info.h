@@ -17,6 +17,13 @@ enum rs_hook_state {
 struct rs_hook_status {
 	enum rs_hook_state state;
 	char why[160]; /* for missing/failed: the reason */
+	/*
+	 * With the kernel's BPF run-time statistics on (cost_known): the
+	 * hook's events (runs of its programs' first copies) and the time all
+	 * copies of its programs took, since attach.
+	 */
+	__u64 runs;
+	__u64 run_ns;
 };
 
 struct rs_run_info {
@@ -26,6 +33,8 @@ struct rs_run_info {
 	bool series;	/* handle_reclaim_writeback + lruvec_evictable_size */
 	int nr_nodes;	/* possible NUMA nodes */
 	bool fentry_ok; /* fentry/fexit can be loaded */
+	/* tracepoint probes can be preempted (PREEMPT_RT): see rs_copies() */
+	bool tp_preemptible;
 	char fentry_why[160]; /* why not */
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
@@ -34,6 +43,8 @@ struct rs_run_info {
 	char cgroup_root[256]; /* mount point of the memory controller */
 	int cgroup_version;    /* 1 or 2, 0 if none */
 	char caps_kept[96];    /* capabilities kept after attach: "none", ... */
+	/* kernel.bpf_stats_enabled (or our --bpf-stats): hooks' runs, run_ns */
+	bool cost_known;
 };
 
 /* "attached", "missing" or "failed" */

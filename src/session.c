@@ -98,6 +98,7 @@ int rs_session_refresh(struct rs_session *s)
 
 	if (err)
 		return err;
+	rs_collector_cost(s->collector, &s->info);
 	if (s->cgroups) {
 		learn_names(s);
 		rs_cgroups_update_model(s->cgroups, s->model);

@@ -15,6 +15,10 @@
  *   rs-workload stride PATH SECONDS KB   read 4 KiB every KB KiB of PATH through
  *                                        mmap, over and over for SECONDS (the
  *                                        strided model of the fault-path patch)
+ *   rs-workload readlat PATH PASSES      read PATH with read(2) in 256 KiB
+ *                                        chunks PASSES times, timing each; print
+ *                                        one JSON line: wall and CPU seconds,
+ *                                        chunk latency p50/p99/max (make bench)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,6 +192,57 @@ static int do_mix(const char *path, long passes, long anon_mb)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int do_readlat(const char *path, long passes)
+{
+	static char buf[256 << 10];
+	struct stat st;
+	struct rusage ru;
+	double start = now(), *lat;
+	size_t nr = 0, max;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	max = (size_t)passes * ((size_t)st.st_size / sizeof(buf) + 1);
+	lat = malloc(max * sizeof(*lat));
+	if (!lat)
+		die("malloc");
+	for (long pass = 0; pass < passes; pass++) {
+		ssize_t n = 1;
+
+		if (lseek(fd, 0, SEEK_SET))
+			die("lseek");
+		while (n > 0 && nr < max) {
+			double t = now();
+
+			n = read(fd, buf, sizeof(buf));
+			if (n < 0)
+				die("read");
+			lat[nr++] = now() - t;
+		}
+	}
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	qsort(lat, nr, sizeof(*lat), cmp_double);
+	printf("{\"wall_s\": %.6f, \"cpu_s\": %.6f, \"reads\": %zu, "
+	       "\"p50_us\": %.1f, \"p99_us\": %.1f, \"max_us\": %.1f}\n",
+	       now() - start,
+	       ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+	       nr, lat[nr / 2] * 1e6, lat[nr * 99 / 100] * 1e6,
+	       lat[nr - 1] * 1e6);
+	free(lat);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "write"))
@@ -201,8 +257,10 @@ int main(int argc, char **argv)
 		return do_mix(argv[2], number(argv[3]), number(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "stride"))
 		return do_stride(argv[2], number(argv[3]), number(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "readlat"))
+		return do_readlat(argv[2], number(argv[3]));
 	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
 			" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
-			" | stride PATH SECONDS KB\n");
+			" | stride PATH SECONDS KB | readlat PATH PASSES\n");
 	return 2;
 }

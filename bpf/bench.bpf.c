@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmark programs, never part of reclaimscope itself (include/bench.h).
+ * The producer goes through rs_reserve/rs_submit, so that it pays what the
+ * real probes pay per record and wakes the consumer the way they do.
+ */
+#include "common.bpf.h"
+#include "vmscan.h"
+#include "bench.h"
+
+/* --- control: what a program that does nothing costs at each tracepoint -- */
+
+#define RS_BENCH_EMPTY(tp)                                                     \
+	SEC("tp_btf/" #tp)                                                     \
+	int BPF_PROG(rs_empty_##tp)                                            \
+	{                                                                      \
+		return 0;                                                      \
+	}
+
+RS_BENCH_EMPTY(mm_vmscan_lru_isolate)
+RS_BENCH_EMPTY(mm_vmscan_lru_shrink_inactive)
+RS_BENCH_EMPTY(mm_vmscan_lru_shrink_active)
+RS_BENCH_EMPTY(mm_vmscan_memcg_reclaim_begin)
+RS_BENCH_EMPTY(mm_vmscan_memcg_reclaim_end)
+RS_BENCH_EMPTY(mm_vmscan_direct_reclaim_begin)
+RS_BENCH_EMPTY(mm_vmscan_direct_reclaim_end)
+RS_BENCH_EMPTY(mm_shrink_slab_end)
+
+/* --- peer: `@[cgroup, probe] = count()` over the same tracepoints --------- */
+
+/* per-CPU, as bpftrace keeps count() maps */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct rs_bench_peer_key);
+	__type(value, __u64);
+} rs_bench_counts SEC(".maps");
+
+static __always_inline void peer_count(__u32 tp)
+{
+	struct rs_bench_peer_key key = {
+		.cgroup_id = bpf_get_current_cgroup_id(), .tracepoint = tp};
+	static const __u64 one = 1;
+	__u64 *n;
+
+	n = bpf_map_lookup_elem(&rs_bench_counts, &key);
+	if (n)
+		*n += 1;
+	else
+		bpf_map_update_elem(&rs_bench_counts, &key, &one, BPF_NOEXIST);
+}
+
+#define RS_BENCH_PEER(tp, id)                                                  \
+	SEC("tp_btf/" #tp)                                                     \
+	int BPF_PROG(rs_peer_##tp)                                             \
+	{                                                                      \
+		peer_count(id);                                                \
+		return 0;                                                      \
+	}
+
+RS_BENCH_PEER(mm_vmscan_lru_isolate, RS_BENCH_TP_ISOLATE)
+RS_BENCH_PEER(mm_vmscan_lru_shrink_inactive, RS_BENCH_TP_SHRINK_INACTIVE)
+RS_BENCH_PEER(mm_vmscan_lru_shrink_active, RS_BENCH_TP_SHRINK_ACTIVE)
+RS_BENCH_PEER(mm_vmscan_memcg_reclaim_begin, RS_BENCH_TP_MEMCG_BEGIN)
+RS_BENCH_PEER(mm_vmscan_memcg_reclaim_end, RS_BENCH_TP_MEMCG_END)
+RS_BENCH_PEER(mm_vmscan_direct_reclaim_begin, RS_BENCH_TP_DIRECT_BEGIN)
+RS_BENCH_PEER(mm_vmscan_direct_reclaim_end, RS_BENCH_TP_DIRECT_END)
+RS_BENCH_PEER(mm_shrink_slab_end, RS_BENCH_TP_SLAB_END)
+
+/* --- producer: reclaim records, as many as asked, through the real path -- */
+
+static long emit_one(__u32 i, void *ctx)
+{
+	__u32 *emitted = ctx;
+	struct rs_reclaim_event *ev;
+
+	ev = rs_reserve(sizeof(*ev), RS_EV_RECLAIM, 1000 + (i & 63), 0,
+			RS_RECLAIMER_MEMCG);
+	if (!ev)
+		return 0;
+	ev->duration_ns = 1000 + i;
+	ev->nr_reclaimed = 32;
+	ev->nr_to_reclaim = 32;
+	ev->gfp_flags = 0;
+	ev->order = 0;
+	rs_submit(ev);
+	(*emitted)++;
+	return 0;
+}
+
+SEC("syscall")
+int rs_bench_emit(struct rs_bench_emit_args *args)
+{
+	__u32 emitted = 0; /* bpf_loop's context must be on the stack */
+
+	bpf_loop(args->records, emit_one, &emitted, 0);
+	args->emitted = emitted;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rs-bench: the measuring parts of `make bench` that need BPF or the model
+ * (tests/bench/bench.sh runs them and the workloads around them).  Every
+ * result is one JSON object on stdout.
+ *
+ *   rs-bench attach control|peer SECONDS
+ *       attach the empty control programs, or the peer (what a bpftrace
+ *       one-liner counting the vmscan tracepoints per cgroup does), with the
+ *       kernel's run-time statistics on; after SECONDS (or SIGINT) print
+ *       each program's runs and run time
+ *   rs-bench drain RECORDS count|json
+ *       consumer throughput: a BPF_PROG_TEST_RUN producer fills the ring
+ *       through rs_reserve/rs_submit while one thread drains it, handing
+ *       each record to a counter, or formatting it as `record -e` does
+ *   rs-bench sustain RATE SECONDS count|json
+ *       RATE records a second for SECONDS, consumed the way the collector
+ *       does (a bounded poll, then whatever is waiting): loss, the
+ *       consumer's CPU share and its wakeups a second
+ *   rs-bench model MEMCGS
+ *       the model's memory with MEMCGS memcgs tracked (RSS growth)
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <jansson.h>
+#include "rs_common.h"
+#include "vmscan.h"
+#include "bench.h"
+#include "json_view.h"
+#include "model.h"
+#include "util.h"
+#include "bench.skel.h"
+
+#define RING_BYTES (16u << 20)
+#define BATCH 4096 /* records per BPF_PROG_TEST_RUN */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "rs-bench: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v <= 0) {
+		fprintf(stderr, "rs-bench: not a positive number: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static double seconds(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+/* Open the object with only the programs a command uses. */
+static struct rs_bench_bpf *open_bench(const char *prefix, bool stream)
+{
+	struct rs_bench_bpf *skel = rs_bench_bpf__open();
+	struct bpf_program *p;
+	int err;
+
+	if (!skel)
+		die("open bench.bpf.o", errno);
+	bpf_object__for_each_program(p, skel->obj) bpf_program__set_autoload(
+		p, !strncmp(bpf_program__name(p), prefix, strlen(prefix)));
+	skel->rodata->rs_stream_events = stream;
+	bpf_map__set_max_entries(skel->maps.rs_events, RING_BYTES);
+	/* as the collector sets it (src/collector.c) */
+	skel->rodata->rs_wakeup_bytes = RING_BYTES / 4;
+	err = rs_bench_bpf__load(skel);
+	if (err)
+		die("load bench.bpf.o (try -v with bpftool prog load)", -err);
+	return skel;
+}
+
+/* --- attach ----------------------------------------------------------------
+ */
+
+static int cmd_attach(const char *which, double secs)
+{
+	const char *prefix = !strcmp(which, "control") ? "rs_empty_"
+			     : !strcmp(which, "peer")  ? "rs_peer_"
+						       : NULL;
+	struct rs_bench_bpf *skel;
+	struct bpf_program *p;
+	json_t *out, *progs;
+	int stats_fd;
+
+	if (!prefix) {
+		fprintf(stderr, "rs-bench: attach control|peer SECONDS\n");
+		return 2;
+	}
+	skel = open_bench(prefix, false);
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0)
+		die("bpf_enable_stats", errno);
+	bpf_object__for_each_program(p, skel->obj)
+	{
+		if (!bpf_program__autoload(p))
+			continue;
+		/* a tracepoint this kernel lacks is left out, not fatal */
+		if (!bpf_program__attach(p))
+			fprintf(stderr, "rs-bench: %s not attached: %s\n",
+				bpf_program__name(p), strerror(errno));
+	}
+	/* attached: tell the driver, which starts the workload now */
+	fprintf(stderr, "rs-bench: attached\n");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (double end = seconds(CLOCK_MONOTONIC) + secs;
+	     !stop && seconds(CLOCK_MONOTONIC) < end;)
+		usleep(20000);
+	out = json_object();
+	progs = json_array();
+	bpf_object__for_each_program(p, skel->obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (!bpf_program__autoload(p))
+			continue;
+		memset(&info, 0, len);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			continue;
+		json_array_append_new(
+			progs, json_pack("{s:s, s:I, s:I}", "prog",
+					 bpf_program__name(p), "runs",
+					 (json_int_t)info.run_cnt, "run_ns",
+					 (json_int_t)info.run_time_ns));
+	}
+	json_object_set_new(out, "programs", progs);
+	rs_json_write_line(stdout, out);
+	json_decref(out);
+	close(stats_fd);
+	rs_bench_bpf__destroy(skel);
+	return 0;
+}
+
+/* --- the ring: producer and consumer ------------------------------------- */
+
+struct ring_bench {
+	struct rs_bench_bpf *skel;
+	struct ring_buffer *ring;
+	bool json;
+	struct rs_model *model; /* for the json sink */
+	struct rs_run_info info;
+	FILE *devnull;
+	_Atomic __u64 emitted;
+	_Atomic __u64 consumed;
+	__u64 target; /* drain: records to consume */
+	double rate;  /* records a second */
+	double duration;
+	_Atomic int producer_done;
+	__u64 wakeups;
+	__u64 types[RS_EV_LAST + 1];
+};
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct ring_bench *b = ctx;
+	const struct rs_event_hdr *h = data;
+
+	if (b->json) {
+		json_t *ev = rs_json_event(b->model, &b->info, data, size);
+
+		if (ev) {
+			rs_json_write_line(b->devnull, ev);
+			json_decref(ev);
+		}
+	} else if (size >= sizeof(*h) && h->type <= RS_EV_LAST) {
+		b->types[h->type]++;
+	}
+	atomic_fetch_add_explicit(&b->consumed, 1, memory_order_relaxed);
+	return 0;
+}
+
+static __u64 ring_drops(struct ring_bench *b)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 *v = calloc(ncpus, sizeof(*v)), sum = 0;
+	__u32 key = RS_STAT_RING_DROPS;
+
+	if (v &&
+	    !bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.rs_stats), &key, v))
+		for (int i = 0; i < ncpus; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+static int emit(struct ring_bench *b, __u32 records)
+{
+	struct rs_bench_emit_args args = {.records = records};
+	/* a syscall program's context is copied back into ctx_in */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &args,
+		    .ctx_size_in = sizeof(args));
+	int err;
+
+	err = bpf_prog_test_run_opts(
+		bpf_program__fd(b->skel->progs.rs_bench_emit), &opts);
+	if (err)
+		die("BPF_PROG_TEST_RUN rs_bench_emit", errno);
+	atomic_fetch_add(&b->emitted, args.emitted);
+	return (int)args.emitted;
+}
+
+/* Paced: every millisecond, what is due by then. */
+static void *producer(void *arg)
+{
+	struct ring_bench *b = arg;
+	double start = seconds(CLOCK_MONOTONIC), owed = 0;
+
+	while (!stop && seconds(CLOCK_MONOTONIC) - start < b->duration) {
+		double due = (seconds(CLOCK_MONOTONIC) - start) * b->rate;
+
+		while (owed < due) {
+			__u32 n = due - owed > BATCH ? BATCH
+						     : (__u32)(due - owed) + 1;
+
+			emit(b, n);
+			owed += n;
+		}
+		usleep(1000);
+	}
+	atomic_store(&b->producer_done, 1);
+	return NULL;
+}
+
+static void ring_setup(struct ring_bench *b, const char *sink)
+{
+	if (strcmp(sink, "count") && strcmp(sink, "json")) {
+		fprintf(stderr, "rs-bench: the sink is count or json\n");
+		exit(2);
+	}
+	b->json = !strcmp(sink, "json");
+	b->skel = open_bench("rs_bench_emit", true);
+	b->ring = ring_buffer__new(bpf_map__fd(b->skel->maps.rs_events),
+				   on_record, b, NULL);
+	if (!b->ring)
+		die("ring_buffer__new", errno);
+	b->model = rs_model_new(~0ULL);
+	b->devnull = fopen("/dev/null", "w");
+	snprintf(b->info.kernel, sizeof(b->info.kernel), "bench");
+	if (!b->model || !b->devnull)
+		die("setup", ENOMEM);
+}
+
+static void ring_teardown(struct ring_bench *b)
+{
+	ring_buffer__free(b->ring);
+	rs_bench_bpf__destroy(b->skel);
+	rs_model_free(b->model);
+	fclose(b->devnull);
+}
+
+/*
+ * Fill half the ring, then drain it, timing only the draining: the
+ * consumer's cost per record, without the producer's or any idle spinning.
+ */
+static int cmd_drain(long records, const char *sink)
+{
+	struct ring_bench b = {.target = (__u64)records};
+	__u32 fill = RING_BYTES / 2 / 64; /* records of up to 64 bytes */
+	double wall = 0, cpu = 0;
+	__u64 dropped;
+
+	ring_setup(&b, sink);
+	while (atomic_load(&b.consumed) < b.target) {
+		double w, c;
+
+		for (__u32 n = 0; n < fill; n += BATCH)
+			emit(&b, BATCH);
+		w = seconds(CLOCK_MONOTONIC);
+		c = seconds(CLOCK_THREAD_CPUTIME_ID);
+		ring_buffer__consume(b.ring);
+		cpu += seconds(CLOCK_THREAD_CPUTIME_ID) - c;
+		wall += seconds(CLOCK_MONOTONIC) - w;
+	}
+	dropped = ring_drops(&b);
+	printf("{\"sink\": \"%s\", \"records\": %llu, \"dropped\": %llu, "
+	       "\"consumer_cpu_s\": %.4f, \"wall_s\": %.4f, "
+	       "\"records_per_cpu_s\": %.0f}\n",
+	       sink, (unsigned long long)atomic_load(&b.consumed),
+	       (unsigned long long)dropped, cpu, wall,
+	       atomic_load(&b.consumed) / cpu);
+	ring_teardown(&b);
+	return 0;
+}
+
+static int cmd_sustain(long rate, long secs, const char *sink)
+{
+	struct ring_bench b = {.rate = (double)rate, .duration = (double)secs};
+	double wall, cpu;
+	pthread_t thread;
+	__u64 dropped;
+
+	ring_setup(&b, sink);
+	signal(SIGINT, on_signal);
+	wall = seconds(CLOCK_MONOTONIC);
+	cpu = seconds(CLOCK_THREAD_CPUTIME_ID);
+	pthread_create(&thread, NULL, producer, &b);
+	/* as rs_collector_poll: woken for a batch, else every 100 ms */
+	while (!atomic_load(&b.producer_done)) {
+		int n = ring_buffer__poll(b.ring, 100);
+
+		if (n > 0)
+			b.wakeups++;
+		ring_buffer__consume(b.ring);
+	}
+	ring_buffer__consume(b.ring);
+	cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	wall = seconds(CLOCK_MONOTONIC) - wall;
+	pthread_join(thread, NULL);
+	dropped = ring_drops(&b);
+	printf("{\"sink\": \"%s\", \"rate\": %ld, \"ring_bytes\": %u, "
+	       "\"emitted\": %llu, \"consumed\": %llu, \"dropped\": %llu, "
+	       "\"wall_s\": %.3f, \"consumer_core_share\": %.5f, "
+	       "\"wakeups_per_s\": %.1f}\n",
+	       sink, rate, RING_BYTES,
+	       (unsigned long long)atomic_load(&b.emitted),
+	       (unsigned long long)atomic_load(&b.consumed),
+	       (unsigned long long)dropped, wall, cpu / wall, b.wakeups / wall);
+	ring_teardown(&b);
+	return 0;
+}
+
+/* --- the model's footprint --------------------------------------------------
+ */
+
+static int cmd_model(long memcgs)
+{
+	struct rs_model *m = rs_model_new(~0ULL);
+	long before = rss_kib(), after;
+	__u64 values[RS_NR_FIELDS];
+	char path[64];
+
+	if (!m)
+		die("rs_model_new", ENOMEM);
+	/* two snapshots, every memcg with a count in every field and a path */
+	for (int snap = 1; snap <= 2; snap++) {
+		rs_model_begin(m);
+		for (long i = 0; i < memcgs; i++) {
+			struct rs_agg_key key = {.cgroup_id = 1000 + i,
+						 .reclaimer =
+							 RS_RECLAIMER_MEMCG};
+
+			for (int f = 0; f < RS_NR_FIELDS; f++)
+				values[f] = (__u64)snap * (f + 1);
+			rs_model_add(m, &key, values);
+		}
+		rs_model_end(m, snap);
+		for (long i = 0; snap == 1 && i < memcgs; i++) {
+			snprintf(path, sizeof(path), "/tenants/t%ld", i);
+			rs_model_set_path(m, 1000 + i, path);
+		}
+	}
+	after = rss_kib();
+	printf("{\"memcgs\": %zu, \"rss_before_kib\": %ld, \"rss_after_kib\": "
+	       "%ld, \"kib_per_memcg\": %.2f}\n",
+	       rs_model_nr_memcgs(m), before, after,
+	       (double)(after - before) / memcgs);
+	rs_model_free(m);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	libbpf_set_print(quiet_print);
+	if (argc == 4 && !strcmp(argv[1], "attach"))
+		return cmd_attach(argv[2], (double)number(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "drain"))
+		return cmd_drain(number(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "sustain"))
+		return cmd_sustain(number(argv[2]), number(argv[3]), argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "model"))
+		return cmd_model(number(argv[2]));
+	fprintf(stderr, "usage: rs-bench attach control|peer SECONDS\n"
+			"       rs-bench drain RECORDS count|json\n"
+			"       rs-bench sustain RATE SECONDS count|json\n"
+			"       rs-bench model MEMCGS\n");
+	return 2;
+}
