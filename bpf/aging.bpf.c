@@ -75,7 +75,7 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	ev->success = success;
 	ev->trigger = trigger;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
-	rs_submit(ev);
+	rs_submit(ev, sizeof(*ev));
 }
 
 RS_PROGS("fexit/try_to_inc_max_seq", rs_aging_exit, RS_SLOT_AGING_EXIT,

@@ -83,7 +83,7 @@ static long emit_one(__u32 i, void *ctx)
 	ev->nr_to_reclaim = 32;
 	ev->gfp_flags = 0;
 	ev->order = 0;
-	rs_submit(ev);
+	rs_submit(ev, sizeof(*ev));
 	(*emitted)++;
 	return 0;
 }

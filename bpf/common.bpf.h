@@ -211,16 +211,21 @@ static __always_inline void *rs_reserve(__u32 size, __u16 type, __u64 cgid,
 
 /*
  * A wakeup per record (the default whenever the consumer has caught up)
- * costs the producer an irq_work and the consumer a context switch each,
- * and caps the consumer near a million records a second: wake it only when
- * a batch is waiting.
+ * costs the producer an irq_work (a self-IPI, a VM exit under a hypervisor)
+ * and the consumer a context switch each, and caps the consumer near a
+ * million records a second: wake it once, when the record that fills the
+ * ring past rs_wakeup_bytes goes in.  A lagging consumer is not woken again
+ * for every later record; its own timer covers a missed wakeup.
  */
-static __always_inline void rs_submit(void *rec)
+static __always_inline void rs_submit(void *rec, __u32 size)
 {
-	__u64 flags = bpf_ringbuf_query(&rs_events, BPF_RB_AVAIL_DATA) >=
-				      rs_wakeup_bytes
-			      ? BPF_RB_FORCE_WAKEUP
-			      : BPF_RB_NO_WAKEUP;
+	/* what waits, this record (reserved: past the producer mark) included
+	 */
+	__u64 waiting = bpf_ringbuf_query(&rs_events, BPF_RB_AVAIL_DATA);
+	__u64 flags =
+		waiting >= rs_wakeup_bytes && waiting - size < rs_wakeup_bytes
+			? BPF_RB_FORCE_WAKEUP
+			: BPF_RB_NO_WAKEUP;
 
 	bpf_ringbuf_submit(rec, flags);
 	rs_stat_add(RS_STAT_RING_RECORDS, 1);

@@ -207,7 +207,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	ev->need_rotate = need_rotate;
 	ev->budget_known = st->budget_known;
 	ev->aged = st->aged;
-	rs_submit(ev);
+	rs_submit(ev, sizeof(*ev));
 }
 
 RS_PROGS("fexit/try_to_shrink_lruvec", rs_pass_exit, RS_SLOT_PASS_EXIT,

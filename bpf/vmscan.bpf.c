@@ -28,7 +28,7 @@ static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer,
 	ev->nr_to_reclaim = nr_to_reclaim;
 	ev->gfp_flags = 0;
 	ev->order = 0;
-	rs_submit(ev);
+	rs_submit(ev, sizeof(*ev));
 }
 
 /* --- direct reclaim ------------------------------------------------------ */
@@ -312,7 +312,7 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 	ev->usec_timeout = usec_timeout;
 	ev->usec_delayed = usec_delayed;
 	ev->pad = 0;
-	rs_submit(ev);
+	rs_submit(ev, sizeof(*ev));
 }
 
 RS_PROGS("tp_btf/mm_vmscan_throttled", rs_throttled, RS_SLOT_THROTTLED,

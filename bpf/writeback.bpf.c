@@ -41,7 +41,7 @@ static __always_inline void writeback(struct rs_task_state *st,
 	ev->pageout = stat->nr_pageout;
 	ev->flusher_woken = woken;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
-	rs_submit(ev);
+	rs_submit(ev, sizeof(*ev));
 }
 
 RS_PROGS("fentry/handle_reclaim_writeback", rs_writeback, RS_SLOT_WRITEBACK,

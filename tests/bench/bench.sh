@@ -26,7 +26,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	sustain_s=1 model_memcgs=200 memcgs=20
 else
 	rounds=${BENCH_ROUNDS:-5} file_mb=512 limit_mb=64 passes=3 idle_s=20
-	drain=20000000 sustain_s=10 model_memcgs=10000 memcgs=10000
+	drain=4000000 sustain_s=10 model_memcgs=10000 memcgs=10000
 fi
 
 say() { echo "bench: $*" >&2; }
@@ -242,7 +242,7 @@ port=$((20000 + $$ % 20000))
 "$bin" daemon -l "127.0.0.1:$port" --expire 0 2>"$out/daemon.log" &
 daemon_pid=$!
 for _ in $(seq 100); do
-	wget -q -O /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && break
+	curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
 	sleep 0.1
 done
 say "making $memcgs memcgs, each reclaiming a little..."
@@ -254,7 +254,7 @@ for i in $(seq "$memcgs"); do
 	[ $((i % 1000)) = 0 ] && say "  $i"
 done
 sleep 3 # a refresh or two after the last
-tracked=$(wget -q -O - "http://127.0.0.1:$port/metrics" | grep '^reclaimscope_reclaimed_pages_total{' |
+tracked=$(curl -sf "http://127.0.0.1:$port/metrics" | grep '^reclaimscope_reclaimed_pages_total{' |
 	grep -o 'memcg="[^"]*"' | sort -u | wc -l)
 ticks=$(getconf CLK_TCK)
 cpu0=$(awk '{ print $14 + $15 }' "/proc/$daemon_pid/stat")
