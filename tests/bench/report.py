@@ -3,6 +3,7 @@
 stdout and as BENCHMARKS.md.  Targets are printed beside the figures; none is
 asserted (the machines are shared and noisy)."""
 import json
+import os
 import statistics
 import sys
 
@@ -157,6 +158,11 @@ def main():
                      f"{daemon['rss_kib'] / 1024:.1f} MiB (target < 32 MiB); idle, "
                      f"{daemon['idle_core_share'] * 100:.2f}% of a core (target < 0.5%)")
     lines.append("")
+    # what the figures mean and what was tried: written by hand
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
+    if os.path.exists(notes):
+        with open(notes) as f:
+            lines.append(f.read())
     with open(sys.argv[2], "w") as f:
         f.write("\n".join(lines))
         f.write("\n")
