@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "fields.h"
 #include "json_view.h"
+#include "prom_view.h"
 #include "shrink.h"
 #include "aging.h"
 
@@ -246,10 +247,54 @@ static void path_filter(void **state)
 	assert_true(rs_path_matches(NULL, NULL));
 }
 
+/* The hooks' cost: absent without the kernel's statistics, exact with. */
+static void prom_hook_cost(void **state)
+{
+	struct rs_model *m = rs_model_new(RS_HOOK_BIT(LRU_ISOLATE));
+	struct rs_run_info info = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(m);
+	info.hooks[RS_HOOK_LRU_ISOLATE].state = RS_HOOK_ATTACHED;
+	info.hooks[RS_HOOK_LRU_ISOLATE].runs = 1234;
+	info.hooks[RS_HOOK_LRU_ISOLATE].run_ns = 98765432;
+	info.hooks[RS_HOOK_LRU_SHRINK_INACTIVE].state = RS_HOOK_MISSING;
+	info.hooks[RS_HOOK_LRU_SHRINK_INACTIVE].runs = 7;
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(rs_prom_write(f, m, &info), 0);
+	fclose(f);
+	assert_null(strstr(buf, "hook_run"));
+	free(buf);
+
+	info.cost_known = true;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(rs_prom_write(f, m, &info), 0);
+	fclose(f);
+	assert_non_null(strstr(
+		buf,
+		"reclaimscope_hook_runs_total{hook=\"mm_vmscan_lru_isolate\"} "
+		"1234\n"));
+	assert_non_null(strstr(buf,
+			       "reclaimscope_hook_run_seconds_total{hook="
+			       "\"mm_vmscan_lru_isolate\"} 0.098765432\n"));
+	assert_non_null(
+		strstr(buf, "# TYPE reclaimscope_hook_runs_total counter"));
+	/* a hook that is not attached has no cost series */
+	assert_null(strstr(
+		buf, "hook_runs_total{hook=\"mm_vmscan_lru_shrink_inactive\""));
+	free(buf);
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_is_sane),
+		cmocka_unit_test(prom_hook_cost),
 		cmocka_unit_test(summary_totals_and_nulls),
 		cmocka_unit_test(snapshot_is_per_interval),
 		cmocka_unit_test(header_and_events),
