@@ -144,11 +144,11 @@ tests: unit fuzz sanitize lint installtest hosttest benchsmoke vmtest reporttest
 BENCH_BINS := $(OUT)/reclaimscope $(OUT)/rs-bench $(OUT)/rs-workload
 bench: $(BENCH_BINS)
 	tests/bench/bench.sh
-	tests/bench/report.py $(OUT)/bench/host.jsonl BENCHMARKS.md
+	python3 tests/bench/report.py $(OUT)/bench/host.jsonl BENCHMARKS.md
 
 benchsmoke: $(BENCH_BINS)
 	BENCH_SMOKE=1 RS_BENCH_OUT=$(OUT)/bench-smoke tests/bench/bench.sh
-	tests/bench/report.py $(OUT)/bench-smoke/host.jsonl $(OUT)/bench-smoke/BENCHMARKS.md >/dev/null
+	python3 tests/bench/report.py $(OUT)/bench-smoke/host.jsonl $(OUT)/bench-smoke/BENCHMARKS.md >/dev/null
 
 # An hour (SOAK_SECONDS) of rounds in the VM at the default ring size: no
 # record dropped, exact totals, flat RSS (tests/vm/scenarios/soak.sh).
