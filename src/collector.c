@@ -174,19 +174,19 @@ static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
 }
 
 /*
- * How many copies of a spec's program to attach (RS_PROGS).  The copies
- * stand in when the first is busy on the CPU, which needs a run that was
- * preempted there, or one nested in another.  A tracepoint's probes run with
- * preemption disabled, and no vmscan or cgroup tracepoint fires from the
- * interrupt contexts that could nest; so one copy does, unless the kernel
- * runs tracepoint probes preemptible.  Each further copy costs every event
- * a run and a task-storage lookup (about 45 ns, BENCHMARKS.md).  Should a
- * first copy be skipped anyway, that shows as missed events, not silently.
+ * How many copies of a spec's program to attach (RS_PROGS).  Tried: one
+ * copy for tracepoints, since their probes run with preemption disabled
+ * except on PREEMPT_RT.  On the series kernel (7.2) the kernel then skipped
+ * tracepoint programs (74 runs in the VM tenants scenario) and the totals
+ * fell short of memory.stat: tracepoint probes can be busy there too.  So
+ * every program keeps all its copies, whatever their cost (BENCHMARKS.md).
  */
 static int rs_copies(const struct rs_prog_spec *s,
 		     const struct rs_run_info *info)
 {
-	return s->tracepoint && !info->tp_preemptible ? 1 : RS_COPIES;
+	(void)s;
+	(void)info;
+	return RS_COPIES;
 }
 
 static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
