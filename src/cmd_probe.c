@@ -99,7 +99,7 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 				    json_string(rs_hook_state_word(hs->state)));
 		if (hs->state != RS_HOOK_ATTACHED)
 			json_object_set_new(e, "why", json_string(hs->why));
-		else if (info->cost_known && h != RS_HOOK_CGROUPFS) {
+		else if (rs_hook_cost_known(info, h)) {
 			json_object_set_new(e, "runs", json_integer(hs->runs));
 			json_object_set_new(e, "run_ns",
 					    json_integer(hs->run_ns));
@@ -149,8 +149,7 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	for (int h = 0; h < RS_NR_HOOKS; h++) {
 		const struct rs_hook_status *hs = &info->hooks[h];
 
-		if (info->cost_known && hs->state == RS_HOOK_ATTACHED &&
-		    h != RS_HOOK_CGROUPFS) {
+		if (rs_hook_cost_known(info, h)) {
 			printf("%-32s %-9s %12llu ", rs_hooks[h].name,
 			       rs_hook_state_word(hs->state),
 			       (unsigned long long)hs->runs);

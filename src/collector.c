@@ -173,22 +173,6 @@ static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
 	return prog_by_name(skel, copy);
 }
 
-/*
- * How many copies of a spec's program to attach (RS_PROGS).  Tried: one
- * copy for tracepoints, since their probes run with preemption disabled
- * except on PREEMPT_RT.  On the series kernel (7.2) the kernel then skipped
- * tracepoint programs (74 runs in the VM tenants scenario) and the totals
- * fell short of memory.stat: tracepoint probes can be busy there too.  So
- * every program keeps all its copies, whatever their cost (BENCHMARKS.md).
- */
-static int rs_copies(const struct rs_prog_spec *s,
-		     const struct rs_run_info *info)
-{
-	(void)s;
-	(void)info;
-	return RS_COPIES;
-}
-
 static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		     const struct rs_run_info *info,
 		     const struct rs_collector_opts *opts)
@@ -217,10 +201,7 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 				err = -ENOENT;
 				goto fail;
 			}
-			bpf_program__set_autoload(
-				p,
-				ch->enabled[i] &&
-					k < rs_copies(&rs_prog_specs[i], info));
+			bpf_program__set_autoload(p, ch->enabled[i]);
 		}
 	}
 	*out = skel;
@@ -311,7 +292,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 		 * trampolines the last attached link first
 		 * (kernel/bpf/trampoline.c adds at the list's head).
 		 */
-		for (int n = 0; n < rs_copies(s, info); n++) {
+		for (int n = 0; n < RS_COPIES; n++) {
 			int k = s->tracepoint ? n : RS_COPIES - 1 - n;
 
 			c->links[i][k] = attach_one(

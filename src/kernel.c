@@ -57,13 +57,6 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 		snprintf(info->kernel, sizeof(info->kernel), "%s", uts.release);
 	info->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	info->mglru_enabled = rs_kernel_mglru();
-	/*
-	 * A tracepoint calls its probes with preemption disabled
-	 * (include/linux/tracepoint.h, __DO_TRACE) except on PREEMPT_RT,
-	 * where it only disables migration; /sys/kernel/realtime exists on
-	 * PREEMPT_RT kernels alone (kernel/ksysfs.c).
-	 */
-	info->tp_preemptible = access("/sys/kernel/realtime", F_OK) == 0;
 	info->series = btf &&
 		       btf__find_by_name_kind(btf, "handle_reclaim_writeback",
 					      BTF_KIND_FUNC) > 0 &&

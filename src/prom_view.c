@@ -267,28 +267,28 @@ static void hook_cost(FILE *out, const struct rs_run_info *info)
 {
 	if (!info->cost_known)
 		return;
-	head(out, PREFIX "hook_runs_total", "counter",
-	     "events our programs handled at the hook", NULL);
-	for (int h = 0; h < RS_NR_HOOKS; h++) {
-		if (info->hooks[h].state != RS_HOOK_ATTACHED ||
-		    h == RS_HOOK_CGROUPFS)
-			continue;
-		fprintf(out, PREFIX "hook_runs_total{");
-		put_label(out, "hook", rs_hooks[h].name, true);
-		fprintf(out, "} %llu\n",
-			(unsigned long long)info->hooks[h].runs);
-	}
-	head(out, PREFIX "hook_run_seconds_total", "counter",
-	     "time our programs at the hook ran, every copy included (the "
-	     "kernel's BPF run-time statistics)",
-	     "seconds");
-	for (int h = 0; h < RS_NR_HOOKS; h++) {
-		if (info->hooks[h].state != RS_HOOK_ATTACHED ||
-		    h == RS_HOOK_CGROUPFS)
-			continue;
-		fprintf(out, PREFIX "hook_run_seconds_total{");
-		put_label(out, "hook", rs_hooks[h].name, true);
-		fprintf(out, "} %.9f\n", info->hooks[h].run_ns / 1e9);
+	for (int seconds = 0; seconds <= 1; seconds++) {
+		const char *name = seconds ? PREFIX "hook_run_seconds_total"
+					   : PREFIX "hook_runs_total";
+
+		head(out, name, "counter",
+		     seconds ? "time our programs at the hook ran, every copy "
+			       "included (the kernel's BPF run-time statistics)"
+			     : "events our programs handled at the hook",
+		     seconds ? "seconds" : NULL);
+		for (int h = 0; h < RS_NR_HOOKS; h++) {
+			if (!rs_hook_cost_known(info, h))
+				continue;
+			fprintf(out, "%s{", name);
+			put_label(out, "hook", rs_hooks[h].name, true);
+			if (seconds)
+				fprintf(out, "} %.9f\n",
+					info->hooks[h].run_ns / 1e9);
+			else
+				fprintf(out, "} %llu\n",
+					(unsigned long long)info->hooks[h]
+						.runs);
+		}
 	}
 }
 

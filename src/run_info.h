@@ -33,8 +33,6 @@ struct rs_run_info {
 	bool series;	/* handle_reclaim_writeback + lruvec_evictable_size */
 	int nr_nodes;	/* possible NUMA nodes */
 	bool fentry_ok; /* fentry/fexit can be loaded */
-	/* tracepoint probes can be preempted (PREEMPT_RT): see rs_copies() */
-	bool tp_preemptible;
 	char fentry_why[160]; /* why not */
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
@@ -52,6 +50,9 @@ const char *rs_hook_state_word(enum rs_hook_state state);
 /* The header's form: the word, and for a failure its reason. */
 const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 			       size_t size);
+
+/* A BPF hook attached while the kernel times programs: runs, run_ns hold. */
+bool rs_hook_cost_known(const struct rs_run_info *info, enum rs_hook h);
 
 /* Mode in one word: "full", "partial" or "tracepoint-only". */
 const char *rs_mode(const struct rs_run_info *info);

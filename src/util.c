@@ -177,6 +177,12 @@ const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 	return buf;
 }
 
+bool rs_hook_cost_known(const struct rs_run_info *info, enum rs_hook h)
+{
+	return info->cost_known && h != RS_HOOK_CGROUPFS &&
+	       info->hooks[h].state == RS_HOOK_ATTACHED;
+}
+
 const char *rs_mode(const struct rs_run_info *info)
 {
 	static const __u64 series_hooks = RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) |
