@@ -237,6 +237,11 @@ int rs_cmd_record(int argc, char **argv)
 	r.info = &s.info;
 	r.session = &s;
 	r.model = s.model;
+	/*
+	 * Before the header: whoever waits for it may signal at once, and a
+	 * background job of a shell starts with SIGINT ignored.
+	 */
+	rs_cli_on_signals(&stop);
 	line = rs_json_header(&s.info);
 	r.write_error = rs_json_write_line(r.out, line) ? errno : 0;
 	json_decref(line);
@@ -247,7 +252,6 @@ int rs_cmd_record(int argc, char **argv)
 			"reclaimscope: %s mode: some values are unavailable "
 			"(null); `reclaimscope probe` says why\n",
 			rs_mode(&s.info));
-	rs_cli_on_signals(&stop);
 	start = s.info.start_ns;
 	next_tick = start + (__u64)(o.interval * 1e9);
 	while (!stop && !r.write_error) {
