@@ -43,7 +43,7 @@ SKEL := $(OUT)/reclaimscope.skel.h
 
 # The model (pure C, no BPF) and the views are kept apart from the
 # collector so the unit tests link without libbpf.
-MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/prom_view.c \
+MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/event_line.c src/prom_view.c \
 	src/top_view.c src/lru_gen.c src/recording.c src/analysis.c \
 	src/report_view.c src/util.c
 APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "session.h"
+#include "event_line.h"
 #include "json_view.h"
 #include "util.h"
 
@@ -112,8 +113,10 @@ struct recorder {
 	struct rs_model *model;
 	struct rs_session *session;
 	struct rs_run_info *info;
+	struct rs_event_writer *events_out;
 	const char *filter;
 	__u64 events;
+	bool unflushed; /* event lines written since the last fflush */
 	int write_error;
 };
 
@@ -121,32 +124,44 @@ static int on_record(void *ctx, const void *rec, size_t size)
 {
 	struct recorder *r = ctx;
 	const struct rs_event_hdr *h = rec;
-	json_t *ev;
+	const char *line;
 	char path[512];
+	size_t len;
 
 	/* a memcg first seen in an event: name it now, not at the snapshot */
 	if (size >= sizeof(*h) && h->cgroup_id != RS_CGROUP_NONE &&
 	    !rs_model_path(r->model, h->cgroup_id) &&
 	    !rs_session_path(r->session, h->cgroup_id, path, sizeof(path)))
 		rs_model_set_path(r->model, h->cgroup_id, path);
-	ev = rs_json_event(r->model, r->info, rec, size);
-	if (!ev)
-		return 0;
 	/* a filtered run keeps only the events of matching memcgs */
-	if (r->filter) {
-		json_t *ev_path = json_object_get(ev, "path");
-
-		if (!json_is_string(ev_path) ||
-		    !rs_path_matches(json_string_value(ev_path), r->filter)) {
-			json_decref(ev);
-			return 0;
-		}
+	if (r->filter && size >= sizeof(*h) &&
+	    !rs_path_matches(rs_event_path(r->model, h->cgroup_id), r->filter))
+		return 0;
+	line = rs_event_line(r->events_out, r->model, r->info, rec, size, &len);
+	if (!line) {
+		if (errno != ENOMEM)
+			return 0; /* not a record we know */
+		r->write_error = ENOMEM;
+		return -ENOMEM;
 	}
-	if (rs_json_write_line(r->out, ev))
+	/* flushed after each batch (flush_events), not per line */
+	if (fwrite(line, 1, len, r->out) != len) {
 		r->write_error = errno ? errno : EIO;
-	json_decref(ev);
+		return -r->write_error;
+	}
 	r->events++;
-	return r->write_error ? -r->write_error : 0;
+	r->unflushed = true;
+	return 0;
+}
+
+/* What the last batch of records wrote, out where a reader sees it. */
+static void flush_events(struct recorder *r)
+{
+	if (!r->unflushed || r->write_error)
+		return;
+	r->unflushed = false;
+	if (fflush(r->out))
+		r->write_error = errno ? errno : EIO;
 }
 
 /* "/sys/fs/cgroup/a/b", "/a/b" and "a/b" all name /a/b under the root */
@@ -234,6 +249,11 @@ int rs_cmd_record(int argc, char **argv)
 	s.gauges = true; /* memory.current: the summary's mem_current_avg */
 	if (rs_session_open(&s, &copts))
 		goto out;
+	r.events_out = rs_event_writer_new();
+	if (!r.events_out) {
+		fprintf(stderr, "reclaimscope: out of memory\n");
+		goto out;
+	}
 	r.info = &s.info;
 	r.session = &s;
 	r.model = s.model;
@@ -283,6 +303,7 @@ int rs_cmd_record(int argc, char **argv)
 			    0 &&
 		    !r.write_error)
 			break;
+		flush_events(&r);
 	}
 	/*
 	 * Stop the producers first: a record made between the last poll and
@@ -341,6 +362,7 @@ int rs_cmd_record(int argc, char **argv)
 							  RS_STAT_RING_DROPS));
 	rc = 0;
 out:
+	rs_event_writer_free(r.events_out);
 	rs_session_close(&s);
 	rs_cgroups_close(cg);
 	if (r.out && r.out != stdout)

@@ -27,9 +27,6 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 /* A memcg's latency histograms, totals or the last interval's. */
 json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 		      bool interval);
-/* One ring-buffer record; NULL if it is not one we know. */
-json_t *rs_json_event(const struct rs_model *m, const struct rs_run_info *info,
-		      const void *rec, size_t size);
 /* Does the memcg's path fall under filter ("/a" matches "/a" and "/a/b")? */
 bool rs_path_matches(const char *path, const char *filter);
 

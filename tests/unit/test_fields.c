@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The field table and the recording format, parsed back with jansson. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "event_line.h"
 #include "fields.h"
 #include "json_view.h"
 #include "prom_view.h"
 #include "shrink.h"
 #include "aging.h"
+#include "vmscan.h"
+#include "writeback.h"
 
 static void table_is_sane(void **state)
 {
@@ -48,6 +53,25 @@ static json_t *roundtrip(json_t *obj)
 	assert_non_null(back);
 	free(text);
 	json_decref(obj);
+	return back;
+}
+
+/* An event line read back: one line, '\n'-terminated, valid JSON. */
+static json_t *event_json(struct rs_event_writer *w, const struct rs_model *m,
+			  const struct rs_run_info *info, const void *rec,
+			  size_t size)
+{
+	size_t len;
+	const char *line = rs_event_line(w, m, info, rec, size, &len);
+	json_error_t err;
+	json_t *back;
+
+	assert_non_null(line);
+	assert_true(len > 1 && line[len - 1] == '\n');
+	assert_null(memchr(line, '\n', len - 1));
+	back = json_loadb(line, len, 0, &err);
+	if (!back)
+		fail_msg("%.*s: %s", (int)len, line, err.text);
 	return back;
 }
 
@@ -168,9 +192,12 @@ static void header_and_events(void **state)
 	struct rs_model *m = sample_model((1ULL << RS_NR_HOOKS) - 1);
 	struct rs_shrink_event sh = {0};
 	struct rs_aging_event ag = {0};
+	struct rs_event_writer *w = rs_event_writer_new();
 	json_t *h, *e, *gens;
+	size_t len;
 
 	(void)state;
+	assert_non_null(w);
 	strcpy(info.kernel, "7.2.13");
 	strcpy(info.start, "2026-12-03T00:00:00.000Z");
 	info.hooks[RS_HOOK_EVICT_FOLIOS].state = RS_HOOK_ATTACHED;
@@ -202,7 +229,7 @@ static void header_and_events(void **state)
 	sh.budget_used = 64;
 	sh.budget_known = 1;
 	sh.exit_reason = RS_EXIT_TARGET;
-	e = roundtrip(rs_json_event(m, &info, &sh, sizeof(sh)));
+	e = event_json(w, m, &info, &sh, sizeof(sh));
 	assert_string_equal(json_string_value(json_object_get(e, "kind")),
 			    "shrink");
 	assert_string_equal(json_string_value(json_object_get(e, "path")),
@@ -214,7 +241,7 @@ static void header_and_events(void **state)
 	assert_true(json_real_value(json_object_get(e, "t")) == 2.5);
 	json_decref(e);
 	/* a truncated record is refused, not read past its end */
-	assert_null(rs_json_event(m, &info, &sh, sizeof(sh) - 1));
+	assert_null(rs_event_line(w, m, &info, &sh, sizeof(sh) - 1, &len));
 
 	ag.hdr = (struct rs_event_hdr){.cgroup_id = 43, .type = RS_EV_AGING};
 	ag.success = 1;
@@ -223,7 +250,7 @@ static void header_and_events(void **state)
 	ag.max_seq = 8;
 	ag.nr_pages[5 % 4][0] = 10;
 	ag.nr_pages[8 % 4][1] = 20;
-	e = roundtrip(rs_json_event(m, &info, &ag, sizeof(ag)));
+	e = event_json(w, m, &info, &ag, sizeof(ag));
 	gens = json_object_get(e, "generations");
 	assert_int_equal(json_array_size(gens), 4); /* seq 5..8 */
 	assert_int_equal(json_integer_value(json_object_get(
@@ -233,6 +260,210 @@ static void header_and_events(void **state)
 				 json_array_get(gens, 3), "file")),
 			 20);
 	json_decref(e);
+	rs_event_writer_free(w);
+	rs_model_free(m);
+}
+
+/* The keys of o in order, comma-separated, for comparing with the format. */
+static void keys_of(json_t *o, char *out, size_t size)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (void *it = json_object_iter(o); it;
+	     it = json_object_iter_next(o, it))
+		n += snprintf(out + n, size - n, "%s%s", n ? "," : "",
+			      json_object_iter_key(it));
+}
+
+static const char *line_of(struct rs_event_writer *w, const struct rs_model *m,
+			   const struct rs_run_info *info, const void *rec,
+			   size_t size)
+{
+	static char copy[8192];
+	size_t len;
+	const char *line = rs_event_line(w, m, info, rec, size, &len);
+
+	assert_non_null(line);
+	assert_true(len < sizeof(copy));
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	return copy;
+}
+
+/*
+ * Every kind of event line: the keys and their order as
+ * docs/recording-format.md has them, values exact (t to the nanosecond,
+ * signed where the kernel's are), paths escaped or left out, the path cache
+ * following renames and ids that share a slot.
+ */
+static void event_lines(void **state)
+{
+	struct rs_run_info info = {.start_ns = 5000000000ULL};
+	struct rs_model *m = rs_model_new(~0ULL);
+	struct rs_event_writer *w = rs_event_writer_new();
+	struct rs_writeback_event wb = {
+		.hdr = {.ts_ns = 5000000000ULL + 1234567890123ULL,
+			.cgroup_id = 7,
+			.pid = 4242,
+			.type = RS_EV_WRITEBACK,
+			.node = 1,
+			.reclaimer = RS_RECLAIMER_DIRECT},
+		.nr_taken = 32,
+		.dirty = 5,
+		.unqueued_dirty = 4,
+		.congested = 3,
+		.writeback = 2,
+		.immediate = 1,
+		.pageout = 6,
+		.flusher_woken = 1};
+	struct rs_throttle_event th = {
+		.hdr = {.ts_ns = 5000000000ULL + 7000000000ULL,
+			.cgroup_id = RS_CGROUP_NONE,
+			.type = RS_EV_THROTTLE,
+			.node = RS_NODE_UNKNOWN,
+			.reclaimer = RS_RECLAIMER_KSWAPD},
+		.reason = 1,
+		.usec_timeout = -1,
+		.usec_delayed = 100000};
+	struct rs_reclaim_event rc = {
+		.hdr = {.ts_ns = 1,	      /* before the start: t is 0 */
+			.cgroup_id = 7 + 256, /* the slot of 7 in the cache */
+			.type = RS_EV_RECLAIM,
+			.reclaimer = RS_RECLAIMER_MEMCG},
+		.duration_ns = 8300000,
+		.nr_reclaimed = 512};
+	struct rs_event_hdr unknown = {.type = RS_EV_LAST + 1};
+	char keys[512], longpath[4001];
+	const char *line;
+	json_t *e;
+	size_t len;
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(w);
+	assert_int_equal(
+		rs_model_set_path(m, 7, "/a \"b\"\\c\n\td\x01/\xc3\xa9"), 0);
+	line = line_of(w, m, &info, &wb, sizeof(wb));
+	assert_non_null(strstr(line, "\"t\":1234.567890123,"));
+	e = event_json(w, m, &info, &wb, sizeof(wb));
+	keys_of(e, keys, sizeof(keys));
+	assert_string_equal(keys, "type,kind,t,pid,id,path,node,reclaimer,"
+				  "nr_taken,dirty,unqueued_dirty,congested,"
+				  "writeback,immediate,pageout,flusher_woken");
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "/a \"b\"\\c\n\td\x01/\xc3\xa9");
+	assert_string_equal(json_string_value(json_object_get(e, "kind")),
+			    "writeback");
+	assert_int_equal(json_integer_value(json_object_get(e, "pid")), 4242);
+	assert_int_equal(json_integer_value(json_object_get(e, "id")), 7);
+	assert_int_equal(json_integer_value(json_object_get(e, "node")), 1);
+	assert_string_equal(json_string_value(json_object_get(e, "reclaimer")),
+			    "direct");
+	assert_int_equal(json_integer_value(json_object_get(e, "nr_taken")),
+			 32);
+	assert_int_equal(
+		json_integer_value(json_object_get(e, "unqueued_dirty")), 4);
+	assert_int_equal(json_integer_value(json_object_get(e, "pageout")), 6);
+	assert_true(json_is_true(json_object_get(e, "flusher_woken")));
+	json_decref(e);
+
+	/* unattributed, node unknown, negative values, a whole second */
+	line = line_of(w, m, &info, &th, sizeof(th));
+	assert_non_null(strstr(line, "\"t\":7.0,"));
+	e = event_json(w, m, &info, &th, sizeof(th));
+	keys_of(e, keys, sizeof(keys));
+	assert_string_equal(keys, "type,kind,t,pid,id,path,node,reclaimer,"
+				  "reason,timeout_us,delayed_us");
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "(unattributed)");
+	assert_true(json_is_null(json_object_get(e, "node")));
+	assert_string_equal(json_string_value(json_object_get(e, "reason")),
+			    "isolated");
+	assert_int_equal(json_integer_value(json_object_get(e, "timeout_us")),
+			 -1);
+	assert_int_equal(json_integer_value(json_object_get(e, "delayed_us")),
+			 100000);
+	json_decref(e);
+
+	/* an id with no path yet: no "path"; nr_to_reclaim 0 is left out */
+	line = line_of(w, m, &info, &rc, sizeof(rc));
+	assert_non_null(strstr(line, "\"t\":0.0,"));
+	e = event_json(w, m, &info, &rc, sizeof(rc));
+	keys_of(e, keys, sizeof(keys));
+	assert_string_equal(keys, "type,kind,t,pid,id,node,reclaimer,"
+				  "duration_ns,nr_reclaimed");
+	json_decref(e);
+	/* it gets one (sharing 7's cache slot), then 7 is renamed */
+	assert_int_equal(rs_model_set_path(m, 7 + 256, "/other"), 0);
+	e = event_json(w, m, &info, &rc, sizeof(rc));
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "/other");
+	json_decref(e);
+	assert_int_equal(rs_model_set_path(m, 7, "/renamed"), 0);
+	e = event_json(w, m, &info, &wb, sizeof(wb));
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "/renamed");
+	json_decref(e);
+
+	/* a path that is not UTF-8 is left out, as the summary leaves it */
+	assert_int_equal(rs_model_set_path(m, 7, "/bad\xff"), 0);
+	e = event_json(w, m, &info, &wb, sizeof(wb));
+	assert_null(json_object_get(e, "path"));
+	json_decref(e);
+	/* a long one grows the line */
+	memset(longpath, 'x', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(rs_model_set_path(m, 7, longpath), 0);
+	e = event_json(w, m, &info, &wb, sizeof(wb));
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    longpath);
+	json_decref(e);
+
+	/* numbers as printf prints them, every length, both signs */
+	{
+		static const __u64 values[] = {0,
+					       9,
+					       10,
+					       99,
+					       100,
+					       101,
+					       999,
+					       1000,
+					       8300000,
+					       12345678901234567ULL,
+					       9223372036854775807ULL};
+		struct rs_aging_event ag = {.hdr = {.type = RS_EV_AGING},
+					    .max_seq = 0};
+		char want[64];
+
+		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]);
+		     i++) {
+			rc.duration_ns = values[i];
+			line = line_of(w, m, &info, &rc, sizeof(rc));
+			snprintf(want, sizeof(want), "\"duration_ns\":%llu,",
+				 (unsigned long long)values[i]);
+			assert_non_null(strstr(line, want));
+			ag.nr_pages[0][0] = -(__s64)values[i];
+			ag.nr_pages[0][1] = (__s64)values[i] - INT64_MAX - 1;
+			line = line_of(w, m, &info, &ag, sizeof(ag));
+			snprintf(want, sizeof(want),
+				 "{\"seq\":0,\"anon\":%lld,\"file\":%lld}",
+				 (long long)ag.nr_pages[0][0],
+				 (long long)ag.nr_pages[0][1]);
+			assert_non_null(strstr(line, want));
+		}
+	}
+
+	/* not ours, or cut short: no line, and not an allocation failure */
+	errno = 0;
+	assert_null(
+		rs_event_line(w, m, &info, &unknown, sizeof(unknown), &len));
+	assert_int_not_equal(errno, ENOMEM);
+	assert_null(rs_event_line(w, m, &info, &wb, sizeof(wb.hdr), &len));
+	assert_null(rs_event_line(w, m, &info, &wb, 3, &len));
+	rs_event_writer_free(w);
 	rs_model_free(m);
 }
 
@@ -298,6 +529,7 @@ int main(void)
 		cmocka_unit_test(summary_totals_and_nulls),
 		cmocka_unit_test(snapshot_is_per_interval),
 		cmocka_unit_test(header_and_events),
+		cmocka_unit_test(event_lines),
 		cmocka_unit_test(path_filter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

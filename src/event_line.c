@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "event_line.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "aging.h"
+#include "fields.h"
+#include "rs_common.h"
+#include "shrink.h"
+#include "vmscan.h"
+#include "writeback.h"
+
+/*
+ * Paths are escaped by jansson (JSON escapes, UTF-8 checked) once per memcg
+ * and kept: a path jansson refuses (not UTF-8) is left out of the line, as
+ * the snapshot and summary lines leave it out.
+ */
+#define PATH_CACHE 256
+
+struct path_entry {
+	__u64 id;
+	char *raw;    /* the path this entry was made for; NULL: empty */
+	char *quoted; /* "..." escaped; NULL: the path cannot be shown */
+	size_t quoted_len;
+};
+
+struct rs_event_writer {
+	char *buf;
+	size_t len, cap;
+	bool failed; /* an allocation failed while writing this line */
+	struct path_entry paths[PATH_CACHE];
+};
+
+struct rs_event_writer *rs_event_writer_new(void)
+{
+	struct rs_event_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->cap = 1024;
+	w->buf = malloc(w->cap);
+	if (!w->buf) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void rs_event_writer_free(struct rs_event_writer *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < PATH_CACHE; i++) {
+		free(w->paths[i].raw);
+		free(w->paths[i].quoted);
+	}
+	free(w->buf);
+	free(w);
+}
+
+/* Room for n more bytes; false (and the line marked failed) if not. */
+static bool room(struct rs_event_writer *w, size_t n)
+{
+	size_t cap = w->cap;
+	char *more;
+
+	if (w->len + n <= w->cap)
+		return true;
+	while (cap < w->len + n)
+		cap *= 2;
+	more = realloc(w->buf, cap);
+	if (!more) {
+		w->failed = true;
+		return false;
+	}
+	w->buf = more;
+	w->cap = cap;
+	return true;
+}
+
+static inline void put(struct rs_event_writer *w, const char *s, size_t n)
+{
+	if (!room(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+/*
+ * ,"key": -- every key after the line's first, which event_head writes.
+ * Keys are literals, so their length is known when compiled.
+ */
+#define KEY(k) put(w, ",\"" k "\":", sizeof(",\"" k "\":") - 1)
+
+/* "00".."99": two digits per division, which dominates the line's cost */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+static void put_u64(struct rs_event_writer *w, __u64 v)
+{
+	char digits[20];
+	int at = sizeof(digits);
+
+	while (v >= 100) {
+		unsigned int pair = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		digits[--at] = two_digits[pair + 1];
+		digits[--at] = two_digits[pair];
+	}
+	if (v >= 10) {
+		digits[--at] = two_digits[v * 2 + 1];
+		digits[--at] = two_digits[v * 2];
+	} else {
+		digits[--at] = (char)('0' + v);
+	}
+	put(w, digits + at, sizeof(digits) - at);
+}
+
+static void put_s64(struct rs_event_writer *w, __s64 v)
+{
+	if (v < 0) {
+		put(w, "-", 1);
+		/* -(v + 1) + 1: INT64_MIN has no positive __s64 */
+		put_u64(w, (__u64) - (v + 1) + 1);
+		return;
+	}
+	put_u64(w, (__u64)v);
+}
+
+static void put_bool(struct rs_event_writer *w, bool v)
+{
+	if (v)
+		put(w, "true", 4);
+	else
+		put(w, "false", 5);
+}
+
+/*
+ * A name from our own tables (fields.c): plain ASCII words that need no
+ * escaping.
+ */
+static void put_name(struct rs_event_writer *w, const char *name)
+{
+	put(w, "\"", 1);
+	put(w, name, strlen(name));
+	put(w, "\"", 1);
+}
+
+/* Seconds since the start, exact to the nanosecond: 2.5, 0.000001, 7.0 */
+static void put_seconds(struct rs_event_writer *w, __u64 ns)
+{
+	char frac[9];
+	int n = 9;
+	__u64 f = ns % 1000000000ULL;
+
+	put_u64(w, ns / 1000000000ULL);
+	for (int i = 8; i >= 0; i--) {
+		frac[i] = (char)('0' + f % 10);
+		f /= 10;
+	}
+	while (n > 1 && frac[n - 1] == '0')
+		n--;
+	put(w, ".", 1);
+	put(w, frac, n);
+}
+
+static const struct path_entry *path_entry(struct rs_event_writer *w, __u64 id,
+					   const char *path)
+{
+	/* ids are kernfs inode numbers: consecutive, so the low bits spread */
+	struct path_entry *e = &w->paths[id % PATH_CACHE];
+	json_t *s;
+
+	if (e->raw && e->id == id && !strcmp(e->raw, path))
+		return e;
+	free(e->raw);
+	free(e->quoted);
+	e->quoted = NULL;
+	e->id = id;
+	e->raw = strdup(path);
+	if (!e->raw) {
+		w->failed = true;
+		return NULL;
+	}
+	s = json_string(path);
+	if (s) {
+		e->quoted = json_dumps(s, JSON_ENCODE_ANY);
+		e->quoted_len = e->quoted ? strlen(e->quoted) : 0;
+		json_decref(s);
+		if (!e->quoted) {
+			free(e->raw);
+			e->raw = NULL;
+			w->failed = true;
+			return NULL;
+		}
+	}
+	return e;
+}
+
+const char *rs_event_path(const struct rs_model *m, __u64 cgroup_id)
+{
+	const char *path = rs_model_path(m, cgroup_id);
+
+	if (!path && cgroup_id == RS_CGROUP_NONE)
+		return "(unattributed)";
+	return path;
+}
+
+static void event_head(struct rs_event_writer *w, const struct rs_model *m,
+		       const struct rs_run_info *info,
+		       const struct rs_event_hdr *h)
+{
+	const char *path = rs_event_path(m, h->cgroup_id);
+
+	w->len = 0;
+	w->failed = false;
+	put(w, "{\"type\":\"event\",\"kind\":", 23);
+	put_name(w, rs_event_type_name(h->type));
+	KEY("t");
+	put_seconds(w,
+		    h->ts_ns >= info->start_ns ? h->ts_ns - info->start_ns : 0);
+	KEY("pid");
+	put_u64(w, h->pid);
+	KEY("id");
+	put_u64(w, h->cgroup_id);
+	if (path) {
+		const struct path_entry *e = path_entry(w, h->cgroup_id, path);
+
+		if (e && e->quoted) {
+			KEY("path");
+			put(w, e->quoted, e->quoted_len);
+		}
+	}
+	KEY("node");
+	if (h->node == RS_NODE_UNKNOWN)
+		put(w, "null", 4);
+	else
+		put_u64(w, h->node);
+	KEY("reclaimer");
+	put_name(w, rs_reclaimer_name(h->reclaimer));
+}
+
+#define U64(k, v) (KEY(k), put_u64(w, v))
+#define S64(k, v) (KEY(k), put_s64(w, v))
+#define BOOL(k, v) (KEY(k), put_bool(w, v))
+#define NAME(k, v) (KEY(k), put_name(w, v))
+
+static void shrink_line(struct rs_event_writer *w,
+			const struct rs_shrink_event *e)
+{
+	S64("priority", e->priority);
+	if (e->budget_known) {
+		S64("swappiness", e->swappiness);
+		U64("evictable", e->evictable);
+		U64("budget", e->budget);
+	} else {
+		KEY("budget");
+		put(w, "null", 4);
+	}
+	U64("budget_used", e->budget_used);
+	U64("batches", e->batches);
+	U64("last_batch", e->last_batch);
+	U64("isolated", e->isolated);
+	U64("reclaimed", e->reclaimed);
+	U64("nr_to_reclaim", e->nr_to_reclaim);
+	NAME("exit", rs_exit_reason_name(e->exit_reason));
+	BOOL("need_rotate", e->need_rotate);
+	BOOL("aged", e->aged);
+	U64("duration_ns", e->duration_ns);
+}
+
+static void aging_line(struct rs_event_writer *w,
+		       const struct rs_aging_event *e)
+{
+	__u64 lo =
+		e->min_seq[0] < e->min_seq[1] ? e->min_seq[0] : e->min_seq[1];
+
+	U64("seq", e->seq);
+	BOOL("success", e->success);
+	BOOL("force_scan", e->force_scan);
+	NAME("trigger", rs_aging_trigger_name(e->trigger));
+	U64("duration_ns", e->duration_ns);
+	U64("max_seq", e->max_seq);
+	U64("min_seq_anon", e->min_seq[0]);
+	U64("min_seq_file", e->min_seq[1]);
+	/*
+	 * generations oldest first, as /sys/kernel/debug/lru_gen lists them;
+	 * aging elsewhere while the record was read can stretch the range, so
+	 * it is cut to the MAX_NR_GENS that can exist
+	 */
+	if (e->max_seq >= RS_MAX_NR_GENS &&
+	    lo < e->max_seq - (RS_MAX_NR_GENS - 1))
+		lo = e->max_seq - (RS_MAX_NR_GENS - 1);
+	KEY("generations");
+	put(w, "[", 1);
+	for (__u64 s = lo; s <= e->max_seq; s++) {
+		int gen = s % RS_MAX_NR_GENS;
+
+		put(w, s == lo ? "{\"seq\":" : ",{\"seq\":", s == lo ? 7 : 8);
+		put_u64(w, s);
+		S64("anon", e->nr_pages[gen][0]);
+		S64("file", e->nr_pages[gen][1]);
+		put(w, "}", 1);
+	}
+	put(w, "]", 1);
+}
+
+static void writeback_line(struct rs_event_writer *w,
+			   const struct rs_writeback_event *e)
+{
+	U64("nr_taken", e->nr_taken);
+	U64("dirty", e->dirty);
+	U64("unqueued_dirty", e->unqueued_dirty);
+	U64("congested", e->congested);
+	U64("writeback", e->writeback);
+	U64("immediate", e->immediate);
+	U64("pageout", e->pageout);
+	BOOL("flusher_woken", e->flusher_woken);
+}
+
+static void throttle_line(struct rs_event_writer *w,
+			  const struct rs_throttle_event *e)
+{
+	NAME("reason", rs_throttle_reason_name(e->reason));
+	S64("timeout_us", e->usec_timeout);
+	S64("delayed_us", e->usec_delayed);
+}
+
+static void reclaim_line(struct rs_event_writer *w,
+			 const struct rs_reclaim_event *e)
+{
+	U64("duration_ns", e->duration_ns);
+	U64("nr_reclaimed", e->nr_reclaimed);
+	if (e->nr_to_reclaim)
+		U64("nr_to_reclaim", e->nr_to_reclaim);
+}
+
+/* The size of each kind's record; 0: not a kind we know. */
+static size_t record_size(unsigned int type)
+{
+	switch (type) {
+	case RS_EV_SHRINK:
+		return sizeof(struct rs_shrink_event);
+	case RS_EV_AGING:
+		return sizeof(struct rs_aging_event);
+	case RS_EV_WRITEBACK:
+		return sizeof(struct rs_writeback_event);
+	case RS_EV_THROTTLE:
+		return sizeof(struct rs_throttle_event);
+	case RS_EV_RECLAIM:
+		return sizeof(struct rs_reclaim_event);
+	default:
+		return 0;
+	}
+}
+
+const char *rs_event_line(struct rs_event_writer *w, const struct rs_model *m,
+			  const struct rs_run_info *info, const void *rec,
+			  size_t size, size_t *len)
+{
+	const struct rs_event_hdr *h = rec;
+	size_t want;
+
+	*len = 0;
+	if (size < sizeof(*h))
+		return NULL;
+	want = record_size(h->type);
+	if (!want || size < want)
+		return NULL;
+	event_head(w, m, info, h);
+	switch (h->type) {
+	case RS_EV_SHRINK:
+		shrink_line(w, rec);
+		break;
+	case RS_EV_AGING:
+		aging_line(w, rec);
+		break;
+	case RS_EV_WRITEBACK:
+		writeback_line(w, rec);
+		break;
+	case RS_EV_THROTTLE:
+		throttle_line(w, rec);
+		break;
+	case RS_EV_RECLAIM:
+		reclaim_line(w, rec);
+		break;
+	}
+	put(w, "}\n", 2);
+	if (w->failed) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	*len = w->len;
+	return w->buf;
+}
