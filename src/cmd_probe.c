@@ -78,6 +78,19 @@ static json_t *unknown_fields(__u64 attached)
 	return arr;
 }
 
+/* "a b" -> ["a", "b"]: what to look for in `bpftool prog show` */
+static json_t *programs_json(const char *names)
+{
+	json_t *arr = json_array();
+	char copy[sizeof(((struct rs_hook_status *)0)->programs)];
+
+	snprintf(copy, sizeof(copy), "%s", names);
+	for (char *save, *n = strtok_r(copy, " ", &save); n;
+	     n = strtok_r(NULL, " ", &save))
+		json_array_append_new(arr, json_string(n));
+	return arr;
+}
+
 static void print_json(const struct rs_run_info *info, bool attached_any)
 {
 	json_t *o = json_object(), *hooks = json_object();
@@ -99,7 +112,10 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 				    json_string(rs_hook_state_word(hs->state)));
 		if (hs->state != RS_HOOK_ATTACHED)
 			json_object_set_new(e, "why", json_string(hs->why));
-		else if (rs_hook_cost_known(info, h)) {
+		else if (hs->programs[0])
+			json_object_set_new(e, "programs",
+					    programs_json(hs->programs));
+		if (rs_hook_cost_known(info, h)) {
 			json_object_set_new(e, "runs", json_integer(hs->runs));
 			json_object_set_new(e, "run_ns",
 					    json_integer(hs->run_ns));

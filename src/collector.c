@@ -321,8 +321,16 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 	for (int h = 0; h < RS_NR_HOOKS; h++)
 		if (info->hooks[h].state == RS_HOOK_ATTACHED)
 			info->attached |= 1ULL << h;
-	for (int i = 0; i < rs_nr_prog_specs; i++)
+	for (int i = 0; i < rs_nr_prog_specs; i++) {
+		char *progs = info->hooks[rs_prog_specs[i].hook].programs;
+		size_t used = strlen(progs);
+
 		c->spec_attached[i] = c->links[i][0] != NULL;
+		if (c->spec_attached[i])
+			snprintf(progs + used,
+				 sizeof(info->hooks[0].programs) - used, "%s%s",
+				 used ? " " : "", rs_prog_specs[i].prog);
+	}
 }
 
 static bool have_caps(void)

@@ -24,6 +24,11 @@ struct rs_hook_status {
 	 */
 	__u64 runs;
 	__u64 run_ns;
+	/*
+	 * Attached: the first copies' program names, space-separated; the
+	 * copies are NAME_2 ... NAME_<RS_COPIES> (what bpftool lists).
+	 */
+	char programs[96];
 };
 
 struct rs_run_info {

@@ -106,7 +106,7 @@ wait_header "$overload_pid" overload
 kill -STOP "$overload_pid"
 
 # The daemon beside them, scraped by a real Prometheus every second.
-"$bin" daemon -i 0.5 --listen "127.0.0.1:$daemon_port" 2>"$work/daemon.err" &
+"$bin" daemon -i 0.5 --bpf-stats --listen "127.0.0.1:$daemon_port" 2>"$work/daemon.err" &
 daemon_pid=$!
 cat >"$work/prometheus.yml" <<EOF
 global: {scrape_interval: 1s, evaluation_interval: 1s}

@@ -10,6 +10,16 @@ promtool_rc=0
 promtool check metrics <"$work/metrics.txt" >"$work/promtool.out" 2>&1 || promtool_rc=$?
 echo $promtool_rc >"$work/promtool.rc"
 curl -sf "http://127.0.0.1:$daemon_port/api/v1/snapshot" >"$work/api.json"
+# The daemon runs with --bpf-stats: its hook cost metrics against the
+# kernel's own timing of its programs (bpftool, before and after one
+# /metrics read; the daemon's programs told apart by the ids it holds).
+for f in /proc/"$daemon_pid"/fdinfo/*; do
+	sed -n 's/^prog_id:[[:space:]]*//p' "$f" 2>/dev/null
+done >"$work/daemon-prog-ids.txt"
+bpftool prog show --json >"$work/progs.before.json"
+sleep 1.2 # two refreshes (-i 0.5)
+curl -sf "http://127.0.0.1:$daemon_port/metrics" >"$work/metrics.cost.txt"
+bpftool prog show --json >"$work/progs.after.json"
 end=$(date +%s)
 curl -sf "http://127.0.0.1:$prom_port/api/v1/query_range" \
 	--data-urlencode "query=sum by (memcg) (reclaimscope_reclaimed_pages_total{memcg=\"$rel\"})" \

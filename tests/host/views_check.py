@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
-from judge import Judge, load_ndjson, parse_metrics  # noqa: E402
+from judge import Judge, hook_cost_checks, load_ndjson, parse_metrics  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -221,6 +221,11 @@ def main():
         samples = metrics_checks(work, path, mine[0], probe)
         api_checks(work, path, rec, samples)
         promql_checks(work, path, samples)
+    hook_cost_checks(
+        judge, probe, parse_metrics(read(work, "metrics.cost.txt"), judge),
+        json.loads(read(work, "progs.before.json")),
+        json.loads(read(work, "progs.after.json")),
+        {int(i) for i in read(work, "daemon-prog-ids.txt").split()})
     http_checks(work)
     wrk_checks(work)
     top_checks(work, path, probe)

@@ -98,3 +98,48 @@ def ring_accounting(judge, lines, name):
         judge.check(delivered + dropped == produced,
                     f"{name}: {kind} records delivered {delivered} + dropped "
                     f"{dropped} == counted {produced}")
+
+
+def hook_cost_checks(judge, probe, samples, before, after, ids):
+    """The daemon's reclaimscope_hook_runs_total / _run_seconds_total against
+    the kernel's own timing of its programs: `bpftool prog show --json` read
+    just before and just after the /metrics read (before, after), restricted
+    to the program ids the daemon holds (ids).  Per hook: runs are its first
+    copies' run_cnt, seconds every copy's run_time_ns; each metric lies
+    between the two readings (equal to both when nothing reclaimed
+    meanwhile)."""
+    def by_name(progs):
+        return {p["name"]: p for p in progs if p["id"] in ids}
+
+    lo, hi = by_name(before), by_name(after)
+    runs = {lab["hook"]: v for n, lab, v in samples
+            if n == "reclaimscope_hook_runs_total"}
+    secs = {lab["hook"]: v for n, lab, v in samples
+            if n == "reclaimscope_hook_run_seconds_total"}
+    claimed = set()
+    for hook, st in probe["hooks"].items():
+        firsts = st.get("programs")
+        if not firsts:
+            continue
+        every = [p for p in hi
+                 if re.sub(r"_[0-9]+$", "", p) in firsts]
+        claimed.update(every)
+        if not judge.check(hook in runs and hook in secs,
+                           f"{hook}: both cost metrics are there"):
+            continue
+        r = [sum(s.get(n, {}).get("run_cnt", 0) for n in firsts)
+             for s in (lo, hi)]
+        ns = [sum(s.get(n, {}).get("run_time_ns", 0) for n in every)
+              for s in (lo, hi)]
+        judge.check(r[0] <= runs[hook] <= r[1],
+                    f"{hook}: runs {runs[hook]:.0f} within the kernel's "
+                    f"run_cnt of {'+'.join(firsts)} ({r[0]}..{r[1]})")
+        judge.check(ns[0] <= round(secs[hook] * 1e9) <= ns[1],
+                    f"{hook}: {secs[hook]:.9f} s within the kernel's "
+                    f"run_time_ns of its {len(every)} programs "
+                    f"({ns[0]}..{ns[1]})")
+    judge.check(set(hi) == claimed,
+                f"every program of the daemon is some hook's "
+                f"({len(hi)} programs; not: {sorted(set(hi) - claimed)[:3]})")
+    judge.check(any(v > 0 for v in runs.values()),
+                "some hook ran (the comparison is not of zeros)")
