@@ -92,7 +92,8 @@ static __always_inline struct rs_task_state *rs_state(bool create)
 
 static __always_inline bool rs_current_is_kswapd(void)
 {
-	return BPF_CORE_READ(bpf_get_current_task_btf(), flags) & RS_PF_KSWAPD;
+	/* a plain load from the task's BTF pointer: no probe-read call */
+	return bpf_get_current_task_btf()->flags & RS_PF_KSWAPD;
 }
 
 /* The reclaimer kind for an event outside an lruvec pass. */
@@ -174,10 +175,12 @@ static __always_inline struct rs_agg_value *rs_agg_of(const struct rs_where *w)
 	return rs_agg_get(w->cgid, w->node, w->reclaimer);
 }
 
+/* Most per-event counts are often 0 (dirty, writeback, ...): a locked add
+ * of nothing still costs its cycles. */
 static __always_inline void rs_add(struct rs_agg_value *agg, __u32 field,
 				   __u64 n)
 {
-	if (field < RS_NR_FIELDS)
+	if (n && field < RS_NR_FIELDS)
 		__sync_fetch_and_add(&agg->v[field], n);
 }
 

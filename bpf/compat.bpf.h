@@ -51,21 +51,37 @@ static __always_inline __u64 rs_memcg_cgroup_id(struct mem_cgroup *memcg)
 }
 
 /*
- * The memcg of the task: task->cgroups->subsys[memory_cgrp_id], on cgroup v1
- * and v2 alike.  memory_cgrp_id's value depends on the config, so it is
- * relocated.
+ * The same for a memcg the kernel hands a tp_btf/fentry program (a BTF
+ * pointer): plain loads, which the verifier turns into fault-safe ones, cost
+ * a few nanoseconds where each bpf_probe_read_kernel of a BPF_CORE_READ chain
+ * is a helper call.  Pointers that went through a probe read (scalars to the
+ * verifier) must use rs_memcg_cgroup_id.
  */
-static __always_inline __u64 rs_task_memcg_cgroup_id(struct task_struct *task)
+static __always_inline __u64 rs_btf_memcg_cgroup_id(struct mem_cgroup *memcg)
+{
+	if (!memcg)
+		return RS_CGROUP_NONE;
+	return memcg->css.cgroup->kn->id;
+}
+
+/*
+ * The memcg of the current task: task->cgroups->subsys[memory_cgrp_id], on
+ * cgroup v1 and v2 alike.  memory_cgrp_id's value depends on the config, so
+ * it is relocated.  Plain loads from the task's BTF pointer (see above); a
+ * non-sleepable program runs inside an RCU read section, which the
+ * __rcu task->cgroups needs.
+ */
+static __always_inline __u64 rs_current_memcg_cgroup_id(void)
 {
 	int id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
 	struct cgroup_subsys_state *css;
 
 	if (id < 0 || id >= CGROUP_SUBSYS_COUNT)
 		return RS_CGROUP_NONE;
-	css = BPF_CORE_READ(task, cgroups, subsys[id]);
+	css = bpf_get_current_task_btf()->cgroups->subsys[id];
 	if (!css)
 		return RS_CGROUP_NONE;
-	return BPF_CORE_READ(css, cgroup, kn, id);
+	return css->cgroup->kn->id;
 }
 
 /*

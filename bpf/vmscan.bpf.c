@@ -10,7 +10,7 @@
 
 static __always_inline __u64 task_memcg(void)
 {
-	return rs_task_memcg_cgroup_id(bpf_get_current_task_btf());
+	return rs_current_memcg_cgroup_id();
 }
 
 static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer,
@@ -111,7 +111,7 @@ static __always_inline void memcg_begin(struct rs_task_state *st, __u64 target)
 static __always_inline void memcg_begin_v2(struct rs_task_state *st, gfp_t gfp,
 					   int order, struct mem_cgroup *memcg)
 {
-	memcg_begin(st, rs_memcg_cgroup_id(memcg));
+	memcg_begin(st, rs_btf_memcg_cgroup_id(memcg));
 }
 
 RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v2,
@@ -354,7 +354,7 @@ slab_end_v2(struct rs_task_state *st, struct shrinker *shr, int nid,
 
 	if (shrinker_retval <= 0)
 		return;
-	agg = rs_agg_get(rs_memcg_cgroup_id(memcg), nid,
+	agg = rs_agg_get(rs_btf_memcg_cgroup_id(memcg), nid,
 			 st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER);
 	if (agg)
 		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
