@@ -26,6 +26,23 @@ RS_BENCH_EMPTY(mm_vmscan_direct_reclaim_begin)
 RS_BENCH_EMPTY(mm_vmscan_direct_reclaim_end)
 RS_BENCH_EMPTY(mm_shrink_slab_end)
 
+/*
+ * The same for the function hooks: a trampoline costs more than a
+ * tracepoint's call.  shrink_lruvec runs once per lruvec pass with either
+ * LRU; left out where fentry cannot load (rs-bench open_bench).
+ */
+SEC("fentry/shrink_lruvec")
+int BPF_PROG(rs_empty_fentry_shrink_lruvec)
+{
+	return 0;
+}
+
+SEC("fexit/shrink_lruvec")
+int BPF_PROG(rs_empty_fexit_shrink_lruvec)
+{
+	return 0;
+}
+
 /* --- peer: `@[cgroup, probe] = count()` over the same tracepoints --------- */
 
 /* per-CPU, as bpftrace keeps count() maps */

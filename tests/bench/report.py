@@ -19,7 +19,7 @@ def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
-def workload_table(rows):
+def workload_table(rows, latency="read p99 µs"):
     modes = []
     for r in rows:
         if r["mode"] not in modes:
@@ -28,7 +28,7 @@ def workload_table(rows):
     base_wall = median([r["wall_s"] for r in base])
     base_cpu = median([r["cpu_s"] for r in base])
     out = ["| mode | runs | wall s (median) | slowdown | CPU s | pages reclaimed "
-           "per CPU-s | read p99 µs |",
+           f"per CPU-s | {latency} |",
            "|---|---|---|---|---|---|---|"]
     slow = {}
     for mode in modes:
@@ -64,12 +64,17 @@ def strip(prefix):
     return lambda name: name[len(prefix):] if name.startswith(prefix) else name
 
 
-def cost_table(costs):
+def cost_table(costs, function_progs=()):
+    """function_progs: our programs on fentry/fexit (the rest are on
+    tracepoints); each kind's body is taken against its own empty control
+    (a trampoline costs more than a tracepoint's call)."""
     control = per_event(costs.get("control", []), strip("rs_empty_"))
-    out = ["| tool | program | events | ns/event (raw) | empty control ns/run | "
-           "body ns/event |", "|---|---|---|---|---|---|"]
-    ctl_all = [v["ns"] / v["events"] for v in control.values()]
-    ctl = median(ctl_all)
+    ctl_fn = median([v["ns"] / v["events"] for k, v in control.items()
+                     if k.startswith(("fentry_", "fexit_"))])
+    ctl_tp = median([v["ns"] / v["events"] for k, v in control.items()
+                     if not k.startswith(("fentry_", "fexit_"))])
+    out = ["| tool | program | attach | events | ns/event (raw) | empty control "
+           "ns/run | body ns/event |", "|---|---|---|---|---|---|---|"]
     for mode in ("agg", "stream", "peer"):
         if mode not in costs:
             continue
@@ -77,15 +82,76 @@ def cost_table(costs):
         for name, v in sorted(hooks.items()):
             raw = v["ns"] / v["events"]
             runs_per_event = v["progs"]  # copies attached, each runs
+            function = mode != "peer" and "rs_" + name in function_progs
+            ctl = ctl_fn if function else ctl_tp
             body = raw - ctl * runs_per_event
-            out.append(f"| {mode} | {name} | {v['events']:,} | {raw:.1f} | "
-                       f"{ctl:.1f} × {runs_per_event} | {body:.1f} |")
-    return out, ctl
+            out.append(f"| {mode} | {name} | {'fentry/fexit' if function else 'tp_btf'} | "
+                       f"{v['events']:,} | {raw:.1f} | "
+                       + (f"{ctl:.1f} × {runs_per_event} | {body:.1f} |"
+                          if ctl == ctl else "n/a | n/a |"))
+    return out, ctl_tp
+
+
+def bpftool_programs(path):
+    """`bpftool prog show --json` as the cost lines' program lists."""
+    with open(path) as f:
+        return [{"prog": p["name"], "runs": p.get("run_cnt", 0),
+                 "run_ns": p.get("run_time_ns", 0)}
+                for p in json.load(f) if p.get("name", "").startswith("rs_")]
+
+
+def vm_section(vm_dir):
+    """The VM part (tests/vm/scenarios/bench.sh on the series kernel)."""
+    rows = load(os.path.join(vm_dir, "bench.jsonl"))
+    machine = next(r for r in rows if r["kind"] == "machine")
+    emulated = "TCG" in machine["cpu"] or "QEMU" in machine["cpu"]
+    lines = ["## 5. On the series kernel (VM)", "",
+             f"- kernel {machine['kernel']}, {machine['cpus']} CPUs "
+             f"({machine['cpu']}), {machine['mem_kib'] // 1024} MiB, "
+             f"{machine['date']}" + (", smoke run: tiny sizes" if machine["smoke"]
+                                     else ""),
+             "- " + ("**emulated** (qemu TCG): every figure here is the "
+                     "emulator's time, many times the CPU's; compare modes "
+                     "within this run only" if emulated else
+                     "under KVM: close to the host CPU's figures"),
+             "- the fentry hooks (lruvec passes, evict_folios, aging, "
+             "writeback) run here, the tracepoints alone on the host", ""]
+    for wl, what, lat in (
+            ("readlat", "the file reader under its memcg's limit (limit reclaim)",
+             "read p99 µs"),
+            ("reclaimloop", "`memory.reclaim` of a memcg full of page cache, "
+             "only the writes timed (`rs-workload reclaimloop`): nearly all "
+             "reclaim, so a tool's cost shows undiluted", "reclaim p99 µs")):
+        work = [r for r in rows if r["kind"] == "workload" and r["workload"] == wl]
+        if not work:
+            continue
+        table, _, _ = workload_table(work, lat)
+        lines += [f"### {wl}: {what}", ""] + table + [""]
+    costs = {}
+    for mode in ("control", "agg", "stream", "peer"):
+        path = os.path.join(vm_dir, f"progs.{mode}.json")
+        if os.path.exists(path):
+            costs[mode] = bpftool_programs(path)
+    function_progs = set()
+    probe_path = os.path.join(vm_dir, "probe.json")
+    if os.path.exists(probe_path):
+        with open(probe_path) as f:
+            for hook, st in json.load(f)["hooks"].items():
+                if not hook.startswith(("mm_", "cgroup_")):
+                    function_progs.update(st.get("programs") or [])
+    if costs:
+        table, _ = cost_table(costs, function_progs)
+        lines += ["### Cost per event", "",
+                  "As section 2, over both workloads, the fentry/fexit hooks' "
+                  "programs included; their body is taken against empty "
+                  "fentry/fexit programs on shrink_lruvec.", ""]
+        lines += table + [""]
+    return lines
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md")
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md [VM_RESULTS_DIR]")
     rows = load(sys.argv[1])
     machine = next(r for r in rows if r["kind"] == "machine")
     work = [r for r in rows if r["kind"] == "workload"]
@@ -158,6 +224,12 @@ def main():
                      f"{daemon['rss_kib'] / 1024:.1f} MiB (target < 32 MiB); idle, "
                      f"{daemon['idle_core_share'] * 100:.2f}% of a core (target < 0.5%)")
     lines.append("")
+    if len(sys.argv) == 4:
+        if os.path.exists(os.path.join(sys.argv[3], "bench.jsonl")):
+            lines += vm_section(sys.argv[3])
+        else:
+            lines += ["## 5. On the series kernel (VM)", "",
+                      f"Not run ({sys.argv[3]}/bench.jsonl is missing).", ""]
     # what the figures mean and what was tried: written by hand
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
     if os.path.exists(notes):

@@ -101,25 +101,59 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt,
 	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-/* Open the object with only the programs a command uses. */
+static bool is_function_hook(const struct bpf_program *p)
+{
+	enum bpf_attach_type t = bpf_program__expected_attach_type(p);
+
+	return t == BPF_TRACE_FENTRY || t == BPF_TRACE_FEXIT;
+}
+
+/*
+ * Open the object with only the programs a command uses; the function-hook
+ * controls are left out, with a word, where fentry/fexit cannot load (no
+ * BTF for the function, or the kernel refuses trampolines).
+ */
 static struct rs_bench_bpf *open_bench(const char *prefix, bool stream)
 {
-	struct rs_bench_bpf *skel = rs_bench_bpf__open();
-	struct bpf_program *p;
-	int err;
+	for (int with_functions = 1; with_functions >= 0; with_functions--) {
+		struct rs_bench_bpf *skel = rs_bench_bpf__open();
+		struct bpf_program *p;
+		bool any_function = false;
+		int err;
 
-	if (!skel)
-		die("open bench.bpf.o", errno);
-	bpf_object__for_each_program(p, skel->obj) bpf_program__set_autoload(
-		p, !strncmp(bpf_program__name(p), prefix, strlen(prefix)));
-	skel->rodata->rs_stream_events = stream;
-	bpf_map__set_max_entries(skel->maps.rs_events, RING_BYTES);
-	/* as the collector sets it (src/collector.c) */
-	skel->rodata->rs_wakeup_bytes = RING_BYTES / 4;
-	err = rs_bench_bpf__load(skel);
-	if (err)
-		die("load bench.bpf.o (try -v with bpftool prog load)", -err);
-	return skel;
+		if (!skel)
+			die("open bench.bpf.o", errno);
+		bpf_object__for_each_program(p, skel->obj)
+		{
+			bool want = !strncmp(bpf_program__name(p), prefix,
+					     strlen(prefix));
+
+			if (want && is_function_hook(p)) {
+				want = with_functions;
+				any_function = true;
+			}
+			bpf_program__set_autoload(p, want);
+		}
+		skel->rodata->rs_stream_events = stream;
+		bpf_map__set_max_entries(skel->maps.rs_events, RING_BYTES);
+		/* as the collector sets it (src/collector.c) */
+		skel->rodata->rs_wakeup_bytes = RING_BYTES / 4;
+		/* a failure with the controls is told below, in one line */
+		libbpf_set_print(with_functions && any_function ? NULL
+								: quiet_print);
+		err = rs_bench_bpf__load(skel);
+		libbpf_set_print(quiet_print);
+		if (!err)
+			return skel;
+		rs_bench_bpf__destroy(skel);
+		if (!with_functions || !any_function)
+			die("load bench.bpf.o (try -v with bpftool prog load)",
+			    -err);
+		fprintf(stderr,
+			"rs-bench: fentry/fexit controls left out (%s)\n",
+			strerror(-err));
+	}
+	return NULL;
 }
 
 /* --- attach ----------------------------------------------------------------

@@ -19,6 +19,14 @@
  *                                        chunks PASSES times, timing each; print
  *                                        one JSON line: wall and CPU seconds,
  *                                        chunk latency p50/p99/max (make bench)
+ *   rs-workload reclaimloop PATH ROUNDS  (cgroup v2) ROUNDS times: read PATH
+ *                                        into the page cache of our memcg,
+ *                                        then write its size to the memcg's
+ *                                        memory.reclaim, timing only that;
+ *                                        one JSON line: the reclaim writes'
+ *                                        wall and CPU seconds, latency
+ *                                        p50/p99/max, pages reclaimed (the
+ *                                        memcg's pgsteal) (make bench)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -243,6 +251,106 @@ static int do_readlat(const char *path, long passes)
 	return 0;
 }
 
+static double thread_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		die("getrusage");
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The memcg's pgsteal (pages reclaimed from it, every reclaimer). */
+static unsigned long long pgsteal(const char *memcg)
+{
+	char path[4300], key[64];
+	unsigned long long v, found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", memcg);
+	f = fopen(path, "r");
+	if (!f)
+		die(path);
+	while (fscanf(f, "%63s %llu", key, &v) == 2)
+		if (!strcmp(key, "pgsteal"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/*
+ * A workload that is almost all reclaim: the CPU time of a memory.reclaim
+ * write is the kernel reclaiming, so a tool's cost on reclaim shows in it
+ * undiluted (the readlat reader mostly copies).
+ */
+static int do_reclaimloop(const char *path, long rounds)
+{
+	static char buf[256 << 10];
+	char self[4096], memcg[4200], size[32], line[4096], reclaim[4300];
+	double wall = 0, cpu = 0, *lat;
+	unsigned long long before;
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	/* cgroup v2: "0::/path" is our memcg */
+	f = fopen("/proc/self/cgroup", "r");
+	if (!f)
+		die("/proc/self/cgroup");
+	self[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3))
+			snprintf(self, sizeof(self), "%s", line + 3);
+	fclose(f);
+	self[strcspn(self, "\n")] = '\0';
+	if (!self[0]) {
+		fprintf(stderr, "rs-workload: reclaimloop needs cgroup v2\n");
+		return 1;
+	}
+	snprintf(memcg, sizeof(memcg), "/sys/fs/cgroup%s", self);
+	snprintf(size, sizeof(size), "%lld",
+		 (long long)st.st_size);
+	lat = calloc(rounds ? rounds : 1, sizeof(*lat));
+	if (!lat)
+		die("calloc");
+	before = pgsteal(memcg);
+	for (long r = 0; r < rounds; r++) {
+		double t, c;
+		int rfd;
+
+		if (lseek(fd, 0, SEEK_SET))
+			die("lseek");
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", memcg);
+		rfd = open(reclaim, O_WRONLY);
+		if (rfd < 0)
+			die(reclaim);
+		c = thread_cpu();
+		t = now();
+		/* EAGAIN: less than asked was reclaimable; still timed */
+		if (write(rfd, size, strlen(size)) < 0 && errno != EAGAIN)
+			die("memory.reclaim");
+		lat[r] = now() - t;
+		cpu += thread_cpu() - c;
+		wall += lat[r];
+		close(rfd);
+	}
+	qsort(lat, rounds, sizeof(*lat), cmp_double);
+	printf("{\"wall_s\": %.6f, \"cpu_s\": %.6f, \"reclaims\": %ld, "
+	       "\"p50_us\": %.1f, \"p99_us\": %.1f, \"max_us\": %.1f, "
+	       "\"reclaimed\": %llu}\n",
+	       wall, cpu, rounds, lat[rounds / 2] * 1e6,
+	       lat[rounds * 99 / 100] * 1e6, lat[rounds ? rounds - 1 : 0] * 1e6,
+	       pgsteal(memcg) - before);
+	free(lat);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "write"))
@@ -259,8 +367,11 @@ int main(int argc, char **argv)
 		return do_stride(argv[2], number(argv[3]), number(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "readlat"))
 		return do_readlat(argv[2], number(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "reclaimloop") && number(argv[3]) > 0)
+		return do_reclaimloop(argv[2], number(argv[3]));
 	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
 			" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
-			" | stride PATH SECONDS KB | readlat PATH PASSES\n");
+			" | stride PATH SECONDS KB | readlat PATH PASSES"
+			" | reclaimloop PATH ROUNDS\n");
 	return 2;
 }
