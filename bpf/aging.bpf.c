@@ -63,9 +63,9 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 		return;
 	ev->seq = seq;
 	/* min before max: both only grow, so min <= max holds in the record */
-	ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
-	ev->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
-	ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+	ev->min_seq[0] = lruvec->lrugen.min_seq[0];
+	ev->min_seq[1] = lruvec->lrugen.min_seq[1];
+	ev->max_seq = lruvec->lrugen.max_seq;
 	ev->duration_ns = duration;
 	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
 		for (int type = 0; type < 2; type++)

@@ -106,11 +106,13 @@ static __always_inline __u16 rs_lruvec_node(struct lruvec *lruvec)
 	return BPF_CORE_READ(lruvec, pgdat, node_id);
 }
 
-/* lrugen.min_seq[] sums: retirements of anon plus file generations. */
+/*
+ * lrugen.min_seq[] sums: retirements of anon plus file generations.  lruvec
+ * is a function argument (BTF pointer): plain loads.
+ */
 static __always_inline __u64 rs_min_seq_sum(struct lruvec *lruvec)
 {
-	return BPF_CORE_READ(lruvec, lrugen.min_seq[0]) +
-	       BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+	return lruvec->lrugen.min_seq[0] + lruvec->lrugen.min_seq[1];
 }
 
 /*

@@ -36,7 +36,7 @@ static __always_inline __u8 pass_reclaimer(struct rs_task_state *st,
 /* root_reclaim(): no target, or the root memcg as target. */
 static __always_inline bool is_root_reclaim(struct mem_cgroup *target)
 {
-	return !target || !BPF_CORE_READ(target, css.parent);
+	return !target || !target->css.parent;
 }
 
 static __always_inline void pass_enter(struct rs_task_state *st,
@@ -47,7 +47,11 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 
 	if (!st)
 		return;
-	target = BPF_CORE_READ(sc, target_mem_cgroup);
+	/*
+	 * sc, lruvec and what their pointers lead to are BTF pointers of the
+	 * fentry/fexit arguments: plain loads, no probe-read calls.
+	 */
+	target = sc->target_mem_cgroup;
 	st->pass_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	st->pass_node = rs_lruvec_node(lruvec);
 	st->pass_reclaimer = pass_reclaimer(st, sc, target);
@@ -58,10 +62,10 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 	st->budget_used = 0;
 	st->pass_isolated = 0;
 	st->pass_reclaimed = 0;
-	st->nr_to_reclaim = BPF_CORE_READ(sc, nr_to_reclaim);
+	st->nr_to_reclaim = sc->nr_to_reclaim;
 	st->batches = 0;
 	st->last_delta = 0;
-	st->priority = BPF_CORE_READ(sc, priority);
+	st->priority = sc->priority;
 	st->swappiness = -1;
 	st->budget_known = 0;
 	st->aged = 0;
@@ -160,7 +164,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 
 	facts.budget = st->budget;
 	facts.budget_used = st->budget_used;
-	facts.nr_reclaimed = BPF_CORE_READ(sc, nr_reclaimed);
+	facts.nr_reclaimed = sc->nr_reclaimed;
 	facts.nr_to_reclaim = st->nr_to_reclaim;
 	facts.batches = st->batches;
 	facts.last_delta = st->last_delta;
@@ -170,7 +174,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	facts.aged = st->aged;
 	facts.aging_ok = st->aging_ok;
 	facts.need_rotate = need_rotate;
-	facts.order = BPF_CORE_READ(sc, order);
+	facts.order = sc->order;
 	why = rs_classify_exit(&facts);
 	if (!st->budget_known)
 		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
@@ -222,8 +226,7 @@ static __always_inline void classic_enter(struct rs_task_state *st,
 		return;
 	st->classic_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	st->classic_node = rs_lruvec_node(lruvec);
-	st->classic_reclaimer =
-		pass_reclaimer(st, sc, BPF_CORE_READ(sc, target_mem_cgroup));
+	st->classic_reclaimer = pass_reclaimer(st, sc, sc->target_mem_cgroup);
 	st->classic_saw_pass = 0;
 	st->in_classic = 1;
 	if (st->in_memcg && st->classic_reclaimer == RS_RECLAIMER_PROACTIVE)
