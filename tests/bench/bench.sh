@@ -23,10 +23,10 @@ results=$out/host.jsonl
 
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	rounds=1 file_mb=24 limit_mb=8 passes=1 idle_s=2 drain=200000
-	sustain_s=1 model_memcgs=200 memcgs=20
+	sustain_s=1 model_memcgs=200 memcgs=20 rl_mb=4 loops=2
 else
 	rounds=${BENCH_ROUNDS:-5} file_mb=512 limit_mb=64 passes=3 idle_s=20
-	drain=4000000 sustain_s=10 model_memcgs=10000 memcgs=10000
+	drain=4000000 sustain_s=10 model_memcgs=10000 memcgs=10000 rl_mb=32 loops=40
 fi
 
 say() { echo "bench: $*" >&2; }
@@ -46,6 +46,7 @@ else
 fi
 [ -n "$root" ] || { say "no memory cgroup hierarchy is mounted"; exit 1; }
 memcg=$root/rs-bench-$$
+rl_memcg=$root/rs-bench-reclaim-$$ # no limit: emptied by rs-workload reclaimloop
 churn=$root/rs-bench-many-$$
 tool_pid=""
 cleanup() {
@@ -53,24 +54,26 @@ cleanup() {
 	[ -n "$tool_pid" ] && kill -INT "$tool_pid" 2>/dev/null && wait "$tool_pid" 2>/dev/null
 	[ -n "${daemon_pid:-}" ] && kill -TERM "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
 	sysctl -qw kernel.bpf_stats_enabled="${stats_was:-0}" 2>/dev/null
-	rmdir "$memcg" 2>/dev/null
+	rmdir "$memcg" "$rl_memcg" 2>/dev/null
 	[ -d "$churn" ] && find "$churn" -mindepth 1 -maxdepth 1 -type d -exec rmdir {} + 2>/dev/null
 	rmdir "$churn" 2>/dev/null
-	rm -f "$out/data"
+	rm -f "$out/data" "$out/small" "$out/rl"
 }
 trap cleanup EXIT
 if [ $version = 2 ]; then
 	grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
-	mkdir "$memcg"
+	mkdir "$memcg" "$rl_memcg"
 	echo $((limit_mb << 20)) >"$memcg/memory.max"
 else
-	mkdir "$memcg"
+	mkdir "$memcg" "$rl_memcg"
 	echo $((limit_mb << 20)) >"$memcg/memory.limit_in_bytes"
 fi
 stats_was=$(cat /proc/sys/kernel/bpf_stats_enabled)
 
 dd if=/dev/urandom of="$out/data" bs=1M count="$file_mb" status=none conv=fsync
-say "cgroup v$version, workload: read $file_mb MiB $passes times under a $limit_mb MiB limit, $rounds rounds"
+dd if=/dev/urandom of="$out/rl" bs=1M count="$rl_mb" status=none conv=fsync
+say "cgroup v$version, workloads: read $file_mb MiB $passes times under a $limit_mb MiB limit;" \
+	"$loops times read $rl_mb MiB and empty the memcg; $rounds rounds"
 
 # The machine, for the report.
 emit "$(printf '{"kind": "machine", "kernel": "%s", "cpu": "%s", "cpus": %d, "mem_kib": %d, "cgroup": %d, "date": "%s", "smoke": %s}' \
@@ -99,6 +102,15 @@ run_workload() {
 		sh "$memcg" "$workload" "$out/data" "$passes")
 	after=$(pgsteal)
 	echo "${line%\}}, \"reclaimed\": $((after - before))}"
+}
+
+# A workload that is nearly all reclaim: read a file into an unlimited
+# memcg's page cache and empty the memcg (v2 memory.reclaim, v1
+# memory.force_empty), timing only the emptying (rs-workload reclaimloop).
+# The file's cache is dropped first (dd nocache) so its pages are charged here.
+run_reclaimloop() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && dd if="$3" iflag=nocache count=0 status=none &&
+		exec "$2" reclaimloop "$3" "$4" "$1"' sh "$rl_memcg" "$workload" "$out/rl" "$loops"
 }
 
 # --- the tools around the workload ------------------------------------------------
@@ -179,6 +191,7 @@ modes="none agg stream peer"
 # --- 1. workload slowdown, against the peers ------------------------------------------
 # A warm-up run first (page tables, the file's blocks in the host's cache).
 run_workload >/dev/null
+run_reclaimloop >/dev/null
 for round in $(seq "$rounds"); do
 	# rotate the order every round so no mode always follows another
 	read -ra all <<<"$modes"
@@ -186,9 +199,11 @@ for round in $(seq "$rounds"); do
 	for mode in "${all[@]:first}" "${all[@]:0:first}"; do
 		start_tool "$mode"
 		line=$(run_workload)
+		rl_line=$(run_reclaimloop)
 		stop_tool
-		emit "{\"kind\": \"workload\", \"mode\": \"$mode\", \"round\": $round, ${line#\{}"
-		say "round $round $mode: $line"
+		emit "{\"kind\": \"workload\", \"workload\": \"readlat\", \"mode\": \"$mode\", \"round\": $round, ${line#\{}"
+		emit "{\"kind\": \"workload\", \"workload\": \"reclaimloop\", \"mode\": \"$mode\", \"round\": $round, ${rl_line#\{}"
+		say "round $round $mode: $line $rl_line"
 	done
 done
 
@@ -204,6 +219,7 @@ cost_run() { # MODE
 		wait_for "$out/tool.log" attached
 	fi
 	run_workload >/dev/null
+	run_reclaimloop >/dev/null
 	bpftool prog show --json >"$out/progs.$1.json"
 	stop_tool
 	emit "{\"kind\": \"cost\", \"mode\": \"$1\", \"programs\": $(python3 -c '
@@ -246,11 +262,16 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 say "making $memcgs memcgs, each reclaiming a little..."
+# Each reads 2 MiB past a 1 MiB limit.  The file's cache is dropped first
+# (fadvise, dd's nocache), or its pages would stay charged to the previous
+# memcg and the read would reclaim nothing.
+dd if=/dev/urandom of="$out/small" bs=64k count=32 status=none conv=fsync
 for i in $(seq "$memcgs"); do
 	c=$churn/m$i
 	mkdir "$c"
 	if [ $version = 2 ]; then echo 1M >"$c/memory.max"; else echo 1M >"$c/memory.limit_in_bytes"; fi
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if="$2" of=/dev/null bs=64k count=32 status=none' sh "$c" "$out/data"
+	sh -c 'echo $$ >"$1/cgroup.procs" && dd if="$2" iflag=nocache count=0 status=none &&
+		exec dd if="$2" of=/dev/null bs=64k status=none' sh "$c" "$out/small"
 	[ $((i % 1000)) = 0 ] && say "  $i"
 done
 sleep 3 # a refresh or two after the last

@@ -92,6 +92,16 @@ def cost_table(costs, function_progs=()):
     return out, ctl_tp
 
 
+WORKLOADS = (
+    ("readlat", "a reader of a file several times its memcg's limit "
+     "(`rs-workload readlat`): limit reclaim all the time, but most of the "
+     "time goes to copying", "read p99 µs"),
+    ("reclaimloop", "a memcg's page cache read in and then emptied (v2 "
+     "`memory.reclaim`, v1 `memory.force_empty`), only the emptying timed "
+     "(`rs-workload reclaimloop`): nearly all reclaim, so a tool's cost "
+     "shows undiluted", "reclaim p99 µs"))
+
+
 def bpftool_programs(path):
     """`bpftool prog show --json` as the cost lines' program lists."""
     with open(path) as f:
@@ -116,12 +126,7 @@ def vm_section(vm_dir):
                      "under KVM: close to the host CPU's figures"),
              "- the fentry hooks (lruvec passes, evict_folios, aging, "
              "writeback) run here, the tracepoints alone on the host", ""]
-    for wl, what, lat in (
-            ("readlat", "the file reader under its memcg's limit (limit reclaim)",
-             "read p99 µs"),
-            ("reclaimloop", "`memory.reclaim` of a memcg full of page cache, "
-             "only the writes timed (`rs-workload reclaimloop`): nearly all "
-             "reclaim, so a tool's cost shows undiluted", "reclaim p99 µs")):
+    for wl, what, lat in WORKLOADS:
         work = [r for r in rows if r["kind"] == "workload" and r["workload"] == wl]
         if not work:
             continue
@@ -168,18 +173,24 @@ def main():
              "- a shared virtual machine: figures move by several per cent from "
              "run to run; compare modes within one run only", ""]
     lines += ["## 1. Workload slowdown", "",
-              "A reader of a file several times its memcg's limit (`rs-workload "
-              "readlat`), so that limit reclaim runs all the time. Modes run "
-              "interleaved, the order rotated every round; medians. `none`: no "
-              "tool; `agg`: `reclaimscope record` (in-kernel aggregation); "
-              "`stream`: `record -e` (every record streamed); `peer`: the libbpf "
-              "equivalent of a bpftrace one-liner counting the same tracepoints "
-              "per cgroup (rs-bench); `bpftrace`: that one-liner; `perf`: "
-              "`perf record -a -e 'vmscan:*'`. Target: agg within 0.5%, stream "
-              "within 2%; our overhead at most half of bpftrace's and a fifth of "
-              "perf's.", ""]
-    table, slow, _ = workload_table(work)
-    lines += table + [""]
+              "Modes run interleaved, the order rotated every round; medians. "
+              "`none`: no tool; `agg`: `reclaimscope record` (in-kernel "
+              "aggregation); `stream`: `record -e` (every record streamed); "
+              "`peer`: the libbpf equivalent of a bpftrace one-liner counting the "
+              "same tracepoints per cgroup (rs-bench); `bpftrace`: that one-liner; "
+              "`perf`: `perf record -a -e 'vmscan:*'`. Target: agg within 0.5%, "
+              "stream within 2%; our overhead at most half of bpftrace's and a "
+              "fifth of perf's.", ""]
+    for wl, what, lat in WORKLOADS:
+        rows_wl = [r for r in work if r.get("workload", "readlat") == wl]
+        if not rows_wl:
+            continue
+        table, _, _ = workload_table(rows_wl, lat)
+        lines += [f"### {wl}: {what}", ""] + table + [""]
+    if machine["cgroup"] == 1:
+        lines += ["cgroup v1 here: readlat's pages reclaimed are the memcg's "
+                  "pgpgout, which counts folios, not pages (v1 has no per-memcg "
+                  "pgsteal); reclaimloop's are the usage each emptying freed.", ""]
     lines += ["## 2. Cost per event", "",
               "`run_time_ns / run_cnt` with `kernel.bpf_stats_enabled` on for these "
               "runs only, over the same workload; every copy of a program runs "

@@ -19,16 +19,20 @@
  *                                        chunks PASSES times, timing each; print
  *                                        one JSON line: wall and CPU seconds,
  *                                        chunk latency p50/p99/max (make bench)
- *   rs-workload reclaimloop PATH ROUNDS  (cgroup v2) ROUNDS times: read PATH
- *                                        into the page cache of our memcg,
- *                                        then write its size to the memcg's
- *                                        memory.reclaim, timing only that;
- *                                        one JSON line: the reclaim writes'
+ *   rs-workload reclaimloop PATH ROUNDS [MEMCG_DIR]
+ *                                        ROUNDS times: read PATH into the
+ *                                        page cache of our memcg (MEMCG_DIR;
+ *                                        default our cgroup v2 one), then
+ *                                        empty it -- its size to v2's
+ *                                        memory.reclaim, or v1's
+ *                                        memory.force_empty -- timing only
+ *                                        that; one JSON line: those writes'
  *                                        wall and CPU seconds, latency
- *                                        p50/p99/max, pages reclaimed (the
- *                                        memcg's pgsteal) (make bench)
+ *                                        p50/p99/max, pages reclaimed (v2's
+ *                                        pgsteal, v1's pgpgout) (make bench)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,8 +265,8 @@ static double thread_cpu(void)
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* The memcg's pgsteal (pages reclaimed from it, every reclaimer). */
-static unsigned long long pgsteal(const char *memcg)
+/* A count of the memcg's memory.stat. */
+static unsigned long long memcg_stat(const char *memcg, const char *name)
 {
 	char path[4300], key[64];
 	unsigned long long v, found = 0;
@@ -273,10 +277,25 @@ static unsigned long long pgsteal(const char *memcg)
 	if (!f)
 		die(path);
 	while (fscanf(f, "%63s %llu", key, &v) == 2)
-		if (!strcmp(key, "pgsteal"))
+		if (!strcmp(key, name))
 			found = v;
 	fclose(f);
 	return found;
+}
+
+/* v1's memory.usage_in_bytes */
+static unsigned long long usage(const char *memcg)
+{
+	char path[4300];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.usage_in_bytes", memcg);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%llu", &v) != 1)
+		die(path);
+	fclose(f);
+	return v;
 }
 
 /*
@@ -284,39 +303,58 @@ static unsigned long long pgsteal(const char *memcg)
  * write is the kernel reclaiming, so a tool's cost on reclaim shows in it
  * undiluted (the readlat reader mostly copies).
  */
-static int do_reclaimloop(const char *path, long rounds)
+static int do_reclaimloop(const char *path, long rounds, const char *dir)
 {
 	static char buf[256 << 10];
 	char self[4096], memcg[4200], size[32], line[4096], reclaim[4300];
 	double wall = 0, cpu = 0, *lat;
-	unsigned long long before;
+	unsigned long long before, freed = 0;
+	bool v1 = false;
 	struct stat st;
 	FILE *f;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st))
 		die(path);
-	/* cgroup v2: "0::/path" is our memcg */
-	f = fopen("/proc/self/cgroup", "r");
-	if (!f)
-		die("/proc/self/cgroup");
-	self[0] = '\0';
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3))
-			snprintf(self, sizeof(self), "%s", line + 3);
-	fclose(f);
-	self[strcspn(self, "\n")] = '\0';
-	if (!self[0]) {
-		fprintf(stderr, "rs-workload: reclaimloop needs cgroup v2\n");
-		return 1;
+	if (dir) {
+		snprintf(memcg, sizeof(memcg), "%s", dir);
+	} else {
+		/* cgroup v2: "0::/path" is our memcg */
+		f = fopen("/proc/self/cgroup", "r");
+		if (!f)
+			die("/proc/self/cgroup");
+		self[0] = '\0';
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "0::", 3))
+				snprintf(self, sizeof(self), "%s", line + 3);
+		fclose(f);
+		self[strcspn(self, "\n")] = '\0';
+		snprintf(memcg, sizeof(memcg), "/sys/fs/cgroup%s", self);
 	}
-	snprintf(memcg, sizeof(memcg), "/sys/fs/cgroup%s", self);
-	snprintf(size, sizeof(size), "%lld",
-		 (long long)st.st_size);
+	/* v2 reclaims SIZE bytes; v1 (no memory.reclaim) everything it can */
+	snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", memcg);
+	snprintf(size, sizeof(size), "%lld", (long long)st.st_size);
+	if (access(reclaim, W_OK)) {
+		snprintf(reclaim, sizeof(reclaim), "%s/memory.force_empty",
+			 memcg);
+		snprintf(size, sizeof(size), "0");
+		v1 = true;
+		if (access(reclaim, W_OK)) {
+			fprintf(stderr,
+				"rs-workload: %s has neither memory.reclaim nor "
+				"memory.force_empty\n",
+				memcg);
+			return 1;
+		}
+	}
 	lat = calloc(rounds ? rounds : 1, sizeof(*lat));
 	if (!lat)
 		die("calloc");
-	before = pgsteal(memcg);
+	/*
+	 * v1 has no per-memcg pgsteal, and its pgpgout counts folios: there,
+	 * the usage each write frees is what it reclaimed
+	 */
+	before = v1 ? 0 : memcg_stat(memcg, "pgsteal");
 	for (long r = 0; r < rounds; r++) {
 		double t, c;
 		int rfd;
@@ -325,17 +363,24 @@ static int do_reclaimloop(const char *path, long rounds)
 			die("lseek");
 		while (read(fd, buf, sizeof(buf)) > 0)
 			;
-		snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", memcg);
 		rfd = open(reclaim, O_WRONLY);
 		if (rfd < 0)
 			die(reclaim);
+		if (v1)
+			freed += usage(memcg);
 		c = thread_cpu();
 		t = now();
-		/* EAGAIN: less than asked was reclaimable; still timed */
-		if (write(rfd, size, strlen(size)) < 0 && errno != EAGAIN)
+		/*
+		 * EAGAIN (v2), EBUSY (v1): not all of it was reclaimable;
+		 * still timed
+		 */
+		if (write(rfd, size, strlen(size)) < 0 && errno != EAGAIN &&
+		    errno != EBUSY)
 			die("memory.reclaim");
 		lat[r] = now() - t;
 		cpu += thread_cpu() - c;
+		if (v1)
+			freed -= usage(memcg);
 		wall += lat[r];
 		close(rfd);
 	}
@@ -345,7 +390,7 @@ static int do_reclaimloop(const char *path, long rounds)
 	       "\"reclaimed\": %llu}\n",
 	       wall, cpu, rounds, lat[rounds / 2] * 1e6,
 	       lat[rounds * 99 / 100] * 1e6, lat[rounds ? rounds - 1 : 0] * 1e6,
-	       pgsteal(memcg) - before);
+	       v1 ? freed / PAGE : memcg_stat(memcg, "pgsteal") - before);
 	free(lat);
 	close(fd);
 	return 0;
@@ -367,11 +412,13 @@ int main(int argc, char **argv)
 		return do_stride(argv[2], number(argv[3]), number(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "readlat"))
 		return do_readlat(argv[2], number(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "reclaimloop") && number(argv[3]) > 0)
-		return do_reclaimloop(argv[2], number(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "reclaimloop") &&
+	    number(argv[3]) > 0)
+		return do_reclaimloop(argv[2], number(argv[3]),
+				      argc == 5 ? argv[4] : NULL);
 	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
 			" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
 			" | stride PATH SECONDS KB | readlat PATH PASSES"
-			" | reclaimloop PATH ROUNDS\n");
+			" | reclaimloop PATH ROUNDS [MEMCG_DIR]\n");
 	return 2;
 }
