@@ -266,7 +266,30 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 	return 0;
 }
 
-void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m)
+/*
+ * Whether a refresh looks at a memcg in cgroupfs (its counters, whether its
+ * directory is still there).  A memcg with counts in the last minute is
+ * looked at every refresh; an idle one every RS_CG_IDLE_EVERY-th (ids
+ * spread them over the refreshes), so that thousands of idle tenants do not
+ * cost a core: with 10,000 memcgs, reading every memory.stat every second
+ * did.  A refresh that must be exact (record's last) looks at all.
+ */
+#define RS_CG_ACTIVE_WINDOW 60.0 /* s */
+#define RS_CG_IDLE_EVERY 10
+
+static bool due(const struct rs_cgroups *cg, const struct rs_model *m,
+		const struct rs_memcg *mc, bool all)
+{
+	if (all)
+		return true;
+	if (!isnan(mc->last_active) &&
+	    rs_model_time(m) - mc->last_active < RS_CG_ACTIVE_WINDOW)
+		return true;
+	return (mc->id + cg->refresh) % RS_CG_IDLE_EVERY == 0;
+}
+
+void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
+			     bool all)
 {
 	size_t cap = rs_model_nr_memcgs(m) ? rs_model_nr_memcgs(m) : 1;
 	__u64 *ids = malloc(cap * sizeof(*ids));
@@ -305,25 +328,33 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m)
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		__u64 id = 0;
 
-		if (!mc->path || mc->gone)
+		if (!mc->path || mc->gone || !due(cg, m, mc, all))
 			continue;
 		if (rs_cgroups_id(cg, mc->path, &id) || id != mc->id)
 			rs_model_mark_gone(m, mc->id);
 	}
 }
 
-/* The counters of one memcg into the model, as baseline or sample. */
+/*
+ * The counters of one memcg into the model, as baseline or sample.  Each
+ * file is read once: the kernel formats all of memory.stat for every read,
+ * which is most of what a refresh costs with thousands of memcgs.
+ */
 static void read_counters(const char *root, const char *rel, struct rs_model *m,
 			  __u64 id, bool baseline)
 {
 	static const struct {
-		const char *file, *key;
-		enum rs_field field;
+		const char *file;
+		struct {
+			const char *key;
+			enum rs_field field;
+		} keys[2];
 	} wanted[] = {
-		{"memory.stat", "workingset_refault_anon", RS_F_REFAULTS_ANON},
-		{"memory.stat", "workingset_refault_file", RS_F_REFAULTS_FILE},
-		{"memory.events", "oom_kill", RS_F_OOM_KILLS},
-		{"memory.oom_control", "oom_kill", RS_F_OOM_KILLS}, /* v1 */
+		{"memory.stat",
+		 {{"workingset_refault_anon", RS_F_REFAULTS_ANON},
+		  {"workingset_refault_file", RS_F_REFAULTS_FILE}}},
+		{"memory.events", {{"oom_kill", RS_F_OOM_KILLS}}},
+		{"memory.oom_control", {{"oom_kill", RS_F_OOM_KILLS}}}, /* v1 */
 	};
 	char path[600], line[256];
 
@@ -336,17 +367,23 @@ static void read_counters(const char *root, const char *rel, struct rs_model *m,
 		if (!f)
 			continue;
 		while (fgets(line, sizeof(line), f)) {
-			size_t kl = strlen(wanted[w].key);
-			unsigned long long v;
+			for (int k = 0; k < 2 && wanted[w].keys[k].key; k++) {
+				const char *key = wanted[w].keys[k].key;
+				size_t kl = strlen(key);
+				unsigned long long v;
 
-			if (strncmp(line, wanted[w].key, kl) ||
-			    line[kl] != ' ' ||
-			    sscanf(line + kl + 1, "%llu", &v) != 1)
-				continue;
-			if (baseline)
-				rs_model_cg_baseline(m, id, wanted[w].field, v);
-			else
-				rs_model_cg_sample(m, id, wanted[w].field, v);
+				if (strncmp(line, key, kl) || line[kl] != ' ' ||
+				    sscanf(line + kl + 1, "%llu", &v) != 1)
+					continue;
+				if (baseline)
+					rs_model_cg_baseline(
+						m, id, wanted[w].keys[k].field,
+						v);
+				else
+					rs_model_cg_sample(
+						m, id, wanted[w].keys[k].field,
+						v);
+			}
 		}
 		fclose(f);
 	}
@@ -362,12 +399,12 @@ void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m)
 	}
 }
 
-void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m)
+void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 {
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 
-		if (mc->path && !mc->gone)
+		if (mc->path && !mc->gone && due(cg, m, mc, all))
 			read_counters(cg->root, mc->path, m, mc->id, false);
 	}
 	rs_model_cg_apply(m);

@@ -37,14 +37,16 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id);
  * Bring the model's paths up to date: resolve new ids, and mark memcgs
  * whose directory is gone (their last path is kept).
  */
-void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m);
+/* all: look at every memcg in cgroupfs, not only the due ones (cgroups.c) */
+void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
+			     bool all);
 
 /*
  * The memcgs' own counters (memory.stat workingset_refault_*, oom kills):
  * baseline every memcg at the start of a run, then sample the model's.
  */
 void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m);
-void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m);
+void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all);
 /* memory.current, memory.max and PSI of the model's live memcgs (v1:
  * usage_in_bytes and limit_in_bytes, no PSI). */
 void rs_cgroups_gauges(struct rs_cgroups *cg, struct rs_model *m);

@@ -312,6 +312,7 @@ int rs_cmd_record(int argc, char **argv)
 	 * record of it after the snapshot means one more snapshot.
 	 */
 	rs_collector_stop(s.collector);
+	s.look_at_all = true; /* the summary is exact for idle memcgs too */
 	{
 		double t;
 

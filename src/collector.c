@@ -27,7 +27,6 @@ struct rs_collector {
 	rs_record_fn fn;
 	void *fn_ctx;
 	int ncpus;
-	struct rs_agg_value *percpu; /* scratch: ncpus values */
 	__u64 *percpu_stat;
 	int stats_fd; /* bpf_enable_stats(): statistics on while it is open */
 };
@@ -434,9 +433,8 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		snprintf(errbuf, errsz, "cannot count the possible CPUs");
 		return -EINVAL;
 	}
-	c->percpu = calloc(c->ncpus, sizeof(*c->percpu));
 	c->percpu_stat = calloc(c->ncpus, sizeof(*c->percpu_stat));
-	if (!c->percpu || !c->percpu_stat) {
+	if (!c->percpu_stat) {
 		rs_collector_close(c);
 		return -ENOMEM;
 	}
@@ -580,40 +578,139 @@ int rs_collector_misses(struct rs_collector *c, char *buf, size_t size)
 	return n;
 }
 
-int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
+typedef int (*map_entry_fn)(void *ctx, const void *key, const void *value);
+
+/*
+ * Every entry of a hash map (value_size: as the syscall returns it, all CPUs
+ * for a per-CPU map), with as few syscalls as the kernel allows:
+ * BPF_MAP_LOOKUP_BATCH (v5.6) takes a few hundred entries a call, where
+ * get_next_key plus lookup take two calls an entry -- with 10,000 memcgs,
+ * most of an idle daemon's time.  Kernels without it get the walk.  0, or
+ * fn's error.
+ */
+static int map_each(int fd, size_t key_size, size_t value_size, map_entry_fn fn,
+		    void *ctx)
 {
-	int fd = bpf_map__fd(c->skel->maps.rs_agg);
-	struct rs_agg_key key, next, *prev = NULL;
-	__u64 sum[RS_NR_FIELDS], stats[RS_NR_STATS];
+	/* about 1 MiB of values a call, at least 16 entries */
+	__u32 cap = value_size * 16 > (1 << 20) ? 16 : (1 << 20) / value_size;
+	char *keys = NULL, *values = NULL;
+	__u64 token = 0; /* the hash maps' batch token is a bucket index */
+	bool first = true, batched = true;
+	int err = 0;
 
-	rs_model_begin(m);
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, c->percpu))
-			continue; /* deleted meanwhile */
-		memset(sum, 0, sizeof(sum));
-		for (int cpu = 0; cpu < c->ncpus; cpu++)
-			for (int f = 0; f < RS_NR_FIELDS; f++)
-				sum[f] += c->percpu[cpu].v[f];
-		if (rs_model_add(m, &key, sum))
-			return -ENOMEM;
-	}
-	fd = bpf_map__fd(c->skel->maps.rs_hist);
-	{
-		struct rs_hist_key hkey, hnext, *hprev = NULL;
-		__u64 count;
+	for (;;) {
+		__u32 count = cap;
 
-		while (!bpf_map_get_next_key(fd, hprev, &hnext)) {
-			hkey = hnext;
-			hprev = &hkey;
-			if (bpf_map_lookup_elem(fd, &hkey, &count))
-				continue;
-			if (rs_model_hist_add(m, hkey.cgroup_id, hkey.hist,
-					      hkey.bucket, count))
-				return -ENOMEM;
+		if (!keys) {
+			keys = malloc((size_t)cap * key_size);
+			values = malloc((size_t)cap * value_size);
+			if (!keys || !values) {
+				err = -ENOMEM;
+				break;
+			}
+		}
+		err = bpf_map_lookup_batch(fd, first ? NULL : &token, &token,
+					   keys, values, &count, NULL);
+		if (err && errno == ENOSPC && count == 0) {
+			/* a bucket holds more than cap: room for it */
+			free(keys);
+			free(values);
+			keys = values = NULL;
+			cap *= 4;
+			continue;
+		}
+		if (err && errno != ENOENT) {
+			batched = !first; /* not supported: walk instead */
+			err = first ? 0 : -errno;
+			break;
+		}
+		first = false;
+		for (__u32 i = 0; i < count; i++) {
+			int rc = fn(ctx, keys + (size_t)i * key_size,
+				    values + (size_t)i * value_size);
+
+			if (rc) {
+				free(keys);
+				free(values);
+				return rc;
+			}
+		}
+		if (err) { /* ENOENT: that was the last */
+			err = 0;
+			break;
 		}
 	}
+	free(keys);
+	free(values);
+	if (batched || err)
+		return err;
+	{
+		char key[64] = {0}, next[64];
+		void *value = malloc(value_size);
+		bool start = true;
+
+		if (!value || key_size > sizeof(key)) {
+			free(value);
+			return -ENOMEM;
+		}
+		while (!bpf_map_get_next_key(fd, start ? NULL : key, next)) {
+			memcpy(key, next, key_size);
+			start = false;
+			if (bpf_map_lookup_elem(fd, key, value))
+				continue; /* deleted meanwhile */
+			err = fn(ctx, key, value);
+			if (err)
+				break;
+		}
+		free(value);
+	}
+	return err;
+}
+
+struct snapshot_ctx {
+	struct rs_model *model;
+	int ncpus;
+};
+
+static int add_cell(void *ctx, const void *key, const void *value)
+{
+	const struct snapshot_ctx *sc = ctx;
+	const struct rs_agg_value *percpu = value;
+	__u64 sum[RS_NR_FIELDS] = {0};
+
+	for (int cpu = 0; cpu < sc->ncpus; cpu++)
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			sum[f] += percpu[cpu].v[f];
+	return rs_model_add(sc->model, key, sum) ? -ENOMEM : 0;
+}
+
+static int add_bucket(void *ctx, const void *key, const void *value)
+{
+	const struct snapshot_ctx *sc = ctx;
+	const struct rs_hist_key *hkey = key;
+
+	return rs_model_hist_add(sc->model, hkey->cgroup_id, hkey->hist,
+				 hkey->bucket, *(const __u64 *)value)
+		       ? -ENOMEM
+		       : 0;
+}
+
+int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
+{
+	struct snapshot_ctx sc = {.model = m, .ncpus = c->ncpus};
+	__u64 stats[RS_NR_STATS];
+	int fd, err;
+
+	rs_model_begin(m);
+	err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
+		       sizeof(struct rs_agg_key),
+		       c->ncpus * sizeof(struct rs_agg_value), add_cell, &sc);
+	if (!err)
+		err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
+			       sizeof(struct rs_hist_key), sizeof(__u64),
+			       add_bucket, &sc);
+	if (err)
+		return err;
 	fd = bpf_map__fd(c->skel->maps.rs_stats);
 	for (__u32 s = 0; s < RS_NR_STATS; s++) {
 		stats[s] = 0;
@@ -800,7 +897,6 @@ void rs_collector_close(struct rs_collector *c)
 		for (int k = 0; k < RS_COPIES; k++)
 			bpf_link__destroy(c->links[i][k]);
 	reclaimscope_bpf__destroy(c->skel);
-	free(c->percpu);
 	free(c->percpu_stat);
 	free(c);
 }

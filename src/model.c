@@ -20,7 +20,8 @@ struct path_entry {
 	bool has_gauges;
 	double current_sum; /* memory.current samples, for their mean */
 	__u64 current_samples;
-	double last_aging; /* NaN: none seen */
+	double last_aging;  /* NaN: none seen */
+	double last_active; /* model time of its last interval with a count */
 	bool cg_sampled;
 	__u64 cg_base[NR_CG], cg_last[NR_CG], cg_prev[NR_CG];
 };
@@ -229,17 +230,21 @@ void rs_model_end(struct rs_model *m, double t)
 	cg_restore(m);
 	for (size_t n = 0; n < m->nr_memcgs; n++) {
 		struct rs_memcg *mc = &m->memcgs[n];
-		struct path_entry *p;
+		struct path_entry *p = find_path(m, mc->id, NULL);
+		bool active = false;
 
-		if (!mc->interval[RS_F_AGINGS]) {
-			p = find_path(m, mc->id, NULL);
-			mc->last_aging = p ? p->last_aging : NAN;
-			continue;
+		for (int f = 0; f < RS_NR_FIELDS && !active; f++)
+			active = mc->interval[f] != 0;
+		if (active || mc->interval[RS_F_AGINGS])
+			p = entry_of(m, mc->id);
+		mc->last_active = active ? t : p ? p->last_active : NAN;
+		mc->last_aging = mc->interval[RS_F_AGINGS] ? t
+				 : p			   ? p->last_aging
+							   : NAN;
+		if (p) {
+			p->last_active = mc->last_active;
+			p->last_aging = mc->last_aging;
 		}
-		p = entry_of(m, mc->id);
-		mc->last_aging = t;
-		if (p)
-			p->last_aging = t;
 	}
 }
 
@@ -342,6 +347,7 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 	memset(p, 0, sizeof(*p));
 	p->id = id;
 	p->last_aging = NAN;
+	p->last_active = NAN;
 	return p;
 }
 

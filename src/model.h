@@ -33,8 +33,10 @@ struct rs_memcg {
 	double mem_current, mem_max; /* bytes; max is +inf for no limit */
 	double psi_some_avg10;	     /* memory.pressure "some avg10", % */
 	double mem_current_avg;	     /* bytes, mean of every sample; NaN */
-	double last_aging; /* model time of the last interval with an aging;
-			    * NaN: none seen */
+	double last_aging;  /* model time of the last interval with an aging;
+			     * NaN: none seen */
+	double last_active; /* model time of the last interval with any count;
+			     * NaN: none seen */
 	char *path; /* NULL until resolved; kept after the memcg is gone */
 	bool gone;  /* no longer in cgroupfs */
 	__u64 total[RS_NR_FIELDS];

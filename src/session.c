@@ -101,8 +101,8 @@ int rs_session_refresh(struct rs_session *s)
 	rs_collector_cost(s->collector, &s->info);
 	if (s->cgroups) {
 		learn_names(s);
-		rs_cgroups_update_model(s->cgroups, s->model);
-		rs_cgroups_sample(s->cgroups, s->model);
+		rs_cgroups_update_model(s->cgroups, s->model, s->look_at_all);
+		rs_cgroups_sample(s->cgroups, s->model, s->look_at_all);
 		if (s->gauges)
 			rs_cgroups_gauges(s->cgroups, s->model);
 	}

@@ -19,7 +19,12 @@ struct rs_session {
 	struct rs_run_info info;
 	double expire_after; /* s a gone memcg is kept; 0: for the whole run */
 	bool gauges;	     /* also read memory.current/max and PSI */
-	__u64 forgotten;     /* memcgs expired so far */
+	/*
+	 * The next refreshes look at every memcg in cgroupfs (record's last:
+	 * exact); otherwise idle memcgs are looked at now and then.
+	 */
+	bool look_at_all;
+	__u64 forgotten; /* memcgs expired so far */
 	/* the last refresh saw MGLRU switched on or off (info.mglru_enabled) */
 	bool mglru_switched;
 };
