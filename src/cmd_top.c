@@ -336,7 +336,11 @@ static void draw_details(struct ui *u, int y)
 		}
 		if (!mc->hists)
 			continue;
-		y = draw_hist(y, rs_hist_infos[h].help, mc->hists->total[h]);
+		/* a kind with no count yet draws as empty */
+		y = draw_hist(y, rs_hist_infos[h].help,
+			      rs_memcg_hist(mc, h)
+				      ? rs_memcg_hist(mc, h)->total
+				      : (const __u64[RS_HIST_BUCKETS]){0});
 	}
 }
 

@@ -215,6 +215,7 @@ json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 	json_t *o = json_object();
 
 	for (int h = 0; h < RS_NR_HISTS; h++) {
+		const struct rs_hist_counts *hc;
 		json_t *arr;
 
 		if (!rs_hist_known(h, rs_model_hooks(m))) {
@@ -223,9 +224,9 @@ json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 			continue;
 		}
 		arr = json_array();
-		for (int b = 0; mc->hists && b < RS_HIST_BUCKETS; b++) {
-			__u64 n = interval ? mc->hists->interval[h][b]
-					   : mc->hists->total[h][b];
+		hc = rs_memcg_hist(mc, h);
+		for (int b = 0; hc && b < RS_HIST_BUCKETS; b++) {
+			__u64 n = interval ? hc->interval[b] : hc->total[b];
 
 			if (n)
 				json_array_append_new(

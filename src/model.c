@@ -58,13 +58,20 @@ struct rs_model *rs_model_new(__u64 attached_hooks)
 	return m;
 }
 
+static void free_hists(struct rs_hists *hists)
+{
+	for (int h = 0; hists && h < RS_NR_HISTS; h++)
+		free(hists->kind[h]);
+	free(hists);
+}
+
 void rs_model_free(struct rs_model *m)
 {
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nr_paths; i++) {
 		free(m->paths[i].path);
-		free(m->paths[i].hists);
+		free_hists(m->paths[i].hists);
 	}
 	free(m->paths);
 	free(m->cells);
@@ -82,9 +89,12 @@ void rs_model_begin(struct rs_model *m)
 	for (size_t i = 0; i < m->nr_cells; i++)
 		m->cells[i].seen = false;
 	for (size_t i = 0; i < m->nr_paths; i++)
-		if (m->paths[i].hists)
-			memset(m->paths[i].hists->interval, 0,
-			       sizeof(m->paths[i].hists->interval));
+		for (int h = 0; m->paths[i].hists && h < RS_NR_HISTS; h++)
+			if (m->paths[i].hists->kind[h])
+				memset(m->paths[i].hists->kind[h]->interval, 0,
+				       sizeof(m->paths[i]
+						      .hists->kind[h]
+						      ->interval));
 }
 
 /* Binary search; returns the index of key or where it would go. */
@@ -367,11 +377,18 @@ int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
 		if (!p->hists)
 			return -1;
 	}
-	prev = p->hists->total[h][bucket];
+	if (!p->hists->kind[h]) {
+		if (!cumulative)
+			return 0; /* nothing yet: no histogram */
+		p->hists->kind[h] = calloc(1, sizeof(*p->hists->kind[h]));
+		if (!p->hists->kind[h])
+			return -1;
+	}
+	prev = p->hists->kind[h]->total[bucket];
 	/* counts only grow; a smaller one is a new owner of the key */
-	p->hists->interval[h][bucket] =
+	p->hists->kind[h]->interval[bucket] =
 		cumulative >= prev ? cumulative - prev : cumulative;
-	p->hists->total[h][bucket] = cumulative;
+	p->hists->kind[h]->total[bucket] = cumulative;
 	return 0;
 }
 
@@ -417,7 +434,7 @@ void rs_model_forget(struct rs_model *m, __u64 id)
 
 	if (p) {
 		free(p->path);
-		free(p->hists);
+		free_hists(p->hists);
 		pos = (size_t)(p - m->paths);
 		memmove(p, p + 1, (m->nr_paths - pos - 1) * sizeof(*p));
 		m->nr_paths--;

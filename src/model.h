@@ -21,9 +21,19 @@ struct rs_cell {
 };
 
 /* Latency histograms of one memcg (RS_HISTS), cumulative and per interval. */
+/* One latency histogram of a memcg: since the start, and the last interval. */
+struct rs_hist_counts {
+	__u64 total[RS_HIST_BUCKETS];
+	__u64 interval[RS_HIST_BUCKETS];
+};
+
+/*
+ * A memcg's histograms, each allocated when it first gets a count: most
+ * memcgs see one or two kinds, and all five (3 KiB) for each of 10,000
+ * memcgs was most of a daemon's memory.
+ */
 struct rs_hists {
-	__u64 total[RS_NR_HISTS][RS_HIST_BUCKETS];
-	__u64 interval[RS_NR_HISTS][RS_HIST_BUCKETS];
+	struct rs_hist_counts *kind[RS_NR_HISTS]; /* NULL: no count yet */
 };
 
 struct rs_memcg {
@@ -46,6 +56,13 @@ struct rs_memcg {
 };
 
 struct rs_model;
+
+/* A memcg's histogram of kind h; NULL while it has no count. */
+static inline const struct rs_hist_counts *
+rs_memcg_hist(const struct rs_memcg *mc, enum rs_hist h)
+{
+	return mc->hists ? mc->hists->kind[h] : NULL;
+}
 
 struct rs_model *rs_model_new(__u64 attached_hooks);
 void rs_model_free(struct rs_model *m);

@@ -212,12 +212,13 @@ static void histograms(FILE *out, const struct rs_model *m)
 		head(out, name, "histogram", rs_hist_infos[h].help, "seconds");
 		for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 			const struct rs_memcg *mc = rs_model_memcg(m, i);
+			const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
 			__u64 cum = 0;
 
-			if (!mc->hists)
+			if (!hc)
 				continue;
 			for (int b = 0; b < RS_HIST_BUCKETS; b++)
-				cum += mc->hists->total[h][b];
+				cum += hc->total[b];
 			if (!cum)
 				continue;
 			cum = 0;
@@ -225,7 +226,7 @@ static void histograms(FILE *out, const struct rs_model *m)
 				__u64 ns = 1ULL << b;
 				char le[40];
 
-				cum += mc->hists->total[h][b];
+				cum += hc->total[b];
 				if (b < FIRST_BUCKET)
 					continue;
 				/* 2^b ns exactly: a bound no value exceeds */

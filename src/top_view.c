@@ -116,10 +116,10 @@ struct rs_top_value rs_top_value(const struct rs_model *m,
 
 		if (!rs_hist_known(col_def[col].hist, hooks))
 			return NA;
-		if (!mc->hists || row->node >= 0)
+		if (!rs_memcg_hist(mc, col_def[col].hist) || row->node >= 0)
 			return NONE;
-		q = rs_hist_quantile(mc->hists->interval[col_def[col].hist],
-				     0.99);
+		q = rs_hist_quantile(
+			rs_memcg_hist(mc, col_def[col].hist)->interval, 0.99);
 		return q < 0 ? NONE : val(q / 1e6);
 	}
 	case MEM_MIB:

@@ -263,22 +263,26 @@ static void hist_intervals(void **state)
 	rs_model_end(m, 1);
 	mc = rs_model_find(m, 7);
 	assert_non_null(mc->hists);
-	assert_int_equal(mc->hists->total[RS_HIST_MEMCG][12], 5);
-	assert_int_equal(mc->hists->interval[RS_HIST_MEMCG][12], 5);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 5);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 5);
+	/* only the kinds with counts take memory */
+	for (int h = 0; h < RS_NR_HISTS; h++)
+		if (h != RS_HIST_MEMCG)
+			assert_null(rs_memcg_hist(mc, h));
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
 	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
 	rs_model_end(m, 2);
 	mc = rs_model_find(m, 7);
-	assert_int_equal(mc->hists->total[RS_HIST_MEMCG][12], 8);
-	assert_int_equal(mc->hists->interval[RS_HIST_MEMCG][12], 3);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 8);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 3);
 	/* a quiet interval: totals stay, the interval is empty */
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
 	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
 	rs_model_end(m, 3);
 	mc = rs_model_find(m, 7);
-	assert_int_equal(mc->hists->interval[RS_HIST_MEMCG][12], 0);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 0);
 	/* out of range (a newer BPF side): ignored, not a crash */
 	assert_int_equal(rs_model_hist_add(m, 7, RS_NR_HISTS, 0, 1), 0);
 	assert_int_equal(rs_model_hist_add(m, 7, 0, RS_HIST_BUCKETS, 1), 0);
