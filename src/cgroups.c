@@ -274,6 +274,13 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
  * cost a core: with 10,000 memcgs, reading every memory.stat every second
  * did.  A refresh that must be exact (record's last) looks at all.
  */
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 #define RS_CG_ACTIVE_WINDOW 60.0 /* s */
 #define RS_CG_IDLE_EVERY 10
 
@@ -295,7 +302,8 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 	__u64 *ids = malloc(cap * sizeof(*ids));
 	size_t n = ids ? rs_model_unresolved(m, ids, cap) : 0;
 	bool scanned = false;
-	size_t kept;
+	size_t kept, nr_removed = 0;
+	__u64 *removed;
 
 	cg->refresh++;
 	for (size_t i = 0; i < n; i++) {
@@ -323,16 +331,29 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 			cg->born[kept++] = cg->born[i];
 	}
 	cg->nr_born = kept;
-	/* a memcg whose directory is gone, or holds another id now */
+	/*
+	 * A memcg whose directory is gone, or holds another id now.  One whose
+	 * rmdir the kernel told of (cgroup_rmdir) is looked at now, due or not.
+	 */
+	removed = malloc((cg->nr_born ? cg->nr_born : 1) * sizeof(*removed));
+	for (size_t i = 0; removed && i < cg->nr_born; i++)
+		if (cg->born[i].removed_at)
+			removed[nr_removed++] = cg->born[i].id;
+	if (nr_removed)
+		qsort(removed, nr_removed, sizeof(*removed), cmp_u64);
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		__u64 id = 0;
 
-		if (!mc->path || mc->gone || !due(cg, m, mc, all))
+		if (!mc->path || mc->gone ||
+		    (!due(cg, m, mc, all) &&
+		     !(nr_removed && bsearch(&mc->id, removed, nr_removed,
+					     sizeof(*removed), cmp_u64))))
 			continue;
 		if (rs_cgroups_id(cg, mc->path, &id) || id != mc->id)
 			rs_model_mark_gone(m, mc->id);
 	}
+	free(removed);
 }
 
 /*

@@ -38,6 +38,17 @@ for f in "$bin" "$bench" "$workload"; do
 	[ -x "$f" ] || { say "$f missing: run make bench"; exit 1; }
 done
 
+# Programs of another reclaimscope (or rs-bench) would run in every mode and
+# be counted in the costs: refuse, saying which process holds them.
+if bpftool prog show --json 2>/dev/null |
+	python3 -c 'import json, sys; sys.exit(any(p.get("name", "").startswith("rs_") for p in json.load(sys.stdin)))'; then
+	:
+else
+	say "BPF programs named rs_* are loaded already (another reclaimscope?): stop it first"
+	pgrep -a 'reclaimscope|rs-bench' >&2 || true
+	exit 1
+fi
+
 # --- a memcg for the workload (cgroup v2, else v1) -----------------------------
 if grep -q '^cgroup2 /sys/fs/cgroup ' /proc/mounts; then
 	version=2 root=/sys/fs/cgroup
