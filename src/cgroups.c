@@ -266,6 +266,13 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Whether a refresh looks at a memcg in cgroupfs (its counters, whether its
  * directory is still there).  A memcg with counts in the last minute is
@@ -274,13 +281,6 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
  * cost a core: with 10,000 memcgs, reading every memory.stat every second
  * did.  A refresh that must be exact (record's last) looks at all.
  */
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 #define RS_CG_ACTIVE_WINDOW 60.0 /* s */
 #define RS_CG_IDLE_EVERY 10
 
