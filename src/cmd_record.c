@@ -210,6 +210,13 @@ int rs_cmd_record(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
+	/*
+	 * First of all: a background job of a shell starts with SIGINT
+	 * ignored, and whoever started us may signal before the probes are
+	 * in.  A signal during start-up still ends in a whole recording
+	 * (header, a snapshot, the summary).
+	 */
+	rs_cli_on_signals(&stop);
 	/* the filter is checked before the probes load */
 	cg = rs_cgroups_open();
 	if (!cg && o.cgroup) {
@@ -257,11 +264,6 @@ int rs_cmd_record(int argc, char **argv)
 	r.info = &s.info;
 	r.session = &s;
 	r.model = s.model;
-	/*
-	 * Before the header: whoever waits for it may signal at once, and a
-	 * background job of a shell starts with SIGINT ignored.
-	 */
-	rs_cli_on_signals(&stop);
 	line = rs_json_header(&s.info);
 	r.write_error = rs_json_write_line(r.out, line) ? errno : 0;
 	json_decref(line);

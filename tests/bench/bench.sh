@@ -155,6 +155,9 @@ wait_for() {
 start_tool() { # MODE
 	local log=$out/tool.log
 	: >"$log"
+	# the last run's recording holds a header: waiting for one must not
+	# find it, or the tool would be signalled before it is attached
+	rm -f "$out/$1.ndjson"
 	tool_pid=""
 	case $1 in
 	none) return 0 ;;

@@ -55,6 +55,18 @@ def caps(pid):
     return out
 
 
+def leftovers(base, timeout=10):
+    """What was loaded since base and is still there after up to timeout
+    seconds (the kernel frees a dead process's objects a little later)."""
+    left = {}
+
+    def nothing_left():
+        left.update(new_ids(base))
+        return not any(left.values())
+    wait_until(nothing_left, timeout)
+    return left
+
+
 def wait_until(pred, timeout):
     end = time.time() + timeout
     while time.time() < end:
@@ -136,13 +148,8 @@ def lifecycle(base):
                           f"{name}: the recording ends with its summary")
             else:
                 check(rc == -sig, f"{name}: died by {tag} (got {rc})")
-            left = {}
-
-            def nothing_left():
-                left.update(new_ids(base))
-                return not any(left.values())
-            gone = wait_until(nothing_left, 10)
-            check(gone, f"{name}: nothing left behind "
+            left = leftovers(base)
+            check(not any(left.values()), f"{name}: nothing left behind "
                   f"(progs {sorted(left.get('prog', []))[:5]}, "
                   f"links {sorted(left.get('link', []))[:5]}, "
                   f"maps {sorted(left.get('map', []))[:5]})")
@@ -292,9 +299,34 @@ def bad_options():
           f"an unknown command is named in the error (exit {r.returncode})")
 
 
+def early_signal(base):
+    """SIGINT before the probes are in, from a shell that starts its
+    background jobs with SIGINT ignored: record still stops, exit 0, with a
+    whole recording, and leaves nothing behind."""
+    out = os.path.join(WORK, "early.ndjson")
+    p = subprocess.Popen(["sh", "-c", f'"{BIN}" record -q -o "{out}" & '
+                          'pid=$!; sleep 0.05; kill -INT $pid; wait $pid'])
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = "hung"
+    kinds = []
+    if os.path.exists(out):
+        with open(out) as f:
+            kinds = [json.loads(line)["type"] for line in f if line.strip()]
+    check(rc == 0 and kinds[:1] == ["header"] and kinds[-1:] == ["summary"],
+          f"record signalled while starting: exit {rc}, a whole recording "
+          f"({kinds})")
+    left = leftovers(base)
+    check(not any(left.values()),
+          f"... and nothing of it left loaded ({ {k: sorted(v)[:3] for k, v in left.items() if v} })")
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     base = bpf_ids()
+    early_signal(base)
     lifecycle(base)
     second_daemon()
     privileges()
