@@ -8,11 +8,6 @@
 #include "common.bpf.h"
 #include "vmscan.h"
 
-static __always_inline __u64 task_memcg(void)
-{
-	return rs_current_memcg_cgroup_id();
-}
-
 static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer,
 					 __u64 duration, __u64 nr_reclaimed,
 					 __u64 nr_to_reclaim)
@@ -78,7 +73,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 	st->in_pass = st->in_classic = 0;
 	duration = bpf_ktime_get_ns() - st->direct_start_ns;
 	/* the stall belongs to the task's own memcg */
-	cgid = task_memcg();
+	cgid = rs_current_memcg_cgroup_id();
 	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
 	if (agg) {
 		rs_add(agg, RS_F_DIRECT_RECLAIMS, 1);
@@ -122,7 +117,7 @@ RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v2,
 static __always_inline void memcg_begin_v1(struct rs_task_state *st, int order,
 					   gfp_t gfp)
 {
-	memcg_begin(st, task_memcg());
+	memcg_begin(st, rs_current_memcg_cgroup_id());
 }
 
 RS_PROGS("tp_btf/mm_vmscan_memcg_reclaim_begin", rs_memcg_begin_v1,
@@ -181,7 +176,8 @@ static __always_inline void node_end(struct rs_task_state *st,
 	st->in_node_reclaim = 0;
 	/* no pass outlives its invocation, even if its exit was lost */
 	st->in_pass = st->in_classic = 0;
-	agg = rs_agg_get(task_memcg(), rs_fixed_node, RS_RECLAIMER_NODE);
+	agg = rs_agg_get(rs_current_memcg_cgroup_id(), rs_fixed_node,
+			 RS_RECLAIMER_NODE);
 	if (agg)
 		rs_add(agg, RS_F_NODE_RECLAIMS, 1);
 }

@@ -266,13 +266,6 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Whether a refresh looks at a memcg in cgroupfs (its counters, whether its
  * directory is still there).  A memcg with counts in the last minute is
@@ -340,7 +333,7 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 		if (cg->born[i].removed_at)
 			removed[nr_removed++] = cg->born[i].id;
 	if (nr_removed)
-		qsort(removed, nr_removed, sizeof(*removed), cmp_u64);
+		qsort(removed, nr_removed, sizeof(*removed), rs_cmp_u64);
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		__u64 id = 0;
@@ -348,7 +341,7 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 		if (!mc->path || mc->gone ||
 		    (!due(cg, m, mc, all) &&
 		     !(nr_removed && bsearch(&mc->id, removed, nr_removed,
-					     sizeof(*removed), cmp_u64))))
+					     sizeof(*removed), rs_cmp_u64))))
 			continue;
 		if (rs_cgroups_id(cg, mc->path, &id) || id != mc->id)
 			rs_model_mark_gone(m, mc->id);

@@ -329,6 +329,8 @@ static void draw_details(struct ui *u, int y)
 				 (unsigned long long)gens[i].file_pages);
 	}
 	for (int h = 0; h < RS_NR_HISTS && y < LINES - 2; h++) {
+		const struct rs_hist_counts *hc;
+
 		if (!rs_hist_known(h, hooks)) {
 			mvprintw(y++, 0, "%s latency: n/a (hook missing)",
 				 rs_hist_infos[h].key);
@@ -337,10 +339,10 @@ static void draw_details(struct ui *u, int y)
 		if (!mc->hists)
 			continue;
 		/* a kind with no count yet draws as empty */
+		hc = rs_memcg_hist(mc, h);
 		y = draw_hist(y, rs_hist_infos[h].help,
-			      rs_memcg_hist(mc, h)
-				      ? rs_memcg_hist(mc, h)->total
-				      : (const __u64[RS_HIST_BUCKETS]){0});
+			      hc ? hc->total
+				 : (const __u64[RS_HIST_BUCKETS]){0});
 	}
 }
 

@@ -578,6 +578,41 @@ int rs_collector_misses(struct rs_collector *c, char *buf, size_t size)
 	return n;
 }
 
+/*
+ * The keys of a map (key_size bytes each), in one walk: all of them, or
+ * those whose leading cgroup id is in sorted_ids.  Acting on them comes
+ * after, since deleting during get_next_key would restart the walk.  NULL
+ * with *nr 0 if there are none (or no memory).
+ */
+static void *map_keys(int fd, size_t key_size, const __u64 *sorted_ids,
+		      size_t nr_ids, size_t *nr)
+{
+	/* key is read only after the first call, but analyzers cannot tell */
+	char key[64] = {0}, next[64];
+	char *keys = NULL;
+	size_t cap = 0;
+	bool first = true;
+
+	*nr = 0;
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		memcpy(key, next, key_size);
+		first = false;
+		if (sorted_ids && !bsearch(key, sorted_ids, nr_ids,
+					   sizeof(__u64), rs_cmp_u64))
+			continue;
+		if (*nr == cap) {
+			char *more = realloc(keys, (cap = cap ? cap * 2 : 64) *
+							   key_size);
+
+			if (!more)
+				break;
+			keys = more;
+		}
+		memcpy(keys + (*nr)++ * key_size, key, key_size);
+	}
+	return keys;
+}
+
 typedef int (*map_entry_fn)(void *ctx, const void *key, const void *value);
 
 /*
@@ -596,6 +631,7 @@ static int map_each(int fd, size_t key_size, size_t value_size, map_entry_fn fn,
 	char *keys = NULL, *values = NULL;
 	__u64 token = 0; /* the hash maps' batch token is a bucket index */
 	bool first = true, batched = true;
+	size_t nr;
 	int err = 0;
 
 	for (;;) {
@@ -644,26 +680,16 @@ static int map_each(int fd, size_t key_size, size_t value_size, map_entry_fn fn,
 	free(values);
 	if (batched || err)
 		return err;
-	{
-		char key[64] = {0}, next[64];
-		void *value = malloc(value_size);
-		bool start = true;
-
-		if (!value || key_size > sizeof(key)) {
-			free(value);
-			return -ENOMEM;
-		}
-		while (!bpf_map_get_next_key(fd, start ? NULL : key, next)) {
-			memcpy(key, next, key_size);
-			start = false;
-			if (bpf_map_lookup_elem(fd, key, value))
-				continue; /* deleted meanwhile */
-			err = fn(ctx, key, value);
-			if (err)
-				break;
-		}
-		free(value);
-	}
+	/* the walk: every key, then each value (deleted meanwhile: skipped) */
+	keys = map_keys(fd, key_size, NULL, 0, &nr);
+	values = malloc(value_size);
+	for (size_t i = 0; values && i < nr && !err; i++)
+		if (!bpf_map_lookup_elem(fd, keys + i * key_size, values))
+			err = fn(ctx, keys + i * key_size, values);
+	if (!values)
+		err = -ENOMEM;
+	free(keys);
+	free(values);
 	return err;
 }
 
@@ -727,48 +753,6 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 	return 0;
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The keys of a map (key_size bytes each), in one walk: all of them, or
- * those whose leading cgroup id is in sorted_ids.  Acting on them comes
- * after, since deleting during get_next_key would restart the walk.  NULL
- * with *nr 0 if there are none (or no memory).
- */
-static void *map_keys(int fd, size_t key_size, const __u64 *sorted_ids,
-		      size_t nr_ids, size_t *nr)
-{
-	/* key is read only after the first call, but analyzers cannot tell */
-	char key[64] = {0}, next[64];
-	char *keys = NULL;
-	size_t cap = 0;
-	bool first = true;
-
-	*nr = 0;
-	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
-		memcpy(key, next, key_size);
-		first = false;
-		if (sorted_ids &&
-		    !bsearch(key, sorted_ids, nr_ids, sizeof(__u64), id_cmp))
-			continue;
-		if (*nr == cap) {
-			char *more = realloc(keys, (cap = cap ? cap * 2 : 64) *
-							   key_size);
-
-			if (!more)
-				break;
-			keys = more;
-		}
-		memcpy(keys + (*nr)++ * key_size, key, key_size);
-	}
-	return keys;
-}
-
 void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)
 {
 	int fd = bpf_map__fd(c->skel->maps.rs_names);
@@ -779,7 +763,7 @@ void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)
 	if (!ids)
 		return;
 	/* ids grow with creation (kernfs): parents come first */
-	qsort(ids, nr, sizeof(*ids), id_cmp);
+	qsort(ids, nr, sizeof(*ids), rs_cmp_u64);
 	for (size_t i = 0; i < nr; i++) {
 		/* take, so that an rmdir after the read is not lost */
 		if (bpf_map_lookup_and_delete_elem(fd, &ids[i], &v) &&
@@ -807,7 +791,7 @@ static void forget_keys(int fd, const __u64 *sorted_ids, size_t nr_ids,
 
 void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr)
 {
-	qsort(ids, nr, sizeof(*ids), id_cmp);
+	qsort(ids, nr, sizeof(*ids), rs_cmp_u64);
 	forget_keys(bpf_map__fd(c->skel->maps.rs_agg), ids, nr,
 		    sizeof(struct rs_agg_key));
 	forget_keys(bpf_map__fd(c->skel->maps.rs_hist), ids, nr,

@@ -251,9 +251,10 @@ static void event_head(struct rs_event_writer *w, const struct rs_model *m,
 #define BOOL(k, v) (KEY(k), put_bool(w, v))
 #define NAME(k, v) (KEY(k), put_name(w, v))
 
-static void shrink_line(struct rs_event_writer *w,
-			const struct rs_shrink_event *e)
+static void shrink_line(struct rs_event_writer *w, const void *rec)
 {
+	const struct rs_shrink_event *e = rec;
+
 	S64("priority", e->priority);
 	if (e->budget_known) {
 		S64("swappiness", e->swappiness);
@@ -275,9 +276,9 @@ static void shrink_line(struct rs_event_writer *w,
 	U64("duration_ns", e->duration_ns);
 }
 
-static void aging_line(struct rs_event_writer *w,
-		       const struct rs_aging_event *e)
+static void aging_line(struct rs_event_writer *w, const void *rec)
 {
+	const struct rs_aging_event *e = rec;
 	__u64 lo =
 		e->min_seq[0] < e->min_seq[1] ? e->min_seq[0] : e->min_seq[1];
 
@@ -311,9 +312,10 @@ static void aging_line(struct rs_event_writer *w,
 	put(w, "]", 1);
 }
 
-static void writeback_line(struct rs_event_writer *w,
-			   const struct rs_writeback_event *e)
+static void writeback_line(struct rs_event_writer *w, const void *rec)
 {
+	const struct rs_writeback_event *e = rec;
+
 	U64("nr_taken", e->nr_taken);
 	U64("dirty", e->dirty);
 	U64("unqueued_dirty", e->unqueued_dirty);
@@ -324,73 +326,49 @@ static void writeback_line(struct rs_event_writer *w,
 	BOOL("flusher_woken", e->flusher_woken);
 }
 
-static void throttle_line(struct rs_event_writer *w,
-			  const struct rs_throttle_event *e)
+static void throttle_line(struct rs_event_writer *w, const void *rec)
 {
+	const struct rs_throttle_event *e = rec;
+
 	NAME("reason", rs_throttle_reason_name(e->reason));
 	S64("timeout_us", e->usec_timeout);
 	S64("delayed_us", e->usec_delayed);
 }
 
-static void reclaim_line(struct rs_event_writer *w,
-			 const struct rs_reclaim_event *e)
+static void reclaim_line(struct rs_event_writer *w, const void *rec)
 {
+	const struct rs_reclaim_event *e = rec;
+
 	U64("duration_ns", e->duration_ns);
 	U64("nr_reclaimed", e->nr_reclaimed);
 	if (e->nr_to_reclaim)
 		U64("nr_to_reclaim", e->nr_to_reclaim);
 }
 
-/* The size of each kind's record; 0: not a kind we know. */
-static size_t record_size(unsigned int type)
-{
-	switch (type) {
-	case RS_EV_SHRINK:
-		return sizeof(struct rs_shrink_event);
-	case RS_EV_AGING:
-		return sizeof(struct rs_aging_event);
-	case RS_EV_WRITEBACK:
-		return sizeof(struct rs_writeback_event);
-	case RS_EV_THROTTLE:
-		return sizeof(struct rs_throttle_event);
-	case RS_EV_RECLAIM:
-		return sizeof(struct rs_reclaim_event);
-	default:
-		return 0;
-	}
-}
+/* Each kind: its record's size and its keys after the common ones. */
+static const struct {
+	size_t size;
+	void (*write)(struct rs_event_writer *w, const void *rec);
+} kinds[RS_EV_LAST + 1] = {
+	[RS_EV_SHRINK] = {sizeof(struct rs_shrink_event), shrink_line},
+	[RS_EV_AGING] = {sizeof(struct rs_aging_event), aging_line},
+	[RS_EV_WRITEBACK] = {sizeof(struct rs_writeback_event), writeback_line},
+	[RS_EV_THROTTLE] = {sizeof(struct rs_throttle_event), throttle_line},
+	[RS_EV_RECLAIM] = {sizeof(struct rs_reclaim_event), reclaim_line},
+};
 
 const char *rs_event_line(struct rs_event_writer *w, const struct rs_model *m,
 			  const struct rs_run_info *info, const void *rec,
 			  size_t size, size_t *len)
 {
 	const struct rs_event_hdr *h = rec;
-	size_t want;
 
 	*len = 0;
-	if (size < sizeof(*h))
-		return NULL;
-	want = record_size(h->type);
-	if (!want || size < want)
+	if (size < sizeof(*h) || h->type > RS_EV_LAST ||
+	    !kinds[h->type].write || size < kinds[h->type].size)
 		return NULL;
 	event_head(w, m, info, h);
-	switch (h->type) {
-	case RS_EV_SHRINK:
-		shrink_line(w, rec);
-		break;
-	case RS_EV_AGING:
-		aging_line(w, rec);
-		break;
-	case RS_EV_WRITEBACK:
-		writeback_line(w, rec);
-		break;
-	case RS_EV_THROTTLE:
-		throttle_line(w, rec);
-		break;
-	case RS_EV_RECLAIM:
-		reclaim_line(w, rec);
-		break;
-	}
+	kinds[h->type].write(w, rec);
 	put(w, "}\n", 2);
 	if (w->failed) {
 		errno = ENOMEM;

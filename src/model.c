@@ -88,13 +88,14 @@ void rs_model_begin(struct rs_model *m)
 {
 	for (size_t i = 0; i < m->nr_cells; i++)
 		m->cells[i].seen = false;
-	for (size_t i = 0; i < m->nr_paths; i++)
-		for (int h = 0; m->paths[i].hists && h < RS_NR_HISTS; h++)
-			if (m->paths[i].hists->kind[h])
-				memset(m->paths[i].hists->kind[h]->interval, 0,
-				       sizeof(m->paths[i]
-						      .hists->kind[h]
-						      ->interval));
+	for (size_t i = 0; i < m->nr_paths; i++) {
+		struct rs_hists *hs = m->paths[i].hists;
+
+		for (int h = 0; hs && h < RS_NR_HISTS; h++)
+			if (hs->kind[h])
+				memset(hs->kind[h]->interval, 0,
+				       sizeof(hs->kind[h]->interval));
+	}
 }
 
 /* Binary search; returns the index of key or where it would go. */
@@ -245,7 +246,7 @@ void rs_model_end(struct rs_model *m, double t)
 
 		for (int f = 0; f < RS_NR_FIELDS && !active; f++)
 			active = mc->interval[f] != 0;
-		if (active || mc->interval[RS_F_AGINGS])
+		if (active) /* agings included */
 			p = entry_of(m, mc->id);
 		mc->last_active = active ? t : p ? p->last_active : NAN;
 		mc->last_aging = mc->interval[RS_F_AGINGS] ? t

@@ -112,14 +112,15 @@ struct rs_top_value rs_top_value(const struct rs_model *m,
 			return NA;
 		return val(v[a] / 1000.0 / interval);
 	case P99_MS: {
+		const struct rs_hist_counts *hc;
 		double q;
 
 		if (!rs_hist_known(col_def[col].hist, hooks))
 			return NA;
-		if (!rs_memcg_hist(mc, col_def[col].hist) || row->node >= 0)
+		hc = rs_memcg_hist(mc, col_def[col].hist);
+		if (!hc || row->node >= 0)
 			return NONE;
-		q = rs_hist_quantile(
-			rs_memcg_hist(mc, col_def[col].hist)->interval, 0.99);
+		q = rs_hist_quantile(hc->interval, 0.99);
 		return q < 0 ? NONE : val(q / 1e6);
 	}
 	case MEM_MIB:

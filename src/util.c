@@ -218,3 +218,10 @@ void rs_sleep_unless(volatile int *flag, double seconds)
 		usleep((useconds_t)(step / 1000));
 	}
 }
+
+int rs_cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}

@@ -25,5 +25,7 @@ void rs_sleep_unless(volatile int *flag, double seconds);
 
 /* Read a small file into buf, strip the trailing newline; -errno. */
 int rs_read_file(const char *path, char *buf, size_t size);
+/* qsort/bsearch order of __u64s (cgroup ids) */
+int rs_cmp_u64(const void *a, const void *b);
 
 #endif

@@ -41,14 +41,9 @@ tool_start() { # MODE
 	control) rs-bench attach control 100000 >/tmp/control.json 2>tool.err & ;;
 	esac
 	TOOL_PID=$!
-	i=0
 	# record writes its header, rs-bench says "attached", once attached
-	until grep -q '"type":"header"\|attached' /tmp/"$1".ndjson tool.err 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 600 ] || { log "$1 did not start"; cat tool.err; return 1; }
-		kill -0 $TOOL_PID 2>/dev/null || { log "$1 died"; cat tool.err; return 1; }
-		usleep 100000
-	done
+	await "$1" $TOOL_PID tool.err \
+		grep -q '"type":"header"\|attached' /tmp/"$1".ndjson tool.err
 }
 tool_stop() {
 	[ -n "$TOOL_PID" ] || return 0

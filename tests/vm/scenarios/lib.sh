@@ -66,17 +66,24 @@ snapshot_counters() { # TAG MEMCG...
 	cp /proc/vmstat "vmstat.$tag"
 }
 
+# Until CMD succeeds, while PID lives (60 s at most): a tool we started is
+# up.  Otherwise say so, with its stderr (ERRFILE).
+await() { # WHAT PID ERRFILE CMD...
+	local what=$1 pid=$2 err=$3 tries=0
+	shift 3
+	until "$@" 2>/dev/null; do
+		tries=$((tries + 1))
+		[ $tries -lt 600 ] || { log "$what did not start"; cat "$err"; return 1; }
+		kill -0 "$pid" 2>/dev/null || { log "$what died"; cat "$err"; return 1; }
+		usleep 100000
+	done
+}
+
 # Start `reclaimscope record` and wait until its header (hooks attached).
 start_record() { # ARGS...
 	reclaimscope record -q -v -o /results/rec.ndjson "$@" 2>record.err &
 	RECORD_PID=$!
-	i=0
-	until [ -s /results/rec.ndjson ]; do
-		i=$((i + 1))
-		[ $i -lt 600 ] || { log "record did not start"; cat record.err; return 1; }
-		kill -0 $RECORD_PID 2>/dev/null || { log "record died"; cat record.err; return 1; }
-		usleep 100000
-	done
+	await record $RECORD_PID record.err test -s /results/rec.ndjson
 }
 
 stop_record() {
@@ -92,13 +99,8 @@ start_daemon() { # [DAEMON ARGS...]
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 	reclaimscope daemon -i 0.5 "$@" 2>daemon.err &
 	DAEMON_PID=$!
-	i=0
-	until wget -q -O /dev/null http://127.0.0.1:9782/healthz 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 600 ] || { log "daemon did not start"; cat daemon.err; return 1; }
-		kill -0 $DAEMON_PID 2>/dev/null || { log "daemon died"; cat daemon.err; return 1; }
-		usleep 100000
-	done
+	await daemon $DAEMON_PID daemon.err \
+		wget -q -O /dev/null http://127.0.0.1:9782/healthz
 }
 
 # What the daemon serves now, after its next refresh.
