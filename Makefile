@@ -39,7 +39,8 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -std=gnu11 \
 	-Ivmlinux/$(ARCH) -Iinclude
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c) $(wildcard bpf/*.h) $(wildcard include/*.h)
-SKEL := $(OUT)/reclaimscope.skel.h
+# The probes' object, and the preemption probe run before it is loaded.
+SKELS := $(OUT)/reclaimscope.skel.h $(OUT)/preempt.skel.h
 
 # The model (pure C, no BPF) and the views are kept apart from the
 # collector so the unit tests link without libbpf.
@@ -59,26 +60,22 @@ all: $(OUT)/reclaimscope
 $(OUT) $(OUT)/tests:
 	mkdir -p $@
 
-# One object: bpf/reclaimscope.bpf.c includes every probe.
-$(OUT)/reclaimscope.bpf.o: $(BPF_SRCS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
-	$(CLANG) $(BPF_CFLAGS) -c bpf/reclaimscope.bpf.c -o $@
+# BPF objects and their skeletons (struct NAME_bpf): bpf/reclaimscope.bpf.c
+# includes every probe; preempt and bench stand alone.
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(BPF_SRCS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(SKEL): $(OUT)/reclaimscope.bpf.o
-	$(BPFTOOL) gen skeleton $< name reclaimscope_bpf > $@
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+.PRECIOUS: $(OUT)/%.bpf.o
 
-$(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKEL) | $(OUT)
+$(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKELS) | $(OUT)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -o $@
 
 # The benchmark programs and their driver (tests/bench): never installed.
-$(OUT)/bench.bpf.o: $(BPF_SRCS) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
-	$(CLANG) $(BPF_CFLAGS) -c bpf/bench.bpf.c -o $@
-
-$(OUT)/bench.skel.h: $(OUT)/bench.bpf.o
-	$(BPFTOOL) gen skeleton $< name rs_bench_bpf > $@
-
 $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h)
 	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) tests/bench/rs-bench.c $(MODEL_SRCS) $(LIBS) -o $@
 
@@ -119,7 +116,7 @@ sanitize:
 # (bpf_object__destroy_skeleton) frees nothing, and so reports the
 # skeleton's own error path.  make sanitize checks leaks at run time.
 LINT_CPPFLAGS := -Iinclude -Isrc -D_GNU_SOURCE
-lint: $(SKEL)
+lint: $(SKELS)
 	clang-format --dry-run -Werror $(FORMATTED)
 	cppcheck --enable=warning,performance,portability --std=c11 \
 		--inline-suppr --error-exitcode=1 -q --max-configs=1 -j2 \

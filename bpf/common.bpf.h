@@ -41,16 +41,16 @@ struct {
 } rs_agg SEC(".maps");
 
 /*
- * Latency histograms: shared, not per-CPU (a per-CPU value of 8 bytes per
- * bucket would cost more than the buckets); the events are per reclaim call,
- * not per folio, so atomic adds do not contend.
+ * Latency histograms: shared, not per-CPU (per-CPU buckets would cost more
+ * memory than they save); the events are per reclaim call, not per folio,
+ * so atomic adds do not contend.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, struct rs_hist_key);
-	__type(value, __u64);
+	__type(value, struct rs_hist_value);
 } rs_hist SEC(".maps");
 
 struct {
@@ -114,20 +114,21 @@ static __always_inline __u8 rs_reclaimer_of(const struct rs_task_state *st)
 	return RS_RECLAIMER_OTHER;
 }
 
+static const struct rs_hist_value rs_zero_hist;
+
 static __always_inline void rs_hist_add(__u64 cgid, enum rs_hist hist, __u64 ns)
 {
-	struct rs_hist_key key = {
-		.cgroup_id = cgid, .hist = hist, .bucket = rs_hist_bucket(ns)};
-	static const __u64 zero;
-	__u64 *count;
+	struct rs_hist_key key = {.cgroup_id = cgid, .hist = hist};
+	struct rs_hist_value *h;
+	__u32 bucket = rs_hist_bucket(ns);
 
-	count = bpf_map_lookup_elem(&rs_hist, &key);
-	if (!count) {
-		bpf_map_update_elem(&rs_hist, &key, &zero, BPF_NOEXIST);
-		count = bpf_map_lookup_elem(&rs_hist, &key);
+	h = bpf_map_lookup_elem(&rs_hist, &key);
+	if (!h) {
+		bpf_map_update_elem(&rs_hist, &key, &rs_zero_hist, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&rs_hist, &key);
 	}
-	if (count)
-		__sync_fetch_and_add(count, 1);
+	if (h && bucket < RS_HIST_BUCKETS)
+		__sync_fetch_and_add(&h->count[bucket], 1);
 	else
 		rs_stat_add(RS_STAT_HIST_FULL, 1);
 }

@@ -163,4 +163,27 @@ static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
 	return sum;
 }
 
+/*
+ * Whether the running BPF program could be preempted: 1 yes, 0 no, -1 cannot
+ * tell.  The kernel runs every BPF program with at least migration disabled;
+ * where the caller already disabled preemption (tracepoints did, in
+ * __DO_TRACE, before they moved to SRCU-fast: "tracing: Guard
+ * __DECLARE_TRACE() use of __DO_TRACE_CALL() with SRCU-fast"), the program
+ * runner does not disable migration as well, so a task with migration
+ * enabled runs the program with preemption off.  A migrate_disable()d task
+ * may be either: counted as preemptible, the safe side.
+ * task_struct.migration_disabled: v5.11 ("sched: Add migrate_disable()"
+ * for every config, not only PREEMPT_RT).  (Reading the preemption count
+ * itself needs the address of a per-CPU variable, which kernels without
+ * CONFIG_KALLSYMS_ALL do not give the verifier.)
+ */
+static __always_inline int rs_preemptible(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (!bpf_core_field_exists(task->migration_disabled))
+		return -1;
+	return task->migration_disabled != 0;
+}
+
 #endif /* RS_COMPAT_BPF_H */

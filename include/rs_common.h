@@ -219,10 +219,19 @@ enum rs_hist { RS_HISTS(RS_HIST_ENUM) RS_NR_HISTS };
 /* 2^0 ns .. 2^37 ns (about 137 s) */
 #define RS_HIST_BUCKETS 38
 
+/*
+ * One entry per memcg and histogram, all its buckets in one value: an event
+ * finds the entry its memcg's last event warmed, where a key per bucket
+ * sent each event to a cold one (~140 ns of memcg_end, BENCHMARKS.md).
+ */
 struct rs_hist_key {
 	__u64 cgroup_id;
 	__u32 hist; /* enum rs_hist */
-	__u32 bucket;
+	__u32 pad;
+};
+
+struct rs_hist_value {
+	__u64 count[RS_HIST_BUCKETS];
 };
 
 /* ceil(log2(ns)), clamped to the last bucket; shifts only (BPF has no clz) */

@@ -160,6 +160,16 @@ static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
 	return bpf_object__find_program_by_name(skel->obj, name);
 }
 
+/*
+ * How many copies of a spec's program run: all RS_COPIES for fentry/fexit
+ * (trampolines always run preemptible), one for a tracepoint where the
+ * kernel runs them with preemption off (no other task can find it busy).
+ */
+static int copies_of(const struct rs_run_info *info, int i)
+{
+	return rs_prog_specs[i].tracepoint ? info->tp_copies : RS_COPIES;
+}
+
 /* Copy k (0-based) of a spec's program: "name", "name_2", ... */
 static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
 				   const char *name, int k)
@@ -200,7 +210,8 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 				err = -ENOENT;
 				goto fail;
 			}
-			bpf_program__set_autoload(p, ch->enabled[i]);
+			bpf_program__set_autoload(
+				p, ch->enabled[i] && k < copies_of(info, i));
 		}
 	}
 	*out = skel;
@@ -291,7 +302,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 		 * trampolines the last attached link first
 		 * (kernel/bpf/trampoline.c adds at the list's head).
 		 */
-		for (int n = 0; n < RS_COPIES; n++) {
+		for (int n = 0; n < copies_of(info, i); n++) {
 			int k = s->tracepoint ? n : RS_COPIES - 1 - n;
 
 			c->links[i][k] = attach_one(
@@ -422,6 +433,9 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 						  info->fentry_why);
 	}
 	btf__free(btf);
+	info->tp_preempt_off = rs_probe_tp_preemption(
+		info->tp_preempt_why, sizeof(info->tp_preempt_why));
+	info->tp_copies = info->tp_preempt_off == 1 ? 1 : RS_COPIES;
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -710,13 +724,14 @@ static int add_cell(void *ctx, const void *key, const void *value)
 	return rs_model_add(sc->model, key, sum) ? -ENOMEM : 0;
 }
 
-static int add_bucket(void *ctx, const void *key, const void *value)
+static int add_hist(void *ctx, const void *key, const void *value)
 {
 	const struct snapshot_ctx *sc = ctx;
 	const struct rs_hist_key *hkey = key;
+	const struct rs_hist_value *hv = value;
 
 	return rs_model_hist_add(sc->model, hkey->cgroup_id, hkey->hist,
-				 hkey->bucket, *(const __u64 *)value)
+				 hv->count)
 		       ? -ENOMEM
 		       : 0;
 }
@@ -733,8 +748,8 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 		       c->ncpus * sizeof(struct rs_agg_value), add_cell, &sc);
 	if (!err)
 		err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
-			       sizeof(struct rs_hist_key), sizeof(__u64),
-			       add_bucket, &sc);
+			       sizeof(struct rs_hist_key),
+			       sizeof(struct rs_hist_value), add_hist, &sc);
 	if (err)
 		return err;
 	fd = bpf_map__fd(c->skel->maps.rs_stats);

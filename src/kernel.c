@@ -4,12 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "kernel.h"
+#include "rs_common.h"
+#include "preempt.h"
 #include "util.h"
+#include "preempt.skel.h"
 
 /* Count the nodes in a list such as "0-3,8". */
 static int count_nodes(const char *list)
@@ -212,4 +216,70 @@ int rs_probe_fentry(const struct btf *btf, const char *func, char *why,
 	close(link);
 	close(fd);
 	return 0;
+}
+
+/* Fork a child that exits at once, and reap it. */
+static int fork_once(void)
+{
+	pid_t child = fork();
+	int status;
+
+	if (child < 0)
+		return -errno;
+	if (!child)
+		_exit(0);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+int rs_probe_tp_preemption(char *why, size_t size)
+{
+	struct preempt_bpf *skel = preempt_bpf__open();
+	struct rs_preempt_seen seen;
+	int err;
+
+	if (!skel) {
+		err = -errno;
+		snprintf(why, size, "preemption probe: open: %s",
+			 strerror(-err));
+		return err;
+	}
+	skel->rodata->rs_probe_tgid = getpid();
+	err = preempt_bpf__load(skel);
+	if (err) {
+		snprintf(why, size, "preemption probe: load: %s",
+			 strerror(-err));
+		goto out;
+	}
+	err = preempt_bpf__attach(skel);
+	if (err) {
+		snprintf(why, size,
+			 "preemption probe: attach to sched_process_fork: %s",
+			 strerror(-err));
+		goto out;
+	}
+	err = fork_once();
+	if (err) {
+		snprintf(why, size, "preemption probe: fork: %s",
+			 strerror(-err));
+		goto out;
+	}
+	seen = skel->bss->rs_preempt_seen;
+	if (!seen.runs) {
+		err = -ENODATA;
+		snprintf(why, size, "preemption probe: it did not run");
+	} else if (seen.unknown) {
+		err = -EOPNOTSUPP;
+		snprintf(why, size,
+			 "preemption probe: this kernel's tasks have no "
+			 "migration_disabled");
+	} else {
+		err = seen.preempt_off == seen.runs;
+		snprintf(why, size, "seen in a fork's tracepoint");
+	}
+out:
+	preempt_bpf__destroy(skel);
+	return err;
 }

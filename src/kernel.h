@@ -33,4 +33,12 @@ bool rs_signature_matches(const char *sig, const char *pattern);
 int rs_probe_fentry(const struct btf *btf, const char *func, char *why,
 		    size_t size);
 
+/*
+ * Does this kernel run tracepoint programs with preemption disabled?  Runs
+ * bpf/preempt.bpf.c on our own fork: 1 yes, 0 no (preemptible: another task
+ * can find a program busy on a CPU, and the kernel then skips it), -errno
+ * when it cannot be told; why says what was seen.
+ */
+int rs_probe_tp_preemption(char *why, size_t size);
+
 #endif

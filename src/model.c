@@ -363,33 +363,41 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 }
 
 int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
-		      __u32 bucket, __u64 cumulative)
+		      const __u64 cumulative[RS_HIST_BUCKETS])
 {
+	struct rs_hist_counts *hc;
 	struct path_entry *p;
-	__u64 prev;
+	bool any = false;
 
-	if ((unsigned)h >= RS_NR_HISTS || bucket >= RS_HIST_BUCKETS)
+	if ((unsigned)h >= RS_NR_HISTS)
 		return 0; /* from a newer BPF side: not ours to show */
+	for (int b = 0; b < RS_HIST_BUCKETS; b++)
+		any |= cumulative[b] != 0;
 	p = entry_of(m, id);
 	if (!p)
 		return -1;
 	if (!p->hists) {
+		if (!any)
+			return 0; /* nothing yet: no histogram */
 		p->hists = calloc(1, sizeof(*p->hists));
 		if (!p->hists)
 			return -1;
 	}
-	if (!p->hists->kind[h]) {
-		if (!cumulative)
-			return 0; /* nothing yet: no histogram */
-		p->hists->kind[h] = calloc(1, sizeof(*p->hists->kind[h]));
-		if (!p->hists->kind[h])
+	hc = p->hists->kind[h];
+	if (!hc) {
+		if (!any)
+			return 0;
+		hc = p->hists->kind[h] = calloc(1, sizeof(*hc));
+		if (!hc)
 			return -1;
 	}
-	prev = p->hists->kind[h]->total[bucket];
-	/* counts only grow; a smaller one is a new owner of the key */
-	p->hists->kind[h]->interval[bucket] =
-		cumulative >= prev ? cumulative - prev : cumulative;
-	p->hists->kind[h]->total[bucket] = cumulative;
+	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+		/* counts only grow; a smaller one is a new owner of the key */
+		hc->interval[b] = cumulative[b] >= hc->total[b]
+					  ? cumulative[b] - hc->total[b]
+					  : cumulative[b];
+		hc->total[b] = cumulative[b];
+	}
 	return 0;
 }
 

@@ -77,9 +77,9 @@ void rs_model_begin(struct rs_model *m);
 int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 		 const __u64 cumulative[RS_NR_FIELDS]);
 void rs_model_end(struct rs_model *m, double t);
-/* During a snapshot: one histogram bucket's cumulative count. */
+/* During a snapshot: one histogram's cumulative bucket counts. */
 int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
-		      __u32 bucket, __u64 cumulative);
+		      const __u64 cumulative[RS_HIST_BUCKETS]);
 
 /* Upper bound (ns) of the bucket holding quantile q (0 < q <= 1) of a
  * histogram; -1 when it is empty. */

@@ -39,6 +39,14 @@ struct rs_run_info {
 	int nr_nodes;	/* possible NUMA nodes */
 	bool fentry_ok; /* fentry/fexit can be loaded */
 	char fentry_why[160]; /* why not */
+	/*
+	 * Tracepoint programs run with preemption off (1), preemptible (0),
+	 * cannot tell (-errno): rs_probe_tp_preemption().  Copies of each
+	 * tracepoint program attached: 1 when off, else RS_COPIES (RS_PROGS).
+	 */
+	int tp_preempt_off;
+	int tp_copies;
+	char tp_preempt_why[96];
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
 	char start[40];	       /* RFC 3339 */

@@ -113,10 +113,10 @@ static bool is_function_hook(const struct bpf_program *p)
  * controls are left out, with a word, where fentry/fexit cannot load (no
  * BTF for the function, or the kernel refuses trampolines).
  */
-static struct rs_bench_bpf *open_bench(const char *prefix, bool stream)
+static struct bench_bpf *open_bench(const char *prefix, bool stream)
 {
 	for (int with_functions = 1; with_functions >= 0; with_functions--) {
-		struct rs_bench_bpf *skel = rs_bench_bpf__open();
+		struct bench_bpf *skel = bench_bpf__open();
 		struct bpf_program *p;
 		bool any_function = false;
 		int err;
@@ -141,11 +141,11 @@ static struct rs_bench_bpf *open_bench(const char *prefix, bool stream)
 		/* a failure with the controls is told below, in one line */
 		libbpf_set_print(with_functions && any_function ? NULL
 								: quiet_print);
-		err = rs_bench_bpf__load(skel);
+		err = bench_bpf__load(skel);
 		libbpf_set_print(quiet_print);
 		if (!err)
 			return skel;
-		rs_bench_bpf__destroy(skel);
+		bench_bpf__destroy(skel);
 		if (!with_functions || !any_function)
 			die("load bench.bpf.o (try -v with bpftool prog load)",
 			    -err);
@@ -164,7 +164,7 @@ static int cmd_attach(const char *which, double secs)
 	const char *prefix = !strcmp(which, "control") ? "rs_empty_"
 			     : !strcmp(which, "peer")  ? "rs_peer_"
 						       : NULL;
-	struct rs_bench_bpf *skel;
+	struct bench_bpf *skel;
 	struct bpf_program *p;
 	json_t *out, *progs;
 	int stats_fd;
@@ -215,14 +215,14 @@ static int cmd_attach(const char *which, double secs)
 	rs_json_write_line(stdout, out);
 	json_decref(out);
 	close(stats_fd);
-	rs_bench_bpf__destroy(skel);
+	bench_bpf__destroy(skel);
 	return 0;
 }
 
 /* --- the ring: producer and consumer ------------------------------------- */
 
 struct ring_bench {
-	struct rs_bench_bpf *skel;
+	struct bench_bpf *skel;
 	struct ring_buffer *ring;
 	bool json;
 	struct rs_model *model; /* for the json sink */
@@ -340,7 +340,7 @@ static void ring_setup(struct ring_bench *b, const char *sink)
 static void ring_teardown(struct ring_bench *b)
 {
 	ring_buffer__free(b->ring);
-	rs_bench_bpf__destroy(b->skel);
+	bench_bpf__destroy(b->skel);
 	rs_model_free(b->model);
 	rs_event_writer_free(b->events_out);
 	fclose(b->devnull);

@@ -28,6 +28,8 @@ def main():
     check(header["type"] == "header" and summary["type"] == "summary",
           "header first, summary last")
     check(summary["drops"] == 0, "no record dropped")
+    check(summary["missed"] == 0,
+          f"no program run skipped by the kernel ({summary['missed']})")
     check(any(l["type"] == "snapshot" for l in lines), "snapshots were written")
     # the intervals add up to the totals, the last partial one included
     for key in ("scanned", "isolated", "reclaimed", "memcg_reclaims"):
@@ -123,6 +125,7 @@ def check_filtered(work, path, full):
     check(all(e.get("path") == path for e in events),
           "every event record belongs to the filtered memcg")
     check(summary["drops"] == 0, "no event record dropped")
+    check(summary["missed"] == 0, "no program run skipped by the kernel")
     # nothing lost on the way, filter included: one record per event
     if summary["memcgs"]:
         f = summary["memcgs"][0]

@@ -117,6 +117,11 @@ def hook_cost_checks(judge, probe, samples, before, after, ids):
     secs = {lab["hook"]: v for n, lab, v in samples
             if n == "reclaimscope_hook_run_seconds_total"}
     claimed = set()
+    judge.check(probe["tracepoint_copies"] ==
+                (1 if probe["tracepoint_preemption"] == "off" else 5),
+                f"one copy of each tracepoint program iff tracepoints run "
+                f"with preemption off ({probe['tracepoint_preemption']}: "
+                f"{probe['tracepoint_copies']})")
     for hook, st in probe["hooks"].items():
         firsts = st.get("programs")
         if not firsts:
@@ -124,6 +129,14 @@ def hook_cost_checks(judge, probe, samples, before, after, ids):
         every = [p for p in hi
                  if re.sub(r"_[0-9]+$", "", p) in firsts]
         claimed.update(every)
+        # copies (RS_PROGS): one per tracepoint program where the kernel
+        # runs them with preemption off, five for functions and elsewhere
+        tracepoint = hook.startswith(("mm_", "cgroup_"))
+        copies = probe["tracepoint_copies"] if tracepoint else 5
+        judge.check(len(every) == copies * len(firsts),
+                    f"{hook}: {copies} cop{'y' if copies == 1 else 'ies'} "
+                    f"of each of its {len(firsts)} programs loaded "
+                    f"({len(every)})")
         if not judge.check(hook in runs and hook in secs,
                            f"{hook}: both cost metrics are there"):
             continue

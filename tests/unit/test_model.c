@@ -251,15 +251,28 @@ static void hist_quantiles(void **state)
 	assert_true(rs_hist_quantile(h, 1.0) == 1 << 30);
 }
 
+/* A histogram of one nonzero bucket, as the BPF side's value holds it. */
+static int hist_add(struct rs_model *m, __u64 id, enum rs_hist h, int bucket,
+		    __u64 count)
+{
+	__u64 counts[RS_HIST_BUCKETS] = {0};
+
+	counts[bucket] = count;
+	return rs_model_hist_add(m, id, h, counts);
+}
+
 static void hist_intervals(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
 	const struct rs_memcg *mc;
+	__u64 none[RS_HIST_BUCKETS] = {0};
 
 	(void)state;
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 1, 1);
-	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 5), 0);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 5), 0);
+	/* an all-zero histogram takes no memory */
+	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_PASS, none), 0);
 	rs_model_end(m, 1);
 	mc = rs_model_find(m, 7);
 	assert_non_null(mc->hists);
@@ -271,7 +284,7 @@ static void hist_intervals(void **state)
 			assert_null(rs_memcg_hist(mc, h));
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
-	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
 	rs_model_end(m, 2);
 	mc = rs_model_find(m, 7);
 	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 8);
@@ -279,13 +292,20 @@ static void hist_intervals(void **state)
 	/* a quiet interval: totals stay, the interval is empty */
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
-	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
 	rs_model_end(m, 3);
 	mc = rs_model_find(m, 7);
 	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 0);
+	/* a smaller count: a new owner of the key, counted from 0 */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 2), 0);
+	rs_model_end(m, 4);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 2);
+	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 2);
 	/* out of range (a newer BPF side): ignored, not a crash */
-	assert_int_equal(rs_model_hist_add(m, 7, RS_NR_HISTS, 0, 1), 0);
-	assert_int_equal(rs_model_hist_add(m, 7, 0, RS_HIST_BUCKETS, 1), 0);
+	assert_int_equal(hist_add(m, 7, RS_NR_HISTS, 0, 1), 0);
 	rs_model_free(m);
 }
 

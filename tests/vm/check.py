@@ -313,6 +313,21 @@ def scenario_tenants(res, header, summary, rec):
           f"children's reclaimed add up to the parent's pgsteal ({parent_steal})")
 
 
+def scenario_tenants_legacy(res, header, summary, rec):
+    """tenants on 6.12, whose tracepoints run their programs with
+    preemption off: one copy of each tracepoint program (RS_PROGS), and
+    eight reclaimers on two CPUs still lose no run (common checks missed)."""
+    probe = json.load(open(os.path.join(res, "probe.json")))
+    check(probe.get("tracepoint_preemption") == "off",
+          f"the probe finds preemption off in tracepoints "
+          f"({probe.get('tracepoint_preemption')}: "
+          f"{probe.get('tracepoint_preemption_why')})")
+    check(probe.get("tracepoint_copies") == 1,
+          f"one copy of each tracepoint program "
+          f"({probe.get('tracepoint_copies')})")
+    scenario_tenants(res, header, summary, rec)
+
+
 def scenario_proactive(res, header, summary, rec):
     m = memcg(summary, "/pro")
     if not check(m is not None, "memcg /pro is in the summary"):
@@ -608,6 +623,7 @@ SCENARIOS = {
     "readahead": scenario_readahead,
     "mix": scenario_mix,
     "tenants": scenario_tenants,
+    "tenants-legacy": scenario_tenants_legacy,
     "proactive": scenario_proactive,
     "classic": scenario_classic,
     "global": scenario_global,
