@@ -22,6 +22,11 @@ const volatile bool rs_stream_events = false;
  * timer (rs_collector_poll).
  */
 const volatile __u64 rs_wakeup_bytes = 1 << 20;
+/*
+ * Tracepoints run their programs with preemption off (userspace found it by
+ * trying: rs_probe_tp_preemption); see rs_tp_add.
+ */
+const volatile bool rs_tp_preempt_off = false;
 /* Node of every lruvec on a one-node machine; RS_NODE_UNKNOWN otherwise. */
 const volatile __u16 rs_fixed_node = RS_NODE_UNKNOWN;
 
@@ -43,12 +48,14 @@ struct {
 /*
  * Latency histograms: shared, not per-CPU (per-CPU buckets would cost more
  * memory than they save); the events are per reclaim call, not per folio,
- * so atomic adds do not contend.
+ * so atomic adds do not contend.  One entry per memcg and kind: room for
+ * 10,000 memcgs with three kinds each (a fuller map counts hist_full), and
+ * the daemon's batched read walks every bucket of the table each refresh.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 32768);
 	__type(key, struct rs_hist_key);
 	__type(value, struct rs_hist_value);
 } rs_hist SEC(".maps");
@@ -69,7 +76,8 @@ static const struct rs_agg_value rs_zero_agg;
 
 /*
  * Per-CPU values still need atomic adds: programs run with migration, not
- * preemption, disabled, so two tasks on one CPU can interleave an update.
+ * preemption, disabled, so two tasks on one CPU can interleave an update
+ * (rs_tp_add: not where tracepoint programs run with preemption off).
  */
 static __always_inline void rs_stat_add(__u32 stat, __u64 n)
 {
@@ -182,6 +190,24 @@ static __always_inline void rs_add(struct rs_agg_value *agg, __u32 field,
 				   __u64 n)
 {
 	if (n && field < RS_NR_FIELDS)
+		__sync_fetch_and_add(&agg->v[field], n);
+}
+
+/*
+ * rs_add for tracepoint programs.  Where they run with preemption off, no
+ * other task can come between the load and the store of a plain add on this
+ * CPU's cell, and the function programs' adds to it are single locked
+ * instructions that cannot land in between either (our programs never run
+ * in interrupts): the lock is not needed.
+ */
+static __always_inline void rs_tp_add(struct rs_agg_value *agg, __u32 field,
+				      __u64 n)
+{
+	if (!n || field >= RS_NR_FIELDS)
+		return;
+	if (rs_tp_preempt_off)
+		agg->v[field] += n;
+	else
 		__sync_fetch_and_add(&agg->v[field], n);
 }
 

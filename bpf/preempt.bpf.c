@@ -16,20 +16,19 @@
 #include "preempt.h"
 #include "compat.bpf.h"
 
-/* Set by the loader: its own process id. */
-const volatile __u32 rs_probe_tgid = 0;
-
 struct rs_preempt_seen rs_preempt_seen = {};
 
+/*
+ * Every fork, not only the loader's: any fork calls the tracepoint the same
+ * way, and a filter on our process id would miss in a PID namespace (the
+ * kernel's ids are not the ones getpid() gives there).
+ */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(rs_preempt_probe, struct task_struct *parent,
 	     struct task_struct *child)
 {
-	int preemptible;
+	int preemptible = rs_preemptible();
 
-	if (parent->tgid != rs_probe_tgid)
-		return 0;
-	preemptible = rs_preemptible();
 	__sync_fetch_and_add(&rs_preempt_seen.runs, 1);
 	if (preemptible < 0)
 		__sync_fetch_and_add(&rs_preempt_seen.unknown, 1);

@@ -76,9 +76,9 @@ static __always_inline void direct_end(struct rs_task_state *st,
 	cgid = rs_current_memcg_cgroup_id();
 	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
 	if (agg) {
-		rs_add(agg, RS_F_DIRECT_RECLAIMS, 1);
-		rs_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
-		rs_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
+		rs_tp_add(agg, RS_F_DIRECT_RECLAIMS, 1);
+		rs_tp_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
+		rs_tp_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
 	}
 	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, duration, nr_reclaimed,
@@ -140,9 +140,9 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 	reclaimer = st->memcg_reclaimer;
 	agg = rs_agg_get(st->target_cgid, rs_fixed_node, reclaimer);
 	if (agg) {
-		rs_add(agg, RS_F_MEMCG_RECLAIMS, 1);
-		rs_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
-		rs_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
+		rs_tp_add(agg, RS_F_MEMCG_RECLAIMS, 1);
+		rs_tp_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
+		rs_tp_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
 	}
 	rs_hist_add(st->target_cgid, RS_HIST_MEMCG, duration);
 	emit_reclaim(st->target_cgid, reclaimer, duration, nr_reclaimed,
@@ -179,7 +179,7 @@ static __always_inline void node_end(struct rs_task_state *st,
 	agg = rs_agg_get(rs_current_memcg_cgroup_id(), rs_fixed_node,
 			 RS_RECLAIMER_NODE);
 	if (agg)
-		rs_add(agg, RS_F_NODE_RECLAIMS, 1);
+		rs_tp_add(agg, RS_F_NODE_RECLAIMS, 1);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_node_reclaim_end", rs_node_end, RS_SLOT_NODE_END,
@@ -203,13 +203,13 @@ lru_isolate(struct rs_task_state *st, int highest_zoneidx, int order,
 	if (!agg)
 		return;
 	if (active) {
-		rs_add(agg, RS_F_ACTIVE_ISOLATED, nr_taken);
+		rs_tp_add(agg, RS_F_ACTIVE_ISOLATED, nr_taken);
 		return;
 	}
-	rs_add(agg, RS_F_SCANNED, nr_scanned);
-	rs_add(agg, RS_F_ISOLATED, nr_taken);
+	rs_tp_add(agg, RS_F_SCANNED, nr_scanned);
+	rs_tp_add(agg, RS_F_ISOLATED, nr_taken);
 	if (lru == LRU_INACTIVE_FILE)
-		rs_add(agg, RS_F_ISOLATED_FILE, nr_taken);
+		rs_tp_add(agg, RS_F_ISOLATED_FILE, nr_taken);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_isolate", rs_lru_isolate, RS_SLOT_ISOLATE,
@@ -236,14 +236,14 @@ lru_shrink_inactive(struct rs_task_state *st, int nid, unsigned long nr_scanned,
 		st->pass_reclaimed += nr_reclaimed;
 	if (!agg)
 		return;
-	rs_add(agg, RS_F_RECLAIMED, nr_reclaimed);
+	rs_tp_add(agg, RS_F_RECLAIMED, nr_reclaimed);
 	if (file)
-		rs_add(agg, RS_F_RECLAIMED_FILE, nr_reclaimed);
-	rs_add(agg, RS_F_DIRTY, stat->nr_dirty);
-	rs_add(agg, RS_F_WRITEBACK, stat->nr_writeback);
-	rs_add(agg, RS_F_CONGESTED, stat->nr_congested);
-	rs_add(agg, RS_F_IMMEDIATE, stat->nr_immediate);
-	rs_add(agg, RS_F_PAGEOUT, stat->nr_pageout);
+		rs_tp_add(agg, RS_F_RECLAIMED_FILE, nr_reclaimed);
+	rs_tp_add(agg, RS_F_DIRTY, stat->nr_dirty);
+	rs_tp_add(agg, RS_F_WRITEBACK, stat->nr_writeback);
+	rs_tp_add(agg, RS_F_CONGESTED, stat->nr_congested);
+	rs_tp_add(agg, RS_F_IMMEDIATE, stat->nr_immediate);
+	rs_tp_add(agg, RS_F_PAGEOUT, stat->nr_pageout);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_shrink_inactive", rs_lru_shrink_inactive,
@@ -264,7 +264,7 @@ static __always_inline void lru_shrink_active(struct rs_task_state *st, int nid,
 	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg)
-		rs_add(agg, RS_F_DEACTIVATED, nr_deactivated);
+		rs_tp_add(agg, RS_F_DEACTIVATED, nr_deactivated);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_shrink_active", rs_lru_shrink_active,
@@ -287,17 +287,17 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg) {
-		rs_add(agg, RS_F_THROTTLES, 1);
-		rs_add(agg, RS_F_THROTTLE_US, usec_delayed);
+		rs_tp_add(agg, RS_F_THROTTLES, 1);
+		rs_tp_add(agg, RS_F_THROTTLE_US, usec_delayed);
 		/* enum vmscan_throttle_state, in order */
 		if (reason == VMSCAN_THROTTLE_WRITEBACK)
-			rs_add(agg, RS_F_THROTTLES_WRITEBACK, 1);
+			rs_tp_add(agg, RS_F_THROTTLES_WRITEBACK, 1);
 		else if (reason == VMSCAN_THROTTLE_ISOLATED)
-			rs_add(agg, RS_F_THROTTLES_ISOLATED, 1);
+			rs_tp_add(agg, RS_F_THROTTLES_ISOLATED, 1);
 		else if (reason == VMSCAN_THROTTLE_NOPROGRESS)
-			rs_add(agg, RS_F_THROTTLES_NOPROGRESS, 1);
+			rs_tp_add(agg, RS_F_THROTTLES_NOPROGRESS, 1);
 		else if (reason == VMSCAN_THROTTLE_CONGESTED)
-			rs_add(agg, RS_F_THROTTLES_CONGESTED, 1);
+			rs_tp_add(agg, RS_F_THROTTLES_CONGESTED, 1);
 	}
 	rs_hist_add(w.cgid, RS_HIST_THROTTLE, (__u64)usec_delayed * 1000);
 	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
@@ -322,7 +322,7 @@ static __always_inline void kswapd_wake(struct rs_task_state *st, int nid,
 		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
 
 	if (agg)
-		rs_add(agg, RS_F_KSWAPD_WAKES, 1);
+		rs_tp_add(agg, RS_F_KSWAPD_WAKES, 1);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_kswapd_wake", rs_kswapd_wake, RS_SLOT_KSWAPD_WAKE,
@@ -334,7 +334,7 @@ static __always_inline void kswapd_sleep(struct rs_task_state *st, int nid)
 		rs_agg_get(RS_CGROUP_NONE, nid, RS_RECLAIMER_KSWAPD);
 
 	if (agg)
-		rs_add(agg, RS_F_KSWAPD_SLEEPS, 1);
+		rs_tp_add(agg, RS_F_KSWAPD_SLEEPS, 1);
 }
 
 RS_PROGS("tp_btf/mm_vmscan_kswapd_sleep", rs_kswapd_sleep, RS_SLOT_KSWAPD_SLEEP,
@@ -353,7 +353,7 @@ slab_end_v2(struct rs_task_state *st, struct shrinker *shr, int nid,
 	agg = rs_agg_get(rs_btf_memcg_cgroup_id(memcg), nid,
 			 st ? rs_reclaimer_of(st) : RS_RECLAIMER_OTHER);
 	if (agg)
-		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
+		rs_tp_add(agg, RS_F_SLAB_FREED, shrinker_retval);
 }
 
 RS_PROGS("tp_btf/mm_shrink_slab_end", rs_slab_end_v2, RS_SLOT_SLAB_END,
@@ -376,7 +376,7 @@ static __always_inline void slab_end_v1(struct rs_task_state *st,
 	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg)
-		rs_add(agg, RS_F_SLAB_FREED, shrinker_retval);
+		rs_tp_add(agg, RS_F_SLAB_FREED, shrinker_retval);
 }
 
 RS_PROGS("tp_btf/mm_shrink_slab_end", rs_slab_end_v1, RS_SLOT_SLAB_END,

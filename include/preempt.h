@@ -9,9 +9,9 @@
 #ifndef RS_PREEMPT_H
 #define RS_PREEMPT_H
 
-/* What the probe saw in the tracepoints it ran for our own fork. */
+/* What the probe saw in the fork tracepoints it ran for while loaded. */
 struct rs_preempt_seen {
-	__u32 runs;	   /* runs for the forking process */
+	__u32 runs;	   /* forks seen (ours, and any other meanwhile) */
 	__u32 preempt_off; /* of them, with preemption disabled */
 	__u32 unknown;	   /* of them, where that could not be told */
 	__u32 pad;

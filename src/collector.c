@@ -192,6 +192,7 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 	if (!skel)
 		return -errno;
 	skel->rodata->rs_stream_events = opts->stream_events;
+	skel->rodata->rs_tp_preempt_off = info->tp_preempt_off == 1;
 	skel->rodata->rs_fixed_node = info->nr_nodes == 1 ? 0 : RS_NODE_UNKNOWN;
 	if (opts->ring_bytes) {
 		err = bpf_map__set_max_entries(skel->maps.rs_events,

@@ -246,7 +246,6 @@ int rs_probe_tp_preemption(char *why, size_t size)
 			 strerror(-err));
 		return err;
 	}
-	skel->rodata->rs_probe_tgid = getpid();
 	err = preempt_bpf__load(skel);
 	if (err) {
 		snprintf(why, size, "preemption probe: load: %s",

@@ -194,8 +194,10 @@ def main():
     lines += ["## 2. Cost per event", "",
               "`run_time_ns / run_cnt` with `kernel.bpf_stats_enabled` on for these "
               "runs only, over the same workload; every copy of a program runs "
-              "for each event (RS_PROGS), so a hook's cost is the sum over its "
-              "copies per first-copy run. Body = raw − the empty control program's "
+              "for each event (RS_PROGS: five where programs can be preempted, "
+              "one for tracepoint programs where tracepoints run with "
+              "preemption off, as on this host), so a hook's cost is the sum "
+              "over its copies per first-copy run. Body = raw − the empty control program's "
               "cost per run × programs run per event. Target: body ≤ 40 ns "
               "aggregate-only, ≤ 80 ns streaming (host CPU).", ""]
     table, ctl = cost_table(costs)
@@ -230,10 +232,15 @@ def main():
                      f"paths): {model['rss_after_kib'] - model['rss_before_kib']:,} KiB, "
                      f"{model['kib_per_memcg']:.2f} KiB per memcg")
     if daemon:
+        lines.append(f"- the daemon (1 s refresh) on this machine with nothing reclaiming: "
+                     f"{daemon['quiet_core_share'] * 100:.2f}% of a core (target < 0.5%), "
+                     f"RSS {daemon['quiet_rss_kib'] / 1024:.1f} MiB")
         lines.append(f"- the daemon after {daemon['memcgs']:,} memcgs each reclaimed "
                      f"({daemon['tracked_series']:,} in /metrics): RSS "
                      f"{daemon['rss_kib'] / 1024:.1f} MiB (target < 32 MiB); idle, "
-                     f"{daemon['idle_core_share'] * 100:.2f}% of a core (target < 0.5%)")
+                     f"{daemon['idle_core_share'] * 100:.2f}% of a core right after, "
+                     f"{daemon['later_core_share'] * 100:.2f}% once they have been "
+                     f"idle a minute")
     lines.append("")
     if len(sys.argv) == 4:
         if os.path.exists(os.path.join(sys.argv[3], "bench.jsonl")):
