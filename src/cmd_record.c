@@ -144,8 +144,11 @@ static int on_record(void *ctx, const void *rec, size_t size)
 		r->write_error = ENOMEM;
 		return -ENOMEM;
 	}
-	/* flushed after each batch (flush_events), not per line */
-	if (fwrite(line, 1, len, r->out) != len) {
+	/*
+	 * flushed after each batch (flush_events), not per line; only this
+	 * thread writes r->out, so no stdio lock per line (~12% of a line)
+	 */
+	if (fwrite_unlocked(line, 1, len, r->out) != len) {
 		r->write_error = errno ? errno : EIO;
 		return -r->write_error;
 	}

@@ -9,7 +9,7 @@
 # the modes interleaved round by round, and medians over the rounds.
 #
 #   BENCH_SMOKE=1  tiny sizes, one round: keeps the scripts from rotting (CI)
-#   BENCH_ROUNDS   rounds of the workload comparison (default 5)
+#   BENCH_ROUNDS   rounds of the workload comparison (default 7)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,8 +25,8 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	rounds=1 file_mb=24 limit_mb=8 passes=1 idle_s=2 drain=200000
 	sustain_s=1 model_memcgs=200 memcgs=20 rl_mb=4 loops=2
 else
-	rounds=${BENCH_ROUNDS:-5} file_mb=512 limit_mb=64 passes=3 idle_s=20
-	drain=4000000 sustain_s=10 model_memcgs=10000 memcgs=10000 rl_mb=32 loops=40
+	rounds=${BENCH_ROUNDS:-7} file_mb=512 limit_mb=64 passes=3 idle_s=20
+	drain=4000000 sustain_s=10 model_memcgs=10000 memcgs=10000 rl_mb=64 loops=80
 fi
 
 say() { echo "bench: $*" >&2; }

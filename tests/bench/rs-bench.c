@@ -250,7 +250,8 @@ static int on_record(void *ctx, void *data, size_t size)
 						 &b->info, data, size, &len);
 
 		if (line)
-			fwrite(line, 1, len, b->devnull);
+			/* as record writes them (src/cmd_record.c) */
+			fwrite_unlocked(line, 1, len, b->devnull);
 	} else if (size >= sizeof(*h) && h->type <= RS_EV_LAST) {
 		b->types[h->type]++;
 	}
