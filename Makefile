@@ -193,7 +193,8 @@ reporttest: $(OUT)/reclaimscope
 installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
-FORMATTED := src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c
+FORMATTED := src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
+	tests/vm/workload.c tests/bench/rs-bench.c
 format:
 	clang-format -i $(FORMATTED)
 

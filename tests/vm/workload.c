@@ -12,13 +12,15 @@
  *                                        it until SECONDS have passed: held,
  *                                        however slow the machine
  *   rs-workload mix PATH PASSES ANON_MB  mmap reader and anon worker at once
- *   rs-workload stride PATH SECONDS KB   read 4 KiB every KB KiB of PATH through
- *                                        mmap, over and over for SECONDS (the
- *                                        strided model of the fault-path patch)
+ *   rs-workload stride PATH SECONDS KB   read 4 KiB every KB KiB of PATH
+ *                                        through mmap, over and over for
+ *                                        SECONDS (the strided model of the
+ *                                        fault-path patch)
  *   rs-workload readlat PATH PASSES      read PATH with read(2) in 256 KiB
- *                                        chunks PASSES times, timing each; print
- *                                        one JSON line: wall and CPU seconds,
- *                                        chunk latency p50/p99/max (make bench)
+ *                                        chunks PASSES times, timing each;
+ *                                        print one JSON line: wall and CPU
+ *                                        seconds, chunk latency p50/p99/max
+ *                                        (make bench)
  *   rs-workload reclaimloop PATH ROUNDS [MEMCG_DIR]
  *                                        ROUNDS times: read PATH into the
  *                                        page cache of our memcg (MEMCG_DIR;
@@ -131,7 +133,8 @@ static int do_stride(const char *path, double seconds, long stride_kb)
 	if (p == MAP_FAILED)
 		die("mmap");
 	/* fault-around and read-around bring in the pages between the strides,
-	 * which this reader never touches: they compete with the ones it does */
+	 * which this reader never touches: they compete with the ones it does
+	 */
 	while (now() < end)
 		for (off_t off = 0; off < st.st_size; off += stride)
 			sum += p[off];
@@ -341,8 +344,8 @@ static int do_reclaimloop(const char *path, long rounds, const char *dir)
 		v1 = true;
 		if (access(reclaim, W_OK)) {
 			fprintf(stderr,
-				"rs-workload: %s has neither memory.reclaim nor "
-				"memory.force_empty\n",
+				"rs-workload: %s has neither "
+				"memory.reclaim nor memory.force_empty\n",
 				memcg);
 			return 1;
 		}
@@ -416,9 +419,10 @@ int main(int argc, char **argv)
 	    number(argv[3]) > 0)
 		return do_reclaimloop(argv[2], number(argv[3]),
 				      argc == 5 ? argv[4] : NULL);
-	fprintf(stderr, "usage: rs-workload write PATH MB | mmap PATH PASSES MS"
-			" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
-			" | stride PATH SECONDS KB | readlat PATH PASSES"
-			" | reclaimloop PATH ROUNDS [MEMCG_DIR]\n");
+	fprintf(stderr,
+		"usage: rs-workload write PATH MB | mmap PATH PASSES MS"
+		" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
+		" | stride PATH SECONDS KB | readlat PATH PASSES"
+		" | reclaimloop PATH ROUNDS [MEMCG_DIR]\n");
 	return 2;
 }
