@@ -135,6 +135,7 @@ static __always_inline void rs_hist_add(__u64 cgid, enum rs_hist hist, __u64 ns)
 		bpf_map_update_elem(&rs_hist, &key, &rs_zero_hist, BPF_NOEXIST);
 		h = bpf_map_lookup_elem(&rs_hist, &key);
 	}
+	/* rs_hist_bucket clamps; the check is the verifier's bound */
 	if (h && bucket < RS_HIST_BUCKETS)
 		__sync_fetch_and_add(&h->count[bucket], 1);
 	else
@@ -186,29 +187,36 @@ static __always_inline struct rs_agg_value *rs_agg_of(const struct rs_where *w)
 
 /* Most per-event counts are often 0 (dirty, writeback, ...): a locked add
  * of nothing still costs its cycles. */
+static __always_inline void rs_cell_add(struct rs_agg_value *agg, __u32 field,
+					__u64 n, bool locked)
+{
+	if (!n || field >= RS_NR_FIELDS)
+		return;
+	if (locked)
+		__sync_fetch_and_add(&agg->v[field], n);
+	else
+		agg->v[field] += n;
+}
+
+/* An add from a program that may be preempted (rs_stat_add says why). */
 static __always_inline void rs_add(struct rs_agg_value *agg, __u32 field,
 				   __u64 n)
 {
-	if (n && field < RS_NR_FIELDS)
-		__sync_fetch_and_add(&agg->v[field], n);
+	rs_cell_add(agg, field, n, true);
 }
 
 /*
- * rs_add for tracepoint programs.  Where they run with preemption off, no
+ * An add from a tracepoint program.  Where they run with preemption off, no
  * other task can come between the load and the store of a plain add on this
  * CPU's cell, and the function programs' adds to it are single locked
  * instructions that cannot land in between either (our programs never run
- * in interrupts): the lock is not needed.
+ * in interrupts): the lock is not needed.  rs_tp_preempt_off is constant
+ * once loaded, so the verifier keeps only one of the two.
  */
 static __always_inline void rs_tp_add(struct rs_agg_value *agg, __u32 field,
 				      __u64 n)
 {
-	if (!n || field >= RS_NR_FIELDS)
-		return;
-	if (rs_tp_preempt_off)
-		agg->v[field] += n;
-	else
-		__sync_fetch_and_add(&agg->v[field], n);
+	rs_cell_add(agg, field, n, !rs_tp_preempt_off);
 }
 
 /*

@@ -9,6 +9,8 @@
 #ifndef RS_COMPAT_BPF_H
 #define RS_COMPAT_BPF_H
 
+#include "aging.h" /* RS_MAX_NR_GENS */
+
 /* include/linux/sched.h: not in BTF, stable since 2.6. */
 #define RS_PF_KSWAPD 0x00020000
 

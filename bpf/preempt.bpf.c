@@ -12,7 +12,6 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "rs_common.h"
-#include "aging.h" /* compat.bpf.h's generation count */
 #include "preempt.h"
 #include "compat.bpf.h"
 

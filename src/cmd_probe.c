@@ -114,7 +114,7 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 	json_object_set_new(o, "tracepoint_preemption_why",
 			    json_string(info->tp_preempt_why));
 	json_object_set_new(o, "tracepoint_copies",
-			    json_integer(info->tp_copies));
+			    json_integer(rs_tp_copies(info)));
 	json_object_set_new(o, "cgroup_root", json_string(info->cgroup_root));
 	json_object_set_new(o, "mode",
 			    json_string(attached_any ? rs_mode(info) : "none"));
@@ -163,12 +163,9 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	       info->fentry_ok	     ? "usable"
 	       : info->fentry_why[0] ? info->fentry_why
 				     : "not tried (no function to trace)");
-	printf("tracepoints     %s: %d cop%s of each program (%s)\n",
-	       info->tp_preempt_off == 1   ? "run with preemption off"
-	       : info->tp_preempt_off == 0 ? "run preemptible"
-					   : "preemption unknown",
-	       info->tp_copies, info->tp_copies == 1 ? "y" : "ies",
-	       info->tp_preempt_why);
+	printf("tracepoints     preemption %s: %d cop%s of each program (%s)\n",
+	       tp_preemption_word(info), rs_tp_copies(info),
+	       rs_tp_copies(info) == 1 ? "y" : "ies", info->tp_preempt_why);
 	printf("memory cgroup   %s\n",
 	       info->cgroup_version ? (info->cgroup_version == 2 ? "v2" : "v1")
 				    : "none found (ids are shown, not paths)");

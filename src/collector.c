@@ -167,7 +167,7 @@ static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
  */
 static int copies_of(const struct rs_run_info *info, int i)
 {
-	return rs_prog_specs[i].tracepoint ? info->tp_copies : RS_COPIES;
+	return rs_prog_specs[i].tracepoint ? rs_tp_copies(info) : RS_COPIES;
 }
 
 /* Copy k (0-based) of a spec's program: "name", "name_2", ... */
@@ -436,7 +436,6 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	btf__free(btf);
 	info->tp_preempt_off = rs_probe_tp_preemption(
 		info->tp_preempt_why, sizeof(info->tp_preempt_why));
-	info->tp_copies = info->tp_preempt_off == 1 ? 1 : RS_COPIES;
 
 	c = calloc(1, sizeof(*c));
 	if (!c)

@@ -376,17 +376,12 @@ int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
 	p = entry_of(m, id);
 	if (!p)
 		return -1;
-	if (!p->hists) {
-		if (!any)
-			return 0; /* nothing yet: no histogram */
-		p->hists = calloc(1, sizeof(*p->hists));
-		if (!p->hists)
-			return -1;
-	}
-	hc = p->hists->kind[h];
+	hc = p->hists ? p->hists->kind[h] : NULL;
 	if (!hc) {
 		if (!any)
-			return 0;
+			return 0; /* nothing yet: no histogram */
+		if (!p->hists && !(p->hists = calloc(1, sizeof(*p->hists))))
+			return -1;
 		hc = p->hists->kind[h] = calloc(1, sizeof(*hc));
 		if (!hc)
 			return -1;

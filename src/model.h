@@ -20,7 +20,6 @@ struct rs_cell {
 	bool seen;		      /* present in the last snapshot */
 };
 
-/* Latency histograms of one memcg (RS_HISTS), cumulative and per interval. */
 /* One latency histogram of a memcg: since the start, and the last interval. */
 struct rs_hist_counts {
 	__u64 total[RS_HIST_BUCKETS];

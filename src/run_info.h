@@ -41,11 +41,9 @@ struct rs_run_info {
 	char fentry_why[160]; /* why not */
 	/*
 	 * Tracepoint programs run with preemption off (1), preemptible (0),
-	 * cannot tell (-errno): rs_probe_tp_preemption().  Copies of each
-	 * tracepoint program attached: 1 when off, else RS_COPIES (RS_PROGS).
+	 * cannot tell (-errno): rs_probe_tp_preemption().
 	 */
 	int tp_preempt_off;
-	int tp_copies;
 	char tp_preempt_why[96];
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
@@ -66,6 +64,15 @@ const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 
 /* A BPF hook attached while the kernel times programs: runs, run_ns hold. */
 bool rs_hook_cost_known(const struct rs_run_info *info, enum rs_hook h);
+
+/*
+ * Copies of each tracepoint program attached (RS_PROGS): one where they run
+ * with preemption off (no other task can find one busy), else RS_COPIES.
+ */
+static inline int rs_tp_copies(const struct rs_run_info *info)
+{
+	return info->tp_preempt_off == 1 ? 1 : RS_COPIES;
+}
 
 /* Mode in one word: "full", "partial" or "tracepoint-only". */
 const char *rs_mode(const struct rs_run_info *info);

@@ -40,10 +40,8 @@ done
 
 # Programs of another reclaimscope (or rs-bench) would run in every mode and
 # be counted in the costs: refuse, saying which process holds them.
-if bpftool prog show --json 2>/dev/null |
+if ! bpftool prog show --json 2>/dev/null |
 	python3 -c 'import json, sys; sys.exit(any(p.get("name", "").startswith("rs_") for p in json.load(sys.stdin)))'; then
-	:
-else
 	say "BPF programs named rs_* are loaded already (another reclaimscope?): stop it first"
 	pgrep -a 'reclaimscope|rs-bench' >&2 || true
 	exit 1

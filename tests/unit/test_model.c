@@ -261,9 +261,21 @@ static int hist_add(struct rs_model *m, __u64 id, enum rs_hist h, int bucket,
 	return rs_model_hist_add(m, id, h, counts);
 }
 
+/* A snapshot of memcg 7 whose memcg-reclaim bucket 12 holds count. */
+static const struct rs_hist_counts *hist_round(struct rs_model *m, double t,
+					       __u64 count)
+{
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, count), 0);
+	rs_model_end(m, t);
+	return rs_memcg_hist(rs_model_find(m, 7), RS_HIST_MEMCG);
+}
+
 static void hist_intervals(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_hist_counts *hc;
 	const struct rs_memcg *mc;
 	__u64 none[RS_HIST_BUCKETS] = {0};
 
@@ -282,28 +294,16 @@ static void hist_intervals(void **state)
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		if (h != RS_HIST_MEMCG)
 			assert_null(rs_memcg_hist(mc, h));
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
-	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
-	rs_model_end(m, 2);
-	mc = rs_model_find(m, 7);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 8);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 3);
+	hc = hist_round(m, 2, 8);
+	assert_int_equal(hc->total[12], 8);
+	assert_int_equal(hc->interval[12], 3);
 	/* a quiet interval: totals stay, the interval is empty */
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
-	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 8), 0);
-	rs_model_end(m, 3);
-	mc = rs_model_find(m, 7);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 0);
+	hc = hist_round(m, 3, 8);
+	assert_int_equal(hc->interval[12], 0);
 	/* a smaller count: a new owner of the key, counted from 0 */
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 2, 2);
-	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 2), 0);
-	rs_model_end(m, 4);
-	mc = rs_model_find(m, 7);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 2);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 2);
+	hc = hist_round(m, 4, 2);
+	assert_int_equal(hc->interval[12], 2);
+	assert_int_equal(hc->total[12], 2);
 	/* out of range (a newer BPF side): ignored, not a crash */
 	assert_int_equal(hist_add(m, 7, RS_NR_HISTS, 0, 1), 0);
 	rs_model_free(m);
