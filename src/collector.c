@@ -750,8 +750,12 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
 		err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
 			       sizeof(struct rs_hist_key),
 			       sizeof(struct rs_hist_value), add_hist, &sc);
-	if (err)
+	if (err) {
+		/* what was read is cumulative, so keep it: the memcgs must be
+		 * laid out again after the cells moved */
+		rs_model_end(m, t);
 		return err;
+	}
 	fd = bpf_map__fd(c->skel->maps.rs_stats);
 	for (__u32 s = 0; s < RS_NR_STATS; s++) {
 		stats[s] = 0;

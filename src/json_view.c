@@ -105,13 +105,14 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 	json_object_set_new(o, "t", json_real(rs_model_time(m)));
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		__u64 v[RS_NR_FIELDS];
 		json_t *e;
 
-		if (!any_nonzero(mc->interval) ||
-		    !rs_path_matches(mc->path, filter))
+		rs_memcg_values(mc, true, v);
+		if (!any_nonzero(v) || !rs_path_matches(mc->path, filter))
 			continue;
 		e = memcg_head(mc);
-		set_fields(e, mc->interval, rs_model_hooks(m));
+		set_fields(e, v, rs_model_hooks(m));
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
@@ -303,12 +304,14 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 	}
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		__u64 v[RS_NR_FIELDS];
 		json_t *e, *by_rec;
 
 		if (!rs_path_matches(mc->path, filter))
 			continue;
 		e = memcg_head(mc);
-		set_fields(e, mc->total, rs_model_hooks(m));
+		rs_memcg_values(mc, false, v);
+		set_fields(e, v, rs_model_hooks(m));
 		json_object_set_new(e, "nodes", breakdowns(m, mc, &by_rec));
 		json_object_set_new(e, "by_reclaimer", by_rec);
 		json_object_set_new(e, "histograms",

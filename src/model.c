@@ -9,6 +9,7 @@
 static const enum rs_field cg_fields[] = {RS_F_REFAULTS_ANON,
 					  RS_F_REFAULTS_FILE, RS_F_OOM_KILLS};
 #define NR_CG (sizeof(cg_fields) / sizeof(cg_fields[0]))
+_Static_assert(NR_CG == RS_MEMCG_OWN_FIELDS, "struct rs_memcg's own counters");
 
 struct path_entry {
 	__u64 id;
@@ -32,7 +33,10 @@ struct rs_model {
 	struct rs_cell *cells; /* sorted by key */
 	size_t nr_cells, cap_cells;
 	struct rs_memcg *memcgs;
-	size_t nr_memcgs;
+	size_t nr_memcgs, cap_memcgs;
+	/* sums of the memcgs with more than one cell: total, interval */
+	__u64 (*sums)[2][RS_NR_FIELDS];
+	size_t cap_sums;
 	struct path_entry *paths; /* sorted by id */
 	size_t nr_paths, cap_paths;
 	__u64 stats[RS_NR_STATS], stats_prev[RS_NR_STATS];
@@ -76,6 +80,7 @@ void rs_model_free(struct rs_model *m)
 	free(m->paths);
 	free(m->cells);
 	free(m->memcgs);
+	free(m->sums);
 	free(m);
 }
 
@@ -86,6 +91,7 @@ __u64 rs_model_hooks(const struct rs_model *m)
 
 void rs_model_begin(struct rs_model *m)
 {
+	m->nr_memcgs = 0; /* they point into the cells, which adds move */
 	for (size_t i = 0; i < m->nr_cells; i++)
 		m->cells[i].seen = false;
 	for (size_t i = 0; i < m->nr_paths; i++) {
@@ -182,12 +188,48 @@ static struct path_entry *find_path(const struct rs_model *m, __u64 id,
 
 static void cg_restore(struct rs_model *m);
 static struct path_entry *entry_of(struct rs_model *m, __u64 id);
+static int cg_index(enum rs_field f);
+
+/* Room for n elements of size in *array (kept between snapshots). */
+static bool grow(void **array, size_t *cap, size_t n, size_t size)
+{
+	void *bigger;
+
+	if (n <= *cap)
+		return true;
+	bigger = realloc(*array, n * size);
+	if (!bigger)
+		return false;
+	*array = bigger;
+	*cap = n;
+	return true;
+}
+
+__u64 rs_memcg_value(const struct rs_memcg *mc, enum rs_field f, bool interval)
+{
+	int own = cg_index(f);
+
+	if (own >= 0)
+		return interval ? mc->own_interval[own] : mc->own_total[own];
+	return interval ? mc->sum_interval[f] : mc->sum_total[f];
+}
+
+void rs_memcg_values(const struct rs_memcg *mc, bool interval,
+		     __u64 out[RS_NR_FIELDS])
+{
+	memcpy(out, interval ? mc->sum_interval : mc->sum_total,
+	       RS_NR_FIELDS * sizeof(*out));
+	for (size_t i = 0; i < NR_CG; i++)
+		out[cg_fields[i]] =
+			interval ? mc->own_interval[i] : mc->own_total[i];
+}
 
 void rs_model_end(struct rs_model *m, double t)
 {
-	size_t nr = 0;
+	size_t nr = 0, nr_sums = 0, sum = 0;
 
 	m->t = t;
+	m->nr_memcgs = 0;
 	for (size_t i = 0; i < m->nr_cells; i++) {
 		if (!m->cells[i].seen)
 			memset(m->cells[i].interval, 0,
@@ -195,12 +237,18 @@ void rs_model_end(struct rs_model *m, double t)
 		if (i == 0 ||
 		    m->cells[i].key.cgroup_id != m->cells[i - 1].key.cgroup_id)
 			nr++;
+		else if (i == 1 || m->cells[i - 1].key.cgroup_id !=
+					   m->cells[i - 2].key.cgroup_id)
+			nr_sums++; /* a memcg's second cell */
 	}
-	free(m->memcgs);
-	m->memcgs = calloc(nr ? nr : 1, sizeof(*m->memcgs));
-	m->nr_memcgs = 0;
-	if (!m->memcgs)
+	if (!grow((void **)&m->memcgs, &m->cap_memcgs, nr,
+		  sizeof(*m->memcgs)) ||
+	    !grow((void **)&m->sums, &m->cap_sums, nr_sums, sizeof(*m->sums)))
 		return;
+	if (nr)
+		memset(m->memcgs, 0, nr * sizeof(*m->memcgs));
+	if (nr_sums)
+		memset(m->sums, 0, nr_sums * sizeof(*m->sums));
 	for (size_t i = 0; i < m->nr_cells; i++) {
 		const struct rs_cell *cell = &m->cells[i];
 		struct rs_memcg *mc;
@@ -232,10 +280,23 @@ void rs_model_end(struct rs_model *m, double t)
 			}
 		}
 		mc = &m->memcgs[m->nr_memcgs - 1];
-		mc->nr_cells++;
+		if (++mc->nr_cells == 1) {
+			mc->sum_total = cell->total;
+			mc->sum_interval = cell->interval;
+			continue;
+		}
+		if (mc->nr_cells == 2) { /* from now on, a sum of its own */
+			memcpy(m->sums[sum][0], mc->sum_total,
+			       sizeof(m->sums[sum][0]));
+			memcpy(m->sums[sum][1], mc->sum_interval,
+			       sizeof(m->sums[sum][1]));
+			mc->sum_total = m->sums[sum][0];
+			mc->sum_interval = m->sums[sum][1];
+			sum++;
+		}
 		for (int f = 0; f < RS_NR_FIELDS; f++) {
-			mc->total[f] += cell->total[f];
-			mc->interval[f] += cell->interval[f];
+			m->sums[sum - 1][0][f] += cell->total[f];
+			m->sums[sum - 1][1][f] += cell->interval[f];
 		}
 	}
 	cg_restore(m);
@@ -245,13 +306,13 @@ void rs_model_end(struct rs_model *m, double t)
 		bool active = false;
 
 		for (int f = 0; f < RS_NR_FIELDS && !active; f++)
-			active = mc->interval[f] != 0;
+			active = rs_memcg_value(mc, f, true) != 0;
 		if (active) /* agings included */
 			p = entry_of(m, mc->id);
 		mc->last_active = active ? t : p ? p->last_active : NAN;
-		mc->last_aging = mc->interval[RS_F_AGINGS] ? t
-				 : p			   ? p->last_aging
-							   : NAN;
+		mc->last_aging = mc->sum_interval[RS_F_AGINGS] ? t
+				 : p			       ? p->last_aging
+							       : NAN;
 		if (p) {
 			p->last_active = mc->last_active;
 			p->last_aging = mc->last_aging;
@@ -269,7 +330,7 @@ static void cg_restore(struct rs_model *m)
 		if (!p || !p->cg_sampled)
 			continue;
 		for (size_t i = 0; i < NR_CG; i++)
-			mc->total[cg_fields[i]] = p->cg_last[i] - p->cg_base[i];
+			mc->own_total[i] = p->cg_last[i] - p->cg_base[i];
 	}
 }
 
@@ -502,9 +563,8 @@ void rs_model_cg_apply(struct rs_model *m)
 		if (!p || !p->cg_sampled)
 			continue;
 		for (size_t i = 0; i < NR_CG; i++) {
-			mc->total[cg_fields[i]] = p->cg_last[i] - p->cg_base[i];
-			mc->interval[cg_fields[i]] =
-				p->cg_last[i] - p->cg_prev[i];
+			mc->own_total[i] = p->cg_last[i] - p->cg_base[i];
+			mc->own_interval[i] = p->cg_last[i] - p->cg_prev[i];
 			p->cg_prev[i] = p->cg_last[i];
 		}
 	}

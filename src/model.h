@@ -35,6 +35,9 @@ struct rs_hists {
 	struct rs_hist_counts *kind[RS_NR_HISTS]; /* NULL: no count yet */
 };
 
+/* The memcg's own counters: refaults (anon, file) and OOM kills. */
+#define RS_MEMCG_OWN_FIELDS 3
+
 struct rs_memcg {
 	__u64 id;
 	const struct rs_hists *hists; /* NULL: nothing recorded yet */
@@ -48,11 +51,24 @@ struct rs_memcg {
 			     * NaN: none seen */
 	char *path; /* NULL until resolved; kept after the memcg is gone */
 	bool gone;  /* no longer in cgroupfs */
-	__u64 total[RS_NR_FIELDS];
-	__u64 interval[RS_NR_FIELDS];
+	/*
+	 * The counters: read them with rs_memcg_value(s).  The sums over the
+	 * cells are the cell's own arrays for a memcg with one cell (one node,
+	 * one reclaimer: most of them), so that 10,000 memcgs do not keep
+	 * 8 MiB of copies; the memcg's own counters (RS_HOOK_CGROUPFS fields,
+	 * which no cell has) are kept here.
+	 */
+	const __u64 *sum_total, *sum_interval;
+	__u64 own_total[RS_MEMCG_OWN_FIELDS], own_interval[RS_MEMCG_OWN_FIELDS];
 	size_t first_cell,
 		nr_cells; /* cells of this memcg, see rs_model_cells */
 };
+
+/* Field f of a memcg: since the start, or during the last interval. */
+__u64 rs_memcg_value(const struct rs_memcg *mc, enum rs_field f, bool interval);
+/* Every field of a memcg, as rs_memcg_value() gives them. */
+void rs_memcg_values(const struct rs_memcg *mc, bool interval,
+		     __u64 out[RS_NR_FIELDS]);
 
 struct rs_model;
 
@@ -101,7 +117,8 @@ __u64 rs_model_stat(const struct rs_model *m, enum rs_stat s);
 __u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s);
 double rs_model_time(const struct rs_model *m);
 
-/* Memcgs, ordered by id; valid until the next rs_model_end(). */
+/* Memcgs, ordered by id; valid from rs_model_end() until the next
+ * rs_model_begin() (a snapshot moves the cells they read). */
 size_t rs_model_nr_memcgs(const struct rs_model *m);
 const struct rs_memcg *rs_model_memcg(const struct rs_model *m, size_t i);
 const struct rs_memcg *rs_model_find(const struct rs_model *m, __u64 id);

@@ -146,13 +146,14 @@ static void memcg_series(FILE *out, const struct rs_model *m, enum rs_field f,
 {
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		__u64 v = rs_memcg_value(mc, f, false);
 
-		if (!mc->total[f])
+		if (!v)
 			continue;
 		fprintf(out, "%s{", name);
 		put_memcg(out, mc, true);
 		fputc('}', out);
-		put_value(out, rs_fields[f].unit_id, mc->total[f]);
+		put_value(out, rs_fields[f].unit_id, v);
 	}
 }
 
@@ -247,7 +248,7 @@ static void histograms(FILE *out, const struct rs_model *m)
 			put_memcg(out, mc, true);
 			fputc('}', out);
 			put_value(out, rs_fields[hist_sum[h]].unit_id,
-				  mc->total[hist_sum[h]]);
+				  rs_memcg_value(mc, hist_sum[h], false));
 			fprintf(out, "%s_count{", name);
 			put_memcg(out, mc, true);
 			fprintf(out, "} %llu\n", (unsigned long long)cum);

@@ -229,13 +229,11 @@ struct rs_top_row *rs_top_rows(const struct rs_model *m,
 		if (o->filter && *o->filter && !strstr(path, o->filter))
 			continue;
 		if (!o->per_node) {
-			if (!o->all && idle(mc->interval))
-				continue;
 			rows[n].mc = mc;
 			rows[n].node = -1;
-			memcpy(rows[n].interval, mc->interval,
-			       sizeof(mc->interval));
-			n++;
+			rs_memcg_values(mc, true, rows[n].interval);
+			if (o->all || !idle(rows[n].interval))
+				n++;
 			continue;
 		}
 		/* cells of a memcg are sorted by node, then reclaimer */
@@ -286,7 +284,8 @@ void rs_top_header(FILE *out, const struct rs_model *m,
 		attached += info->hooks[h].state == RS_HOOK_ATTACHED;
 	}
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++)
-		direct += rs_model_memcg(m, i)->interval[RS_F_DIRECT_RECLAIMS];
+		direct += rs_memcg_value(rs_model_memcg(m, i),
+					 RS_F_DIRECT_RECLAIMS, true);
 	fprintf(out, "reclaimscope  kernel %s  MGLRU %s  mode %s\n",
 		info->kernel,
 		info->mglru_enabled < 0	  ? "absent"

@@ -22,6 +22,16 @@ static void add(struct rs_model *m, __u64 cg, __u16 node, __u8 rec,
 	assert_int_equal(rs_model_add(m, &key, v), 0);
 }
 
+static __u64 total_of(const struct rs_memcg *mc, enum rs_field f)
+{
+	return rs_memcg_value(mc, f, false);
+}
+
+static __u64 interval_of(const struct rs_memcg *mc, enum rs_field f)
+{
+	return rs_memcg_value(mc, f, true);
+}
+
 static void attribution(void **state)
 {
 	struct rs_task_state st = {0};
@@ -78,8 +88,8 @@ static void aggregates_nodes_and_reclaimers(void **state)
 	assert_int_equal(rs_model_memcg(m, 0)->id, 7);
 	mc = rs_model_find(m, 100);
 	assert_non_null(mc);
-	assert_int_equal(mc->total[RS_F_SCANNED], 60);
-	assert_int_equal(mc->total[RS_F_RECLAIMED], 23);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 60);
+	assert_int_equal(total_of(mc, RS_F_RECLAIMED), 23);
 	assert_int_equal(mc->nr_cells, 3);
 	assert_null(rs_model_find(m, 5));
 	rs_model_free(m);
@@ -95,24 +105,24 @@ static void interval_and_total(void **state)
 	add(m, 100, 0, RS_RECLAIMER_MEMCG, 10, 4);
 	rs_model_end(m, 1.0);
 	mc = rs_model_find(m, 100);
-	assert_int_equal(mc->interval[RS_F_SCANNED], 10);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 10);
 
 	/* cumulative 25: this interval 15, total 25 */
 	rs_model_begin(m);
 	add(m, 100, 0, RS_RECLAIMER_MEMCG, 25, 4);
 	rs_model_end(m, 2.0);
 	mc = rs_model_find(m, 100);
-	assert_int_equal(mc->interval[RS_F_SCANNED], 15);
-	assert_int_equal(mc->interval[RS_F_RECLAIMED], 0);
-	assert_int_equal(mc->total[RS_F_SCANNED], 25);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 15);
+	assert_int_equal(interval_of(mc, RS_F_RECLAIMED), 0);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 25);
 
 	/* a snapshot without the cell: totals stay, the interval is zero */
 	rs_model_begin(m);
 	add(m, 200, 0, RS_RECLAIMER_MEMCG, 1, 1);
 	rs_model_end(m, 3.0);
 	mc = rs_model_find(m, 100);
-	assert_int_equal(mc->total[RS_F_SCANNED], 25);
-	assert_int_equal(mc->interval[RS_F_SCANNED], 0);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 25);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 0);
 	assert_true(rs_model_time(m) == 3.0);
 	rs_model_free(m);
 }
@@ -156,7 +166,7 @@ static void memcg_death_keeps_path(void **state)
 	mc = rs_model_find(m, 100);
 	assert_true(mc->gone);
 	assert_string_equal(mc->path, "/tenants/a");
-	assert_int_equal(mc->total[RS_F_SCANNED], 12);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 12);
 	/* and is not resolved again and again */
 	assert_int_equal(rs_model_unresolved(m, ids, 4), 0);
 	rs_model_free(m);
@@ -194,20 +204,93 @@ static void own_counters(void **state)
 	rs_model_cg_sample(m, 200, RS_F_OOM_KILLS, 1);
 	rs_model_cg_apply(m);
 	mc = rs_model_find(m, 100);
-	assert_int_equal(mc->total[RS_F_REFAULTS_FILE], 15);
-	assert_int_equal(mc->interval[RS_F_REFAULTS_FILE], 15);
+	assert_int_equal(total_of(mc, RS_F_REFAULTS_FILE), 15);
+	assert_int_equal(interval_of(mc, RS_F_REFAULTS_FILE), 15);
 	mc = rs_model_find(m, 200);
-	assert_int_equal(mc->total[RS_F_REFAULTS_FILE], 7);
-	assert_int_equal(mc->total[RS_F_OOM_KILLS], 1);
+	assert_int_equal(total_of(mc, RS_F_REFAULTS_FILE), 7);
+	assert_int_equal(total_of(mc, RS_F_OOM_KILLS), 1);
 	/* the next snapshot keeps the totals; the interval is per sample */
 	rs_model_begin(m);
 	rs_model_end(m, 2.0);
 	rs_model_cg_sample(m, 100, RS_F_REFAULTS_FILE, 60);
 	rs_model_cg_apply(m);
 	mc = rs_model_find(m, 100);
-	assert_int_equal(mc->total[RS_F_REFAULTS_FILE], 20);
-	assert_int_equal(mc->interval[RS_F_REFAULTS_FILE], 5);
-	assert_int_equal(mc->total[RS_F_SCANNED], 10);
+	assert_int_equal(total_of(mc, RS_F_REFAULTS_FILE), 20);
+	assert_int_equal(interval_of(mc, RS_F_REFAULTS_FILE), 5);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 10);
+	rs_model_free(m);
+}
+
+/*
+ * A memcg with one cell reads the cell's arrays, one with more a sum of its
+ * own: both across snapshots that insert cells before and between them, and
+ * the memcg's own counters never show in its cell.
+ */
+static void sums_of_one_and_many_cells(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_memcg *mc;
+	const struct rs_cell *cells;
+	__u64 v[RS_NR_FIELDS];
+	size_t nr;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 10, 0, RS_RECLAIMER_MEMCG, 1, 1);
+	add(m, 20, 0, RS_RECLAIMER_KSWAPD, 2, 1);
+	add(m, 20, 1, RS_RECLAIMER_KSWAPD, 3, 1);
+	add(m, 30, 0, RS_RECLAIMER_DIRECT, 4, 1);
+	add(m, 30, 0, RS_RECLAIMER_MEMCG, 5, 1);
+	add(m, 30, 1, RS_RECLAIMER_DIRECT, 6, 1);
+	rs_model_end(m, 1.0);
+	rs_model_cg_sample(m, 10, RS_F_REFAULTS_ANON, 9);
+	rs_model_cg_apply(m);
+	assert_int_equal(total_of(rs_model_find(m, 10), RS_F_SCANNED), 1);
+	assert_int_equal(total_of(rs_model_find(m, 20), RS_F_SCANNED), 5);
+	assert_int_equal(total_of(rs_model_find(m, 30), RS_F_SCANNED), 15);
+	assert_int_equal(total_of(rs_model_find(m, 30), RS_F_RECLAIMED), 3);
+	mc = rs_model_find(m, 10);
+	assert_int_equal(total_of(mc, RS_F_REFAULTS_ANON), 9);
+	assert_int_equal(interval_of(mc, RS_F_REFAULTS_ANON), 9);
+	cells = rs_model_cells(m, &nr);
+	assert_int_equal(nr, 6);
+	assert_int_equal(cells[0].key.cgroup_id, 10);
+	assert_int_equal(cells[0].total[RS_F_REFAULTS_ANON], 0);
+
+	/* new cells before, inside and after the others; 10 gets a second */
+	rs_model_begin(m);
+	add(m, 5, 0, RS_RECLAIMER_MEMCG, 100, 0);
+	add(m, 10, 0, RS_RECLAIMER_MEMCG, 11, 1);
+	add(m, 10, 1, RS_RECLAIMER_KSWAPD, 20, 0);
+	add(m, 20, 0, RS_RECLAIMER_KSWAPD, 2, 1);
+	add(m, 25, 0, RS_RECLAIMER_MEMCG, 7, 7);
+	add(m, 30, 1, RS_RECLAIMER_DIRECT, 16, 1);
+	add(m, 40, 0, RS_RECLAIMER_MEMCG, 8, 8);
+	rs_model_end(m, 2.0);
+	assert_int_equal(rs_model_nr_memcgs(m), 6);
+	mc = rs_model_find(m, 10);
+	assert_int_equal(mc->nr_cells, 2);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 31);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 30);
+	/* the own counters stay until the next sample */
+	assert_int_equal(total_of(mc, RS_F_REFAULTS_ANON), 9);
+	mc = rs_model_find(m, 20);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 5);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 0);
+	mc = rs_model_find(m, 30);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 25);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 10);
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		mc = rs_model_memcg(m, i);
+		rs_memcg_values(mc, false, v);
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			assert_int_equal(v[f], total_of(mc, f));
+		rs_memcg_values(mc, true, v);
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			assert_int_equal(v[f], interval_of(mc, f));
+	}
+	assert_int_equal(total_of(rs_model_find(m, 5), RS_F_SCANNED), 100);
+	assert_int_equal(total_of(rs_model_find(m, 40), RS_F_RECLAIMED), 8);
 	rs_model_free(m);
 }
 
@@ -341,7 +424,7 @@ static void gone_memcgs_expire(void **state)
 	assert_null(rs_model_find(m, 7));
 	assert_null(rs_model_path(m, 7));
 	assert_string_equal(rs_model_find(m, 8)->path, "/b");
-	assert_int_equal(rs_model_find(m, 8)->total[RS_F_SCANNED], 20);
+	assert_int_equal(total_of(rs_model_find(m, 8), RS_F_SCANNED), 20);
 	rs_model_free(m);
 }
 
@@ -354,6 +437,7 @@ int main(void)
 		cmocka_unit_test(memcg_death_keeps_path),
 		cmocka_unit_test(stats_interval),
 		cmocka_unit_test(own_counters),
+		cmocka_unit_test(sums_of_one_and_many_cells),
 		cmocka_unit_test(hist_buckets_are_le_bounds),
 		cmocka_unit_test(hist_quantiles),
 		cmocka_unit_test(hist_intervals),
