@@ -26,13 +26,14 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 {
 	struct rs_aging_event *ev;
 	struct rs_agg_value *agg;
-	__u64 cgid, duration;
+	__u64 cgid, now, duration;
 	__u16 node;
 	__u8 reclaimer, trigger;
 
 	if (!st || !st->aging_start_ns) /* not seen entering */
 		return;
-	duration = bpf_ktime_get_ns() - st->aging_start_ns;
+	now = bpf_ktime_get_ns();
+	duration = now - st->aging_start_ns;
 	st->aging_start_ns = 0;
 	cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
 	node = rs_lruvec_node(lruvec);
@@ -58,7 +59,8 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	}
 	rs_hist_add(cgid, RS_HIST_AGING, duration);
 
-	ev = rs_reserve(sizeof(*ev), RS_EV_AGING, cgid, node, reclaimer);
+	ev = rs_reserve_at(sizeof(*ev), RS_EV_AGING, cgid, node, reclaimer,
+			   now);
 	if (!ev)
 		return;
 	ev->seq = seq;

@@ -153,14 +153,15 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	struct rs_shrink_event *ev;
 	struct rs_agg_value *agg;
 	enum rs_exit_reason why;
-	__u64 duration;
+	__u64 now, duration;
 
 	if (!st || !st->in_pass)
 		return;
 	st->in_pass = 0;
 	st->last_cgid = st->pass_cgid;
 	st->last_node = st->pass_node;
-	duration = bpf_ktime_get_ns() - st->pass_start_ns;
+	now = bpf_ktime_get_ns();
+	duration = now - st->pass_start_ns;
 
 	facts.budget = st->budget;
 	facts.budget_used = st->budget_used;
@@ -192,8 +193,8 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	}
 	rs_hist_add(st->pass_cgid, RS_HIST_PASS, duration);
 
-	ev = rs_reserve(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid, st->pass_node,
-			st->pass_reclaimer);
+	ev = rs_reserve_at(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid,
+			   st->pass_node, st->pass_reclaimer, now);
 	if (!ev)
 		return;
 	ev->evictable = st->evictable;

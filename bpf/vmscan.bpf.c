@@ -8,14 +8,14 @@
 #include "common.bpf.h"
 #include "vmscan.h"
 
-static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer,
+static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer, __u64 now,
 					 __u64 duration, __u64 nr_reclaimed,
 					 __u64 nr_to_reclaim)
 {
 	struct rs_reclaim_event *ev;
 
-	ev = rs_reserve(sizeof(*ev), RS_EV_RECLAIM, cgid, rs_fixed_node,
-			reclaimer);
+	ev = rs_reserve_at(sizeof(*ev), RS_EV_RECLAIM, cgid, rs_fixed_node,
+			   reclaimer, now);
 	if (!ev)
 		return;
 	ev->duration_ns = duration;
@@ -64,14 +64,15 @@ static __always_inline void direct_end(struct rs_task_state *st,
 				       unsigned long nr_reclaimed)
 {
 	struct rs_agg_value *agg;
-	__u64 cgid, duration;
+	__u64 cgid, now, duration;
 
 	if (!st || !st->in_direct)
 		return;
 	st->in_direct = 0;
 	/* no pass outlives its invocation, even if its exit was lost */
 	st->in_pass = st->in_classic = 0;
-	duration = bpf_ktime_get_ns() - st->direct_start_ns;
+	now = bpf_ktime_get_ns();
+	duration = now - st->direct_start_ns;
 	/* the stall belongs to the task's own memcg */
 	cgid = rs_current_memcg_cgroup_id();
 	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
@@ -81,7 +82,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
 	}
 	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
-	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, duration, nr_reclaimed,
+	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, now, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
 
@@ -128,7 +129,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 				      unsigned long nr_reclaimed)
 {
 	struct rs_agg_value *agg;
-	__u64 duration;
+	__u64 now, duration;
 	__u8 reclaimer;
 
 	if (!st || !st->in_memcg)
@@ -136,7 +137,8 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 	st->in_memcg = 0;
 	/* no pass outlives its invocation, even if its exit was lost */
 	st->in_pass = st->in_classic = 0;
-	duration = bpf_ktime_get_ns() - st->memcg_start_ns;
+	now = bpf_ktime_get_ns();
+	duration = now - st->memcg_start_ns;
 	reclaimer = st->memcg_reclaimer;
 	agg = rs_agg_get(st->target_cgid, rs_fixed_node, reclaimer);
 	if (agg) {
@@ -145,7 +147,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
 	}
 	rs_hist_add(st->target_cgid, RS_HIST_MEMCG, duration);
-	emit_reclaim(st->target_cgid, reclaimer, duration, nr_reclaimed,
+	emit_reclaim(st->target_cgid, reclaimer, now, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
 
