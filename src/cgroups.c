@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cgroups.h"
 #include "util.h"
 
@@ -352,34 +354,49 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 /*
  * The counters of one memcg into the model, as baseline or sample.  Each
  * file is read once: the kernel formats all of memory.stat for every read,
- * which is most of what a refresh costs with thousands of memcgs.
+ * which is most of what a refresh costs with thousands of memcgs.  The
+ * directory is looked up once for its files, and only the files of this
+ * hierarchy's version are opened (a failed open walks the path too).
  */
-static void read_counters(const char *root, const char *rel, struct rs_model *m,
-			  __u64 id, bool baseline)
+static void read_counters(const struct rs_cgroups *cg, const char *rel,
+			  struct rs_model *m, __u64 id, bool baseline)
 {
 	static const struct {
 		const char *file;
+		int version; /* 0: both */
 		struct {
 			const char *key;
 			enum rs_field field;
 		} keys[2];
 	} wanted[] = {
 		{"memory.stat",
+		 0,
 		 {{"workingset_refault_anon", RS_F_REFAULTS_ANON},
 		  {"workingset_refault_file", RS_F_REFAULTS_FILE}}},
-		{"memory.events", {{"oom_kill", RS_F_OOM_KILLS}}},
-		{"memory.oom_control", {{"oom_kill", RS_F_OOM_KILLS}}}, /* v1 */
+		{"memory.events", 2, {{"oom_kill", RS_F_OOM_KILLS}}},
+		{"memory.oom_control", 1, {{"oom_kill", RS_F_OOM_KILLS}}},
 	};
 	char path[600], line[256];
+	int dir;
 
+	snprintf(path, sizeof(path), "%s%s", cg->root,
+		 strcmp(rel, "/") ? rel : "");
+	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return;
 	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
+		int fd;
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s%s/%s", root,
-			 strcmp(rel, "/") ? rel : "", wanted[w].file);
-		f = fopen(path, "re");
-		if (!f)
+		if (wanted[w].version && wanted[w].version != cg->version)
 			continue;
+		fd = openat(dir, wanted[w].file, O_RDONLY | O_CLOEXEC);
+		f = fd < 0 ? NULL : fdopen(fd, "r");
+		if (!f) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
 		while (fgets(line, sizeof(line), f)) {
 			for (int k = 0; k < 2 && wanted[w].keys[k].key; k++) {
 				const char *key = wanted[w].keys[k].key;
@@ -401,6 +418,7 @@ static void read_counters(const char *root, const char *rel, struct rs_model *m,
 		}
 		fclose(f);
 	}
+	close(dir);
 }
 
 void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m)
@@ -408,8 +426,7 @@ void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m)
 	rescan(cg);
 	for (size_t i = 0; i < cg->nr; i++) {
 		rs_model_set_path(m, cg->map[i].id, cg->map[i].path);
-		read_counters(cg->root, cg->map[i].path, m, cg->map[i].id,
-			      true);
+		read_counters(cg, cg->map[i].path, m, cg->map[i].id, true);
 	}
 }
 
@@ -419,7 +436,7 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 
 		if (mc->path && !mc->gone && due(cg, m, mc, all))
-			read_counters(cg->root, mc->path, m, mc->id, false);
+			read_counters(cg, mc->path, m, mc->id, false);
 	}
 	rs_model_cg_apply(m);
 }
