@@ -18,7 +18,7 @@
 #   make soak       an hour in the VM: nothing dropped, flat RSS (not in test)
 #   make lint       clang-format check, cppcheck and clang-tidy on src/
 #   make bench      the benchmark suite on this host; writes BENCHMARKS.md
-#                   (bpftrace is compared when installed)
+#                   (installs bpftrace and perf, the peers it compares)
 
 CC ?= cc
 CLANG ?= clang
@@ -144,6 +144,7 @@ tests: unit fuzz sanitize lint installtest hosttest benchsmoke vmtest reporttest
 # `make test`) so that they keep working.
 BENCH_BINS := $(OUT)/reclaimscope $(OUT)/rs-bench $(OUT)/rs-workload
 bench: $(BENCH_BINS)
+	scripts/install-deps.sh --bench
 	tests/bench/bench.sh
 	RS_VM_TIMEOUT=3600 tests/vm/run bench
 	python3 tests/bench/report.py $(OUT)/bench/host.jsonl BENCHMARKS.md $(OUT)/vm/bench/results

@@ -10,8 +10,12 @@ test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 	zstd gzip dmsetup prometheus tmux curl systemd man-db chromium
 	libclang-rt-14-dev wrk cppcheck clang-tidy)
 
+# `install-deps.sh --bench`: also the peers make bench compares us with
+bench=()
+[ "${1:-}" = --bench ] && bench=(bpftrace linux-perf)
+
 missing=()
-for p in "${build[@]}" "${test[@]}"; do
+for p in "${build[@]}" "${test[@]}" "${bench[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing+=("$p")
 done
