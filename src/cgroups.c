@@ -253,13 +253,19 @@ void rs_cgroups_learn(struct rs_cgroups *cg, __u64 id, __u64 parent_id,
 		b->removed_at = cg->refresh + 1;
 }
 
+/* The directory of a memcg, by its path relative to the root. */
+static void dir_of(const struct rs_cgroups *cg, const char *rel, char *buf,
+		   size_t size)
+{
+	snprintf(buf, size, "%s%s", cg->root, strcmp(rel, "/") ? rel : "");
+}
+
 int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 {
 	char full[512];
 	struct stat st;
 
-	snprintf(full, sizeof(full), "%s%s", cg->root,
-		 strcmp(path, "/") ? path : "");
+	dir_of(cg, path, full, sizeof(full));
 	if (stat(full, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -379,8 +385,7 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 	char path[600], line[256];
 	int dir;
 
-	snprintf(path, sizeof(path), "%s%s", cg->root,
-		 strcmp(rel, "/") ? rel : "");
+	dir_of(cg, rel, path, sizeof(path));
 	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return;
@@ -391,10 +396,11 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 		if (wanted[w].version && wanted[w].version != cg->version)
 			continue;
 		fd = openat(dir, wanted[w].file, O_RDONLY | O_CLOEXEC);
-		f = fd < 0 ? NULL : fdopen(fd, "r");
+		if (fd < 0)
+			continue;
+		f = fdopen(fd, "r");
 		if (!f) {
-			if (fd >= 0)
-				close(fd);
+			close(fd);
 			continue;
 		}
 		while (fgets(line, sizeof(line), f)) {

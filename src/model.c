@@ -53,6 +53,28 @@ static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
 	return 0;
 }
 
+/*
+ * Room for n elements of size in *array, whose capacity is *cap: at least
+ * doubled when it grows, so that adding one at a time stays cheap.  The
+ * model's arrays are kept between snapshots.
+ */
+static bool grow(void **array, size_t *cap, size_t n, size_t size)
+{
+	size_t bigger = *cap ? *cap * 2 : 64;
+	void *moved;
+
+	if (n <= *cap)
+		return true;
+	if (bigger < n)
+		bigger = n;
+	moved = realloc(*array, bigger * size);
+	if (!moved)
+		return false;
+	*array = moved;
+	*cap = bigger;
+	return true;
+}
+
 struct rs_model *rs_model_new(__u64 attached_hooks)
 {
 	struct rs_model *m = calloc(1, sizeof(*m));
@@ -135,16 +157,9 @@ int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 	size_t i = find_cell(m, key, &found);
 
 	if (!found) {
-		if (m->nr_cells == m->cap_cells) {
-			size_t cap = m->cap_cells ? m->cap_cells * 2 : 64;
-			struct rs_cell *cells =
-				realloc(m->cells, cap * sizeof(*cells));
-
-			if (!cells)
-				return -1;
-			m->cells = cells;
-			m->cap_cells = cap;
-		}
+		if (!grow((void **)&m->cells, &m->cap_cells, m->nr_cells + 1,
+			  sizeof(*m->cells)))
+			return -1;
 		memmove(&m->cells[i + 1], &m->cells[i],
 			(m->nr_cells - i) * sizeof(*m->cells));
 		m->nr_cells++;
@@ -189,21 +204,6 @@ static struct path_entry *find_path(const struct rs_model *m, __u64 id,
 static void cg_restore(struct rs_model *m);
 static struct path_entry *entry_of(struct rs_model *m, __u64 id);
 static int cg_index(enum rs_field f);
-
-/* Room for n elements of size in *array (kept between snapshots). */
-static bool grow(void **array, size_t *cap, size_t n, size_t size)
-{
-	void *bigger;
-
-	if (n <= *cap)
-		return true;
-	bigger = realloc(*array, n * size);
-	if (!bigger)
-		return false;
-	*array = bigger;
-	*cap = n;
-	return true;
-}
 
 __u64 rs_memcg_value(const struct rs_memcg *mc, enum rs_field f, bool interval)
 {
@@ -402,16 +402,9 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 
 	if (p)
 		return p;
-	if (m->nr_paths == m->cap_paths) {
-		size_t cap = m->cap_paths ? m->cap_paths * 2 : 64;
-		struct path_entry *paths =
-			realloc(m->paths, cap * sizeof(*paths));
-
-		if (!paths)
-			return NULL;
-		m->paths = paths;
-		m->cap_paths = cap;
-	}
+	if (!grow((void **)&m->paths, &m->cap_paths, m->nr_paths + 1,
+		  sizeof(*m->paths)))
+		return NULL;
 	memmove(&m->paths[pos + 1], &m->paths[pos],
 		(m->nr_paths - pos) * sizeof(*m->paths));
 	m->nr_paths++;
