@@ -75,6 +75,22 @@ struct {
 static const struct rs_agg_value rs_zero_agg;
 
 /*
+ * Set once something may have changed the maps a snapshot reads, cleared by
+ * the snapshot that reads them: with thousands of idle memcgs, reading every
+ * entry each refresh was most of an idle daemon's time.  Set after the
+ * change (rs_changed_mark), so that a snapshot which clears it either sees
+ * the change or leaves the flag set for the next one; only tested while
+ * set, so the line stays shared between CPUs until a snapshot clears it.
+ */
+__u32 rs_changed = 0;
+
+static __always_inline void rs_changed_mark(void)
+{
+	if (!rs_changed)
+		rs_changed = 1;
+}
+
+/*
  * Per-CPU values still need atomic adds: programs run with migration, not
  * preemption, disabled, so two tasks on one CPU can interleave an update
  * (rs_tp_add: not where tracepoint programs run with preemption off).
@@ -320,8 +336,10 @@ static __always_inline bool rs_run_copy(__u32 slot, int copy,
 	{                                                                      \
 		struct rs_task_state *st;                                      \
                                                                                \
-		if (rs_run_copy(slot, copy, &st))                              \
+		if (rs_run_copy(slot, copy, &st)) {                            \
 			call;                                                  \
+			rs_changed_mark();                                     \
+		}                                                              \
 		return 0;                                                      \
 	}
 

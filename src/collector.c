@@ -28,7 +28,10 @@ struct rs_collector {
 	void *fn_ctx;
 	int ncpus;
 	__u64 *percpu_stat;
-	int stats_fd; /* bpf_enable_stats(): statistics on while it is open */
+	int stats_fd;  /* bpf_enable_stats(): statistics on while it is open */
+	bool read_all; /* the next snapshot reads the maps whatever rs_changed
+			  says */
+	unsigned snapshots;
 };
 
 /* --- libbpf output: everything with -v; always note a failing program ---- */
@@ -736,23 +739,53 @@ static int add_hist(void *ctx, const void *key, const void *value)
 		       : 0;
 }
 
-int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t)
+/*
+ * Whether the counter maps may have changed since the last snapshot read
+ * them (bpf/common.bpf.h: rs_changed), clearing the flag.  The exchange is a
+ * full barrier: the reads that follow see every change made before a
+ * program found the flag set.  Every RS_READ_ALL_EVERY-th snapshot reads
+ * them anyway, so a change the flag could miss shows late, never lost.
+ */
+#define RS_READ_ALL_EVERY 60
+
+static bool maps_changed(struct rs_collector *c, bool all)
+{
+	bool changed = true;
+
+	if (c->skel->bss)
+		changed = __atomic_exchange_n(&c->skel->bss->rs_changed, 0,
+					      __ATOMIC_SEQ_CST);
+	if (c->snapshots++ % RS_READ_ALL_EVERY == 0 || c->read_all || all)
+		changed = true;
+	c->read_all = false;
+	return changed;
+}
+
+int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
+			  bool all)
 {
 	struct snapshot_ctx sc = {.model = m, .ncpus = c->ncpus};
 	__u64 stats[RS_NR_STATS];
-	int fd, err;
+	int fd, err = 0;
 
+	/* a snapshot without adds keeps every total and zeroes the intervals */
 	rs_model_begin(m);
-	err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
-		       sizeof(struct rs_agg_key),
-		       c->ncpus * sizeof(struct rs_agg_value), add_cell, &sc);
-	if (!err)
-		err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
-			       sizeof(struct rs_hist_key),
-			       sizeof(struct rs_hist_value), add_hist, &sc);
+	if (maps_changed(c, all)) {
+		err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
+			       sizeof(struct rs_agg_key),
+			       c->ncpus * sizeof(struct rs_agg_value), add_cell,
+			       &sc);
+		if (!err)
+			err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
+				       sizeof(struct rs_hist_key),
+				       sizeof(struct rs_hist_value), add_hist,
+				       &sc);
+	}
 	if (err) {
 		/* what was read is cumulative, so keep it: the memcgs must be
-		 * laid out again after the cells moved */
+		 * laid out again after the cells moved; the rest of the maps
+		 * is read next time */
+		c->read_all = true;
 		rs_model_end(m, t);
 		return err;
 	}

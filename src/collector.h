@@ -35,8 +35,13 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 /* Wait up to timeout_ms for records and hand them to fn; -errno on error. */
 int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 		      void *ctx);
-/* Read the aggregates and global counters into the model (one snapshot). */
-int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t);
+/*
+ * Read the aggregates and global counters into the model (one snapshot).
+ * The aggregates are read only when a program may have changed them since
+ * the last read, or when `all` (a snapshot that must be exact) is set.
+ */
+int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
+			  bool all);
 /*
  * Do what a snapshot does to the kernel objects once: 0, or -errno (e.g.
  * -EPERM where the bpf() syscall itself needs a capability).

@@ -94,7 +94,7 @@ int rs_session_refresh(struct rs_session *s)
 {
 	int mglru;
 	int err = rs_collector_snapshot(s->collector, s->model,
-					rs_session_time(s));
+					rs_session_time(s), s->look_at_all);
 
 	if (err)
 		return err;
