@@ -201,6 +201,21 @@ static struct path_entry *find_path(const struct rs_model *m, __u64 id,
 	return NULL;
 }
 
+/*
+ * The entry of id, for ids asked in increasing order (the memcgs'): one walk
+ * of the sorted table instead of a search each, which with 10,000 memcgs
+ * was much of an idle refresh.  *cursor starts at 0.
+ */
+static struct path_entry *next_path(const struct rs_model *m, size_t *cursor,
+				    __u64 id)
+{
+	while (*cursor < m->nr_paths && m->paths[*cursor].id < id)
+		(*cursor)++;
+	return *cursor < m->nr_paths && m->paths[*cursor].id == id
+		       ? &m->paths[*cursor]
+		       : NULL;
+}
+
 static void cg_restore(struct rs_model *m);
 static struct path_entry *entry_of(struct rs_model *m, __u64 id);
 static int cg_index(enum rs_field f);
@@ -226,7 +241,7 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 
 void rs_model_end(struct rs_model *m, double t)
 {
-	size_t nr = 0, nr_sums = 0, sum = 0;
+	size_t nr = 0, nr_sums = 0, sum = 0, cursor = 0;
 
 	m->t = t;
 	m->nr_memcgs = 0;
@@ -263,7 +278,7 @@ void rs_model_end(struct rs_model *m, double t)
 			mc->mem_current = mc->mem_max = NAN;
 			mc->psi_some_avg10 = NAN;
 			mc->mem_current_avg = NAN;
-			p = find_path(m, mc->id, NULL);
+			p = next_path(m, &cursor, mc->id);
 			if (p) {
 				mc->path = p->path;
 				mc->gone = p->gone;
@@ -300,14 +315,15 @@ void rs_model_end(struct rs_model *m, double t)
 		}
 	}
 	cg_restore(m);
+	cursor = 0;
 	for (size_t n = 0; n < m->nr_memcgs; n++) {
 		struct rs_memcg *mc = &m->memcgs[n];
-		struct path_entry *p = find_path(m, mc->id, NULL);
+		struct path_entry *p = next_path(m, &cursor, mc->id);
 		bool active = false;
 
 		for (int f = 0; f < RS_NR_FIELDS && !active; f++)
 			active = rs_memcg_value(mc, f, true) != 0;
-		if (active) /* agings included */
+		if (active && !p) /* agings included; goes in at the cursor */
 			p = entry_of(m, mc->id);
 		mc->last_active = active ? t : p ? p->last_active : NAN;
 		mc->last_aging = mc->sum_interval[RS_F_AGINGS] ? t
@@ -323,9 +339,11 @@ void rs_model_end(struct rs_model *m, double t)
 /* Re-laid memcgs get their own counters' last values back. */
 static void cg_restore(struct rs_model *m)
 {
+	size_t cursor = 0;
+
 	for (size_t n = 0; n < m->nr_memcgs; n++) {
 		struct rs_memcg *mc = &m->memcgs[n];
-		struct path_entry *p = find_path(m, mc->id, NULL);
+		struct path_entry *p = next_path(m, &cursor, mc->id);
 
 		if (!p || !p->cg_sampled)
 			continue;
@@ -549,9 +567,11 @@ void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
 
 void rs_model_cg_apply(struct rs_model *m)
 {
+	size_t cursor = 0;
+
 	for (size_t n = 0; n < m->nr_memcgs; n++) {
 		struct rs_memcg *mc = &m->memcgs[n];
-		struct path_entry *p = find_path(m, mc->id, NULL);
+		struct path_entry *p = next_path(m, &cursor, mc->id);
 
 		if (!p || !p->cg_sampled)
 			continue;
@@ -632,11 +652,11 @@ const char *rs_model_path(const struct rs_model *m, __u64 id)
 
 size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max)
 {
-	size_t n = 0;
+	size_t n = 0, cursor = 0;
 
 	for (size_t i = 0; i < m->nr_memcgs && n < max; i++) {
 		const struct rs_memcg *mc = &m->memcgs[i];
-		const struct path_entry *p = find_path(m, mc->id, NULL);
+		const struct path_entry *p = next_path(m, &cursor, mc->id);
 
 		if (mc->id != RS_CGROUP_NONE && (!p || !p->path))
 			ids[n++] = mc->id;

@@ -222,6 +222,56 @@ static void own_counters(void **state)
 }
 
 /*
+ * The memcgs find their path entries in one walk (next_path): entries that
+ * exist, entries made on the way (an active memcg without one), and memcgs
+ * with none, interleaved.  Each must keep its own path, activity and
+ * counters.
+ */
+static void path_entries_in_one_walk(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const __u64 ids[] = {10, 20, 30, 40, 50};
+	const struct rs_memcg *mc;
+	__u64 unresolved[8];
+
+	(void)state;
+	/* entries for 20 and 40 only, before any snapshot */
+	assert_int_equal(rs_model_set_path(m, 20, "/b"), 0);
+	assert_int_equal(rs_model_set_path(m, 40, "/d"), 0);
+	rs_model_cg_baseline(m, 40, RS_F_REFAULTS_FILE, 100);
+	rs_model_begin(m);
+	for (size_t i = 0; i < 5; i++)
+		add(m, ids[i], 0, RS_RECLAIMER_MEMCG, 10 * (i + 1), i + 1);
+	rs_model_end(m, 1.0);
+	/* only the middle one is active in the second */
+	rs_model_begin(m);
+	for (size_t i = 0; i < 5; i++)
+		add(m, ids[i], 0, RS_RECLAIMER_MEMCG,
+		    10 * (i + 1) + (ids[i] == 30), i + 1);
+	rs_model_end(m, 2.0);
+	rs_model_cg_sample(m, 40, RS_F_REFAULTS_FILE, 103);
+	rs_model_cg_apply(m);
+	for (size_t i = 0; i < 5; i++) {
+		mc = rs_model_find(m, ids[i]);
+		assert_non_null(mc);
+		assert_int_equal(total_of(mc, RS_F_SCANNED),
+				 10 * (i + 1) + (ids[i] == 30));
+		assert_true(mc->last_active == (ids[i] == 30 ? 2.0 : 1.0));
+	}
+	assert_string_equal(rs_model_find(m, 20)->path, "/b");
+	assert_string_equal(rs_model_find(m, 40)->path, "/d");
+	assert_null(rs_model_find(m, 30)->path);
+	assert_int_equal(total_of(rs_model_find(m, 40), RS_F_REFAULTS_FILE), 3);
+	assert_int_equal(total_of(rs_model_find(m, 50), RS_F_REFAULTS_FILE), 0);
+	/* the resolver's to-do list: the three without a path, in order */
+	assert_int_equal(rs_model_unresolved(m, unresolved, 8), 3);
+	assert_int_equal(unresolved[0], 10);
+	assert_int_equal(unresolved[1], 30);
+	assert_int_equal(unresolved[2], 50);
+	rs_model_free(m);
+}
+
+/*
  * A memcg with one cell reads the cell's arrays, one with more a sum of its
  * own: both across snapshots that insert cells before and between them, and
  * the memcg's own counters never show in its cell.
@@ -438,6 +488,7 @@ int main(void)
 		cmocka_unit_test(stats_interval),
 		cmocka_unit_test(own_counters),
 		cmocka_unit_test(sums_of_one_and_many_cells),
+		cmocka_unit_test(path_entries_in_one_walk),
 		cmocka_unit_test(hist_buckets_are_le_bounds),
 		cmocka_unit_test(hist_quantiles),
 		cmocka_unit_test(hist_intervals),
