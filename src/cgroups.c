@@ -23,6 +23,24 @@ struct born {
 	unsigned int removed_at; /* refresh that learned of its rmdir; 0: no */
 };
 
+/* Kernel-wide counts (one per enum rs_cg_file) at a model time. */
+struct vm_mark {
+	double t;
+	__u64 count[2];
+};
+
+/*
+ * The kernel-wide counts from some while before a memcg's files were read;
+ * a bit of `valid` per file.
+ */
+struct stamp {
+	__u64 id;
+	__u64 count[2];
+	unsigned valid;
+};
+
+#define RS_CG_MARKS 64
+
 struct rs_cgroups {
 	char root[256];
 	int version;
@@ -32,6 +50,11 @@ struct rs_cgroups {
 	struct born *born; /* unsorted: few, and short-lived */
 	size_t nr_born, cap_born;
 	unsigned int refresh; /* rs_cgroups_update_model calls */
+	/* the kernel-wide counts of recent refreshes (ring): see RS_CG_LAG_S */
+	struct vm_mark marks[RS_CG_MARKS];
+	size_t nr_marks, next_mark;
+	struct stamp *stamps; /* sorted by id */
+	size_t nr_stamps;
 };
 
 /* Find the memory controller's mount in /proc/self/mountinfo. */
@@ -114,6 +137,7 @@ void rs_cgroups_close(struct rs_cgroups *cg)
 	for (size_t i = 0; i < cg->nr_born; i++)
 		free(cg->born[i].path);
 	free(cg->born);
+	free(cg->stamps);
 	free(cg);
 }
 
@@ -275,12 +299,12 @@ int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 }
 
 /*
- * Whether a refresh looks at a memcg in cgroupfs (its counters, whether its
- * directory is still there).  A memcg with counts in the last minute is
- * looked at every refresh; an idle one every RS_CG_IDLE_EVERY-th (ids
- * spread them over the refreshes), so that thousands of idle tenants do not
- * cost a core: with 10,000 memcgs, reading every memory.stat every second
- * did.  A refresh that must be exact (record's last) looks at all.
+ * Whether a refresh reads a memcg's counters in cgroupfs, unless the kernel
+ * says none can have changed (RS_CG_LAG_S).  A memcg with counts in the
+ * last minute is read every refresh; an idle one every RS_CG_IDLE_EVERY-th
+ * (ids spread them over the refreshes), so that thousands of idle tenants
+ * do not cost a core: with 10,000 memcgs, reading every memory.stat every
+ * second did.  A refresh that must be exact (record's last) reads all.
  */
 #define RS_CG_ACTIVE_WINDOW 60.0 /* s */
 #define RS_CG_IDLE_EVERY 10
@@ -294,6 +318,22 @@ static bool due(const struct rs_cgroups *cg, const struct rs_model *m,
 	    rs_model_time(m) - mc->last_active < RS_CG_ACTIVE_WINDOW)
 		return true;
 	return (mc->id + cg->refresh) % RS_CG_IDLE_EVERY == 0;
+}
+
+/*
+ * Whether a refresh looks for a memcg's directory.  The kernel names every
+ * rmdir as it happens (bpf/cgnames.bpf.c), and those are looked at the next
+ * refresh; this is for one it could not tell (its table full, or the hook
+ * missing), so every memcg is looked for once in RS_CG_GONE_EVERY refreshes:
+ * a stat each of 10,000 memcgs every second cost more than the rest of an
+ * idle daemon's refresh.
+ */
+#define RS_CG_GONE_EVERY 60
+
+static bool gone_due(const struct rs_cgroups *cg, const struct rs_memcg *mc,
+		     bool all)
+{
+	return all || (mc->id + cg->refresh) % RS_CG_GONE_EVERY == 0;
 }
 
 void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
@@ -347,7 +387,7 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 		__u64 id = 0;
 
 		if (!mc->path || mc->gone ||
-		    (!due(cg, m, mc, all) &&
+		    (!gone_due(cg, mc, all) &&
 		     !(nr_removed && bsearch(&mc->id, removed, nr_removed,
 					     sizeof(*removed), rs_cmp_u64))))
 			continue;
@@ -358,71 +398,100 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 }
 
 /*
- * The counters of one memcg into the model, as baseline or sample.  Each
- * file is read once: the kernel formats all of memory.stat for every read,
- * which is most of what a refresh costs with thousands of memcgs.  The
- * directory is looked up once for its files, and only the files of this
- * hierarchy's version are opened (a failed open walks the path too).
+ * What a memcg counts itself, by file.  The kernel counts each of these in
+ * /proc/vmstat as well (`global`, summed): that is what lets a refresh skip
+ * a file that cannot have changed (RS_CG_LAG_S).
+ */
+enum rs_cg_file { RS_CG_STAT, RS_CG_OOM, RS_CG_NR_FILES };
+
+static const struct {
+	const char *file[2]; /* cgroup v1, v2 */
+	struct {
+		const char *key;
+		enum rs_field field;
+	} keys[2];
+	const char *global[2];
+} cg_files[RS_CG_NR_FILES] = {
+	[RS_CG_STAT] = {{"memory.stat", "memory.stat"},
+			{{"workingset_refault_anon", RS_F_REFAULTS_ANON},
+			 {"workingset_refault_file", RS_F_REFAULTS_FILE}},
+			{"workingset_refault_anon", "workingset_refault_file"}},
+	/* the kernel counts both where it kills (__oom_kill_process) */
+	[RS_CG_OOM] = {{"memory.oom_control", "memory.events"},
+		       {{"oom_kill", RS_F_OOM_KILLS}},
+		       {"oom_kill"}},
+};
+
+#define RS_CG_ALL_FILES ((1u << RS_CG_NR_FILES) - 1)
+
+/* The value after "key " on a line of text; false if no line has it. */
+static bool key_value(const char *text, const char *key, __u64 *value)
+{
+	size_t kl = strlen(key);
+
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long v;
+
+		if (!strncmp(line, key, kl) && line[kl] == ' ' &&
+		    sscanf(line + kl + 1, "%llu", &v) == 1) {
+			*value = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A whole small file at dir/name into buf (NUL-terminated); false if not. */
+static bool read_at(int dir, const char *name, char *buf, size_t size)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return false;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return n >= 0;
+}
+
+/*
+ * The counters of one memcg's files (a mask of enum rs_cg_file) into the
+ * model, as baseline or sample.  Each file is read once: the kernel formats
+ * all of memory.stat for every read, which is most of what a refresh costs
+ * with thousands of memcgs.  The directory is looked up once for its files.
  */
 static void read_counters(const struct rs_cgroups *cg, const char *rel,
-			  struct rs_model *m, __u64 id, bool baseline)
+			  struct rs_model *m, __u64 id, bool baseline,
+			  unsigned files)
 {
-	static const struct {
-		const char *file;
-		int version; /* 0: both */
-		struct {
-			const char *key;
-			enum rs_field field;
-		} keys[2];
-	} wanted[] = {
-		{"memory.stat",
-		 0,
-		 {{"workingset_refault_anon", RS_F_REFAULTS_ANON},
-		  {"workingset_refault_file", RS_F_REFAULTS_FILE}}},
-		{"memory.events", 2, {{"oom_kill", RS_F_OOM_KILLS}}},
-		{"memory.oom_control", 1, {{"oom_kill", RS_F_OOM_KILLS}}},
-	};
-	char path[600], line[256];
+	char path[600], text[8192];
 	int dir;
 
 	dir_of(cg, rel, path, sizeof(path));
 	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return;
-	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
-		int fd;
-		FILE *f;
+	for (int w = 0; w < RS_CG_NR_FILES; w++) {
+		if (!(files & (1u << w)) ||
+		    !read_at(dir, cg_files[w].file[cg->version == 2], text,
+			     sizeof(text)))
+			continue;
+		for (int k = 0; k < 2 && cg_files[w].keys[k].key; k++) {
+			__u64 v;
 
-		if (wanted[w].version && wanted[w].version != cg->version)
-			continue;
-		fd = openat(dir, wanted[w].file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		f = fdopen(fd, "r");
-		if (!f) {
-			close(fd);
-			continue;
+			if (!key_value(text, cg_files[w].keys[k].key, &v))
+				continue;
+			if (baseline)
+				rs_model_cg_baseline(
+					m, id, cg_files[w].keys[k].field, v);
+			else
+				rs_model_cg_sample(
+					m, id, cg_files[w].keys[k].field, v);
 		}
-		while (fgets(line, sizeof(line), f)) {
-			for (int k = 0; k < 2 && wanted[w].keys[k].key; k++) {
-				const char *key = wanted[w].keys[k].key;
-				size_t kl = strlen(key);
-				unsigned long long v;
-
-				if (strncmp(line, key, kl) || line[kl] != ' ' ||
-				    sscanf(line + kl + 1, "%llu", &v) != 1)
-					continue;
-				if (baseline)
-					rs_model_cg_baseline(
-						m, id, wanted[w].keys[k].field,
-						v);
-				else
-					rs_model_cg_sample(
-						m, id, wanted[w].keys[k].field,
-						v);
-			}
-		}
-		fclose(f);
 	}
 	close(dir);
 }
@@ -432,18 +501,131 @@ void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m)
 	rescan(cg);
 	for (size_t i = 0; i < cg->nr; i++) {
 		rs_model_set_path(m, cg->map[i].id, cg->map[i].path);
-		read_counters(cg, cg->map[i].path, m, cg->map[i].id, true);
+		read_counters(cg, cg->map[i].path, m, cg->map[i].id, true,
+			      RS_CG_ALL_FILES);
 	}
+}
+
+/*
+ * Reading memcg files whose values cannot have changed is most of what an
+ * idle daemon with thousands of memcgs costs.  Every refault and OOM kill
+ * a memcg counts, the kernel also counts in /proc/vmstat (cg_files'
+ * `global`), so while that sum stays put no memcg's file can have moved.
+ * The two are not in step: memory.stat shows a memcg's updates once its
+ * statistics are flushed (at least every 2 s), /proc/vmstat once each
+ * CPU's share is folded in (about every second).  So a file's stamp is the
+ * sum from at least RS_CG_LAG_S before its read; a count that memory.stat
+ * showed late still moves the sum past the stamp.
+ */
+#define RS_CG_LAG_S 10.0
+
+/* The kernel-wide sums, per file; false where /proc/vmstat cannot tell. */
+static bool vm_counts(__u64 count[RS_CG_NR_FILES])
+{
+	char text[16384];
+	bool ok = true;
+
+	if (rs_read_file("/proc/vmstat", text, sizeof(text)))
+		return false;
+	for (int w = 0; w < RS_CG_NR_FILES; w++) {
+		count[w] = 0;
+		for (int k = 0; k < 2 && cg_files[w].global[k]; k++) {
+			__u64 v = 0;
+
+			ok &= key_value(text, cg_files[w].global[k], &v);
+			count[w] += v;
+		}
+	}
+	return ok;
+}
+
+/* The newest mark from RS_CG_LAG_S or more before t. */
+static const struct vm_mark *mark_before(const struct rs_cgroups *cg, double t)
+{
+	const struct vm_mark *best = NULL;
+
+	for (size_t i = 0; i < cg->nr_marks; i++)
+		if (cg->marks[i].t <= t - RS_CG_LAG_S &&
+		    (!best || cg->marks[i].t > best->t))
+			best = &cg->marks[i];
+	return best;
+}
+
+static void add_mark(struct rs_cgroups *cg, double t,
+		     const __u64 count[RS_CG_NR_FILES])
+{
+	size_t last = (cg->next_mark + RS_CG_MARKS - 1) % RS_CG_MARKS;
+	struct vm_mark *mark = &cg->marks[cg->next_mark];
+
+	/* one a second is enough: a ring of them spans a minute */
+	if (cg->nr_marks && t - cg->marks[last].t < 1.0)
+		return;
+	mark->t = t;
+	memcpy(mark->count, count, sizeof(mark->count));
+	cg->next_mark = (cg->next_mark + 1) % RS_CG_MARKS;
+	if (cg->nr_marks < RS_CG_MARKS)
+		cg->nr_marks++;
+}
+
+/*
+ * The files of a due memcg that may have changed since its stamp (none
+ * valid: never read, or read too soon after the start to stamp).
+ */
+static unsigned files_to_read(const struct stamp *st, bool all, bool known,
+			      const __u64 now[RS_CG_NR_FILES])
+{
+	unsigned files = 0;
+
+	for (int w = 0; w < RS_CG_NR_FILES; w++)
+		if (all || !known || !(st->valid & (1u << w)) ||
+		    st->count[w] != now[w])
+			files |= 1u << w;
+	return files;
 }
 
 void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 {
+	double t = rs_model_time(m);
+	__u64 now[RS_CG_NR_FILES] = {0};
+	bool known = vm_counts(now);
+	const struct vm_mark *before;
+	struct stamp *stamps =
+		malloc((rs_model_nr_memcgs(m) + 1) * sizeof(*stamps));
+	size_t nr = 0, old = 0;
+
+	if (known)
+		add_mark(cg, t, now);
+	before = known ? mark_before(cg, t) : NULL;
+	/* the memcgs and the stamps are both in id order: one merge */
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		struct stamp st = {.id = mc->id};
+		unsigned files = 0;
 
+		while (old < cg->nr_stamps && cg->stamps[old].id < mc->id)
+			old++;
+		if (old < cg->nr_stamps && cg->stamps[old].id == mc->id)
+			st = cg->stamps[old];
 		if (mc->path && !mc->gone && due(cg, m, mc, all))
-			read_counters(cg, mc->path, m, mc->id, false);
+			files = files_to_read(&st, all, known, now);
+		if (files)
+			read_counters(cg, mc->path, m, mc->id, false, files);
+		for (int w = 0; w < RS_CG_NR_FILES; w++) {
+			if (!(files & (1u << w)))
+				continue; /* not read: as of its stamp */
+			st.valid &= ~(1u << w);
+			if (before) {
+				st.count[w] = before->count[w];
+				st.valid |= 1u << w;
+			}
+		}
+		if (st.valid && stamps)
+			stamps[nr++] = st;
 	}
+	/* without room for stamps, every due memcg is read next time */
+	free(cg->stamps);
+	cg->stamps = stamps;
+	cg->nr_stamps = stamps ? nr : 0;
 	rs_model_cg_apply(m);
 }
 
