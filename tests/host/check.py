@@ -86,6 +86,7 @@ def main():
               f"sum of reclaimed {total('reclaimed')} == /proc/vmstat pgsteal delta {d_steal}")
 
     check_churn(work, summary)
+    check_oom(work, summary, version)
     check_filtered(work, path, summary)
     check_overload(work, path, summary)
 
@@ -111,6 +112,21 @@ def check_churn(work, summary):
             check(m["path"] == path, f"  named {m['path']} (kernel id {ino})")
             check(m["gone"] is True, f"  {path} is marked gone")
             check(m["reclaimed"] > 0, f"  {path} has its own reclaim ({m['reclaimed']})")
+
+
+def check_oom(work, summary, version):
+    """The OOM-killed worker's memcg: oom_kills equals the kernel's own
+    count (memory.oom_control in v1, memory.events in v2)."""
+    with open(os.path.join(work, "oom.count")) as f:
+        path, kernel = f.read().split()
+    kernel = int(kernel)
+    source = "memory.events" if version == "2" else "memory.oom_control"
+    check(kernel > 0, f"more anon than {path}'s limit got a task OOM-killed "
+          f"({source} oom_kill {kernel})")
+    mine = [m for m in summary["memcgs"] if m["path"] == path]
+    if check(len(mine) == 1, f"the OOM memcg {path} is in the summary"):
+        check(mine[0]["oom_kills"] == kernel,
+              f"oom_kills {mine[0]['oom_kills']} == {source} oom_kill {kernel}")
 
 
 def check_filtered(work, path, full):

@@ -54,6 +54,7 @@ cleanup() {
 	wait 2>/dev/null
 	rm -f "$work/data"
 	rmdir "$memcg" 2>/dev/null
+	[ -n "${oom_memcg:-}" ] && rmdir "$oom_memcg" 2>/dev/null
 	if [ -n "$moved" ]; then
 		while read -r pid; do echo "$pid" >"$parent/cgroup.procs"; done <"$moved/cgroup.procs"
 		rmdir "$moved"
@@ -167,6 +168,24 @@ for i in 1 2 3 4 5; do
 	rmdir "$c"
 	rm -f "$work/churn-$i"
 done
+# OOM: more anonymous memory than the limit, no swap to take it: the kernel
+# kills the worker.  Our oom_kills must equal the memcg's own count
+# (memory.oom_control in v1, memory.events in v2; check.py check_oom).
+oom_memcg="$parent/rs-oom-$$"
+mkdir "$oom_memcg"
+if [ "$version" = 2 ]; then
+	echo 16M >"$oom_memcg/memory.max"
+	echo 0 >"$oom_memcg/memory.swap.max" 2>/dev/null || true
+	oom_file=memory.events
+else
+	echo 16M >"$oom_memcg/memory.limit_in_bytes"
+	echo 16M >"$oom_memcg/memory.memsw.limit_in_bytes" 2>/dev/null || true
+	oom_file=memory.oom_control
+fi
+# (a subshell: the kill is the point, and bash would report it)
+(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" hold 48 2' sh "$oom_memcg" "$top/build/rs-workload") \
+	>/dev/null 2>&1 && echo "hosttest: the OOM worker was not killed" >&2
+echo "$self/rs-oom-$$ $(awk '$1 == "oom_kill" { print $2 }' "$oom_memcg/$oom_file")" >"$work/oom.count"
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
 kill -CONT "$overload_pid"

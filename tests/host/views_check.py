@@ -212,6 +212,17 @@ def wrk_checks(work):
           f"{rps.group(1) if rps else '?'} requests/s")
 
 
+def oom_checks(work):
+    """The daemon reads a memcg's own counters only when the kernel-wide
+    count moved (src/cgroups.c, RS_CG_LAG_S): the OOM kill must still show,
+    a few refreshes later, as the kernel counted it."""
+    path, kernel = read(work, "oom.count").split()
+    samples = parse_metrics(read(work, "metrics.txt"), judge)
+    got = total(samples, "reclaimscope_oom_kills_total", path)
+    check(got == int(kernel) and got > 0,
+          f"/metrics OOM kills of {path} {got:.0f} == the kernel's {kernel}")
+
+
 def main():
     work, path = sys.argv[1:3]
     rec = load_ndjson(judge, os.path.join(work, "rec.ndjson"))
@@ -221,6 +232,7 @@ def main():
         samples = metrics_checks(work, path, mine[0], probe)
         api_checks(work, path, rec, samples)
         promql_checks(work, path, samples)
+    oom_checks(work)
     hook_cost_checks(
         judge, probe, parse_metrics(read(work, "metrics.cost.txt"), judge),
         json.loads(read(work, "progs.before.json")),
