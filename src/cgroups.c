@@ -36,6 +36,7 @@ struct vm_mark {
 struct stamp {
 	__u64 id;
 	__u64 count[2];
+	__u64 parent; /* its parent's subtree refaults, read just before */
 	unsigned valid;
 };
 
@@ -423,6 +424,7 @@ static const struct {
 };
 
 #define RS_CG_ALL_FILES ((1u << RS_CG_NR_FILES) - 1)
+#define RS_CG_PARENT_VALID (1u << RS_CG_NR_FILES) /* stamp.parent */
 
 /* The value after "key " on a line of text; false if no line has it. */
 static bool key_value(const char *text, const char *key, __u64 *value)
@@ -568,6 +570,94 @@ static void add_mark(struct rs_cgroups *cg, double t,
 }
 
 /*
+ * A kernel-wide count moves with any memcg's refault, and on a busy machine
+ * some memcg always refaults.  A parent's memory.stat counts its whole
+ * subtree (v1: the total_ lines), so while a parent's count stays put none
+ * of its children's can have moved; with thousands of tenants under a few
+ * parents, one read of each parent stands for all of them.  No lag here:
+ * reading the parent first flushes its subtree's statistics, and a child's
+ * count never shows before its parent's does.  The parents' counts of one
+ * refresh, read when a child first needs them; sorted by path.
+ */
+struct parent_count {
+	char *path;
+	__u64 count;
+	bool known;
+};
+
+struct parents {
+	struct parent_count *v;
+	size_t nr, cap;
+};
+
+static const char *const subtree_refaults[2][2] = {
+	{"total_workingset_refault_anon", "total_workingset_refault_file"},
+	{"workingset_refault_anon", "workingset_refault_file"},
+};
+
+/* The subtree refaults of the parent of the memcg at path; false if unknown. */
+static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
+			 const char *path, __u64 *count)
+{
+	const char *slash = strrchr(path, '/');
+	char parent[512], dir[800], file[900], text[8192];
+	struct parent_count fresh = {0};
+	size_t lo = 0, hi = ps->nr;
+
+	if (!slash || !strcmp(path, "/"))
+		return false; /* the root has no parent */
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ps->v[mid].path, parent);
+
+		if (!c) {
+			*count = ps->v[mid].count;
+			return ps->v[mid].known;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	dir_of(cg, parent[0] ? parent : "/", dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/memory.stat", dir);
+	if (!rs_read_file(file, text, sizeof(text))) {
+		__u64 anon = 0, pagecache = 0;
+
+		fresh.known =
+			key_value(text, subtree_refaults[cg->version == 2][0],
+				  &anon) &&
+			key_value(text, subtree_refaults[cg->version == 2][1],
+				  &pagecache);
+		fresh.count = anon + pagecache;
+	}
+	if (ps->nr == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 16;
+		struct parent_count *more = realloc(ps->v, cap * sizeof(*more));
+
+		if (!more)
+			return false;
+		ps->v = more;
+		ps->cap = cap;
+	}
+	if (!(fresh.path = strdup(parent)))
+		return false;
+	memmove(&ps->v[lo + 1], &ps->v[lo], (ps->nr - lo) * sizeof(*ps->v));
+	ps->v[lo] = fresh;
+	ps->nr++;
+	*count = fresh.count;
+	return fresh.known;
+}
+
+static void free_parents(struct parents *ps)
+{
+	for (size_t i = 0; i < ps->nr; i++)
+		free(ps->v[i].path);
+	free(ps->v);
+}
+
+/*
  * The files of a due memcg that may have changed since its stamp (none
  * valid: never read, or read too soon after the start to stamp).
  */
@@ -592,6 +682,7 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 	struct stamp *stamps =
 		malloc((rs_model_nr_memcgs(m) + 1) * sizeof(*stamps));
 	size_t nr = 0, old = 0;
+	struct parents parents = {0};
 
 	if (known)
 		add_mark(cg, t, now);
@@ -601,6 +692,8 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		struct stamp st = {.id = mc->id};
 		unsigned files = 0;
+		bool have_parent = false;
+		__u64 parent = 0;
 
 		while (old < cg->nr_stamps && cg->stamps[old].id < mc->id)
 			old++;
@@ -608,6 +701,13 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 			st = cg->stamps[old];
 		if (mc->path && !mc->gone && due(cg, m, mc, all))
 			files = files_to_read(&st, all, known, now);
+		if ((files & (1u << RS_CG_STAT)) && !all) {
+			have_parent =
+				parent_count(cg, &parents, mc->path, &parent);
+			if (have_parent && (st.valid & RS_CG_PARENT_VALID) &&
+			    st.parent == parent)
+				files &= ~(1u << RS_CG_STAT);
+		}
 		if (files)
 			read_counters(cg, mc->path, m, mc->id, false, files);
 		for (int w = 0; w < RS_CG_NR_FILES; w++) {
@@ -619,9 +719,17 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 				st.valid |= 1u << w;
 			}
 		}
+		if (files & (1u << RS_CG_STAT)) {
+			st.valid &= ~RS_CG_PARENT_VALID;
+			if (have_parent) {
+				st.parent = parent;
+				st.valid |= RS_CG_PARENT_VALID;
+			}
+		}
 		if (st.valid && stamps)
 			stamps[nr++] = st;
 	}
+	free_parents(&parents);
 	/* without room for stamps, every due memcg is read next time */
 	free(cg->stamps);
 	cg->stamps = stamps;
