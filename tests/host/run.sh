@@ -182,8 +182,9 @@ else
 	echo 16M >"$oom_memcg/memory.memsw.limit_in_bytes" 2>/dev/null || true
 	oom_file=memory.oom_control
 fi
-# (a subshell: the kill is the point, and bash would report it)
-(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" hold 48 2' sh "$oom_memcg" "$top/build/rs-workload") \
+# (in a subshell that cannot exec it: the kill is the point, and bash would
+# report it)
+(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" hold 48 2' sh "$oom_memcg" "$top/build/rs-workload"; exit $?) \
 	>/dev/null 2>&1 && echo "hosttest: the OOM worker was not killed" >&2
 echo "$self/rs-oom-$$ $(awk '$1 == "oom_kill" { print $2 }' "$oom_memcg/$oom_file")" >"$work/oom.count"
 cp /proc/vmstat "$work/vmstat.after"
