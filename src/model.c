@@ -40,6 +40,15 @@ struct rs_model {
 	struct path_entry *paths; /* sorted by id */
 	size_t nr_paths, cap_paths;
 	__u64 stats[RS_NR_STATS], stats_prev[RS_NR_STATS];
+	/*
+	 * A refresh where nothing moved (the collector skips maps no program
+	 * changed) must not cost a walk of every memcg: if the last snapshot
+	 * left every interval at zero, a snapshot without an add keeps the
+	 * last one's memcgs as they are.
+	 */
+	bool intervals_clear; /* every cell's and histogram's interval is 0 */
+	bool hists_dirty;     /* some histogram's interval is not */
+	bool untouched;	      /* begun with them clear, nothing added yet */
 };
 
 static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
@@ -113,10 +122,17 @@ __u64 rs_model_hooks(const struct rs_model *m)
 
 void rs_model_begin(struct rs_model *m)
 {
+	/*
+	 * With every interval already 0 there is nothing to clear; and if
+	 * nothing is added either, rs_model_end keeps the memcgs as they are.
+	 */
+	m->untouched = m->intervals_clear;
+	if (m->untouched)
+		return;
 	m->nr_memcgs = 0; /* they point into the cells, which adds move */
 	for (size_t i = 0; i < m->nr_cells; i++)
 		m->cells[i].seen = false;
-	for (size_t i = 0; i < m->nr_paths; i++) {
+	for (size_t i = 0; m->hists_dirty && i < m->nr_paths; i++) {
 		struct rs_hists *hs = m->paths[i].hists;
 
 		for (int h = 0; hs && h < RS_NR_HISTS; h++)
@@ -124,6 +140,7 @@ void rs_model_begin(struct rs_model *m)
 				memset(hs->kind[h]->interval, 0,
 				       sizeof(hs->kind[h]->interval));
 	}
+	m->hists_dirty = false;
 }
 
 /* Binary search; returns the index of key or where it would go. */
@@ -154,7 +171,10 @@ int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 {
 	struct rs_cell *cell;
 	bool found;
-	size_t i = find_cell(m, key, &found);
+	size_t i;
+
+	m->untouched = false;
+	i = find_cell(m, key, &found);
 
 	if (!found) {
 		if (!grow((void **)&m->cells, &m->cap_cells, m->nr_cells + 1,
@@ -242,13 +262,20 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 void rs_model_end(struct rs_model *m, double t)
 {
 	size_t nr = 0, nr_sums = 0, sum = 0, cursor = 0;
+	bool clear = !m->hists_dirty;
 
 	m->t = t;
+	if (m->untouched) { /* nothing added: nothing moved */
+		m->untouched = false;
+		return;
+	}
 	m->nr_memcgs = 0;
 	for (size_t i = 0; i < m->nr_cells; i++) {
 		if (!m->cells[i].seen)
 			memset(m->cells[i].interval, 0,
 			       sizeof(m->cells[i].interval));
+		for (int f = 0; f < RS_NR_FIELDS && clear; f++)
+			clear = !m->cells[i].interval[f];
 		if (i == 0 ||
 		    m->cells[i].key.cgroup_id != m->cells[i - 1].key.cgroup_id)
 			nr++;
@@ -256,6 +283,7 @@ void rs_model_end(struct rs_model *m, double t)
 					   m->cells[i - 2].key.cgroup_id)
 			nr_sums++; /* a memcg's second cell */
 	}
+	m->intervals_clear = false; /* until the memcgs are laid out */
 	if (!grow((void **)&m->memcgs, &m->cap_memcgs, nr,
 		  sizeof(*m->memcgs)) ||
 	    !grow((void **)&m->sums, &m->cap_sums, nr_sums, sizeof(*m->sums)))
@@ -334,6 +362,7 @@ void rs_model_end(struct rs_model *m, double t)
 			p->last_aging = mc->last_aging;
 		}
 	}
+	m->intervals_clear = clear;
 }
 
 /* Re-laid memcgs get their own counters' last values back. */
@@ -443,6 +472,7 @@ int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
 
 	if ((unsigned)h >= RS_NR_HISTS)
 		return 0; /* from a newer BPF side: not ours to show */
+	m->untouched = false;
 	for (int b = 0; b < RS_HIST_BUCKETS; b++)
 		any |= cumulative[b] != 0;
 	p = entry_of(m, id);
@@ -464,6 +494,7 @@ int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
 					  ? cumulative[b] - hc->total[b]
 					  : cumulative[b];
 		hc->total[b] = cumulative[b];
+		m->hists_dirty |= hc->interval[b] != 0;
 	}
 	return 0;
 }

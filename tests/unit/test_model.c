@@ -442,6 +442,74 @@ static void hist_intervals(void **state)
 	rs_model_free(m);
 }
 
+/* A snapshot the collector read nothing into (no program ran). */
+static void empty_round(struct rs_model *m, double t)
+{
+	rs_model_begin(m);
+	rs_model_end(m, t);
+}
+
+/*
+ * Snapshots with nothing added (the collector skipped maps no program
+ * changed): the first zeroes the intervals, later ones leave the memcgs as
+ * they are; the next add must see them all zeroed and count from the
+ * totals.
+ */
+static void snapshots_without_adds(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_hist_counts *hc;
+	const struct rs_memcg *mc;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	add(m, 7, 0, RS_RECLAIMER_KSWAPD, 5, 1);
+	add(m, 9, 0, RS_RECLAIMER_MEMCG, 3, 3);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 5), 0);
+	rs_model_end(m, 1);
+	for (double t = 2; t <= 4; t++) {
+		empty_round(m, t);
+		assert_true(rs_model_time(m) == t);
+		assert_int_equal(rs_model_nr_memcgs(m), 2);
+		mc = rs_model_find(m, 7);
+		assert_non_null(mc);
+		assert_int_equal(total_of(mc, RS_F_SCANNED), 15);
+		assert_int_equal(interval_of(mc, RS_F_SCANNED), 0);
+		assert_true(mc->last_active == 1);
+		hc = rs_memcg_hist(mc, RS_HIST_MEMCG);
+		assert_int_equal(hc->total[12], 5);
+		assert_int_equal(hc->interval[12], 0);
+		assert_int_equal(total_of(rs_model_find(m, 9), RS_F_SCANNED),
+				 3);
+	}
+	/* one memcg moves again: only its interval, from its totals */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	add(m, 7, 0, RS_RECLAIMER_KSWAPD, 8, 1);
+	add(m, 9, 0, RS_RECLAIMER_MEMCG, 3, 3);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 6), 0);
+	rs_model_end(m, 5);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 18);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 3);
+	assert_true(mc->last_active == 5);
+	assert_int_equal(rs_memcg_hist(mc, RS_HIST_MEMCG)->interval[12], 1);
+	assert_int_equal(interval_of(rs_model_find(m, 9), RS_F_SCANNED), 0);
+	/* a histogram that moved alone is zeroed by the next empty one */
+	rs_model_begin(m);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 9), 0);
+	rs_model_end(m, 6);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(rs_memcg_hist(mc, RS_HIST_MEMCG)->interval[12], 3);
+	assert_int_equal(interval_of(mc, RS_F_SCANNED), 0);
+	empty_round(m, 7);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(rs_memcg_hist(mc, RS_HIST_MEMCG)->interval[12], 0);
+	assert_int_equal(total_of(mc, RS_F_SCANNED), 18);
+	rs_model_free(m);
+}
+
 static void gone_memcgs_expire(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
@@ -493,6 +561,7 @@ int main(void)
 		cmocka_unit_test(hist_quantiles),
 		cmocka_unit_test(hist_intervals),
 		cmocka_unit_test(gone_memcgs_expire),
+		cmocka_unit_test(snapshots_without_adds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
