@@ -55,7 +55,9 @@ struct rs_cgroups {
 	struct vm_mark marks[RS_CG_MARKS];
 	size_t nr_marks, next_mark;
 	struct stamp *stamps; /* sorted by id */
-	size_t nr_stamps;
+	size_t nr_stamps, cap_stamps;
+	struct stamp *spare; /* the next refresh's, kept to save an alloc */
+	size_t cap_spare;
 };
 
 /* Find the memory controller's mount in /proc/self/mountinfo. */
@@ -139,6 +141,7 @@ void rs_cgroups_close(struct rs_cgroups *cg)
 		free(cg->born[i].path);
 	free(cg->born);
 	free(cg->stamps);
+	free(cg->spare);
 	free(cg);
 }
 
@@ -679,11 +682,15 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 	__u64 now[RS_CG_NR_FILES] = {0};
 	bool known = vm_counts(now);
 	const struct vm_mark *before;
-	struct stamp *stamps =
-		malloc((rs_model_nr_memcgs(m) + 1) * sizeof(*stamps));
-	size_t nr = 0, old = 0;
+	size_t nr = 0, old = 0, need = rs_model_nr_memcgs(m) + 1, cap;
+	struct stamp *stamps = cg->spare;
 	struct parents parents = {0};
 
+	if (cg->cap_spare < need) {
+		free(cg->spare);
+		stamps = cg->spare = malloc(need * sizeof(*stamps));
+		cg->cap_spare = stamps ? need : 0;
+	}
 	if (known)
 		add_mark(cg, t, now);
 	before = known ? mark_before(cg, t) : NULL;
@@ -730,9 +737,13 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 			stamps[nr++] = st;
 	}
 	free_parents(&parents);
-	/* without room for stamps, every due memcg is read next time */
-	free(cg->stamps);
+	/* this refresh's stamps, and the last one's array spare for the next;
+	 * without room for stamps, every due memcg is read next time */
+	cap = cg->cap_spare;
+	cg->spare = cg->stamps;
+	cg->cap_spare = cg->cap_stamps;
 	cg->stamps = stamps;
+	cg->cap_stamps = cap;
 	cg->nr_stamps = stamps ? nr : 0;
 	rs_model_cg_apply(m);
 }
