@@ -92,7 +92,7 @@ $(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard incl
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
-hosttest: $(OUT)/reclaimscope
+hosttest: $(OUT)/reclaimscope $(OUT)/rs-workload
 	tests/host/run.sh
 
 vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
@@ -103,7 +103,7 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 # A SIGSEGV sent by the lifecycle test must kill, not be reported.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-sanitize:
+sanitize: $(OUT)/rs-workload
 	$(MAKE) OUT=$(OUT)/san CFLAGS="$(SAN_CFLAGS)" $(OUT)/san/reclaimscope unit
 	ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		RS_BIN=$(OUT)/san/reclaimscope RS_WORK=$(OUT)/san/hosttest tests/host/run.sh

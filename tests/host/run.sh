@@ -19,6 +19,8 @@ prom_port=${RS_TEST_PROM_PORT:-19090}
 skip() { echo "hosttest: skipped: $*"; echo "host: 0 passed, 0 failed, 1 skipped"; exit 0; }
 
 [ -x "$bin" ] || make -s -C "$top" "${bin#"$top"/}"
+workload=$top/build/rs-workload # the OOM worker
+[ -x "$workload" ] || make -s -C "$top" build/rs-workload
 [ "$(id -u)" -eq 0 ] || skip "needs root (BPF and cgroup writes)"
 rm -rf "$work"
 mkdir -p "$work"
@@ -184,8 +186,10 @@ else
 fi
 # (in a subshell that cannot exec it: the kill is the point, and bash would
 # report it)
-(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" hold 48 2' sh "$oom_memcg" "$top/build/rs-workload"; exit $?) \
-	>/dev/null 2>&1 && echo "hosttest: the OOM worker was not killed" >&2
+oom_rc=0
+(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" hold 48 2' sh "$oom_memcg" "$workload"; exit $?) \
+	>/dev/null 2>&1 || oom_rc=$?
+[ "$oom_rc" = 137 ] || echo "hosttest: the OOM worker exited $oom_rc, not killed (SIGKILL: 137)" >&2
 echo "$self/rs-oom-$$ $(awk '$1 == "oom_kill" { print $2 }' "$oom_memcg/$oom_file")" >"$work/oom.count"
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
