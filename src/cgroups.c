@@ -23,10 +23,35 @@ struct born {
 	unsigned int removed_at; /* refresh that learned of its rmdir; 0: no */
 };
 
+/*
+ * What a memcg counts itself, by file.  The kernel counts each of these in
+ * /proc/vmstat as well, under the same names: that is what lets a refresh
+ * skip a file that cannot have changed (RS_CG_LAG_S).
+ */
+enum rs_cg_file { RS_CG_STAT, RS_CG_OOM, RS_CG_NR_FILES };
+
+static const struct {
+	const char *file[2]; /* cgroup v1, v2 */
+	struct {
+		const char *key;
+		enum rs_field field;
+	} keys[2];
+} cg_files[RS_CG_NR_FILES] = {
+	[RS_CG_STAT] = {{"memory.stat", "memory.stat"},
+			{{"workingset_refault_anon", RS_F_REFAULTS_ANON},
+			 {"workingset_refault_file", RS_F_REFAULTS_FILE}}},
+	/* the kernel counts both where it kills (__oom_kill_process) */
+	[RS_CG_OOM] = {{"memory.oom_control", "memory.events"},
+		       {{"oom_kill", RS_F_OOM_KILLS}}},
+};
+
+#define RS_CG_ALL_FILES ((1u << RS_CG_NR_FILES) - 1)
+#define RS_CG_PARENT_VALID (1u << RS_CG_NR_FILES) /* stamp.parent */
+
 /* Kernel-wide counts (one per enum rs_cg_file) at a model time. */
 struct vm_mark {
 	double t;
-	__u64 count[2];
+	__u64 count[RS_CG_NR_FILES];
 };
 
 /*
@@ -35,7 +60,7 @@ struct vm_mark {
  */
 struct stamp {
 	__u64 id;
-	__u64 count[2];
+	__u64 count[RS_CG_NR_FILES];
 	__u64 parent; /* its parent's subtree refaults, read just before */
 	unsigned valid;
 };
@@ -167,15 +192,8 @@ static int visit(const char *path, const struct stat *st, int type,
 	(void)ftw;
 	if (type != FTW_D)
 		return 0;
-	if (cg->nr == cg->cap) {
-		size_t cap = cg->cap ? cg->cap * 2 : 256;
-		struct id_path *map = realloc(cg->map, cap * sizeof(*map));
-
-		if (!map)
-			return -1;
-		cg->map = map;
-		cg->cap = cap;
-	}
+	if (!rs_grow((void **)&cg->map, &cg->cap, cg->nr + 1, sizeof(*cg->map)))
+		return -1;
 	cg->map[cg->nr].id = st->st_ino;
 	cg->map[cg->nr].path = strdup(*rel ? rel : "/");
 	if (!cg->map[cg->nr].path)
@@ -262,17 +280,10 @@ void rs_cgroups_learn(struct rs_cgroups *cg, __u64 id, __u64 parent_id,
 		if (asprintf(&path, "%s/%s", strcmp(parent, "/") ? parent : "",
 			     name) < 0)
 			return;
-		if (cg->nr_born == cg->cap_born) {
-			size_t cap = cg->cap_born ? cg->cap_born * 2 : 64;
-			struct born *more =
-				realloc(cg->born, cap * sizeof(*more));
-
-			if (!more) {
-				free(path);
-				return;
-			}
-			cg->born = more;
-			cg->cap_born = cap;
+		if (!rs_grow((void **)&cg->born, &cg->cap_born, cg->nr_born + 1,
+			     sizeof(*cg->born))) {
+			free(path);
+			return;
 		}
 		b = &cg->born[cg->nr_born++];
 		*b = (struct born){.id = id, .path = path};
@@ -401,34 +412,6 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 	free(removed);
 }
 
-/*
- * What a memcg counts itself, by file.  The kernel counts each of these in
- * /proc/vmstat as well (`global`, summed): that is what lets a refresh skip
- * a file that cannot have changed (RS_CG_LAG_S).
- */
-enum rs_cg_file { RS_CG_STAT, RS_CG_OOM, RS_CG_NR_FILES };
-
-static const struct {
-	const char *file[2]; /* cgroup v1, v2 */
-	struct {
-		const char *key;
-		enum rs_field field;
-	} keys[2];
-	const char *global[2];
-} cg_files[RS_CG_NR_FILES] = {
-	[RS_CG_STAT] = {{"memory.stat", "memory.stat"},
-			{{"workingset_refault_anon", RS_F_REFAULTS_ANON},
-			 {"workingset_refault_file", RS_F_REFAULTS_FILE}},
-			{"workingset_refault_anon", "workingset_refault_file"}},
-	/* the kernel counts both where it kills (__oom_kill_process) */
-	[RS_CG_OOM] = {{"memory.oom_control", "memory.events"},
-		       {{"oom_kill", RS_F_OOM_KILLS}},
-		       {"oom_kill"}},
-};
-
-#define RS_CG_ALL_FILES ((1u << RS_CG_NR_FILES) - 1)
-#define RS_CG_PARENT_VALID (1u << RS_CG_NR_FILES) /* stamp.parent */
-
 /* The value after "key " on a line of text; false if no line has it. */
 static bool key_value(const char *text, const char *key, __u64 *value)
 {
@@ -445,22 +428,6 @@ static bool key_value(const char *text, const char *key, __u64 *value)
 		}
 	}
 	return false;
-}
-
-/* A whole small file at dir/name into buf (NUL-terminated); false if not. */
-static bool read_at(int dir, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	ssize_t n = 0;
-
-	if (fd < 0)
-		return false;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n >= 0;
 }
 
 /*
@@ -482,8 +449,8 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 		return;
 	for (int w = 0; w < RS_CG_NR_FILES; w++) {
 		if (!(files & (1u << w)) ||
-		    !read_at(dir, cg_files[w].file[cg->version == 2], text,
-			     sizeof(text)))
+		    rs_read_file_at(dir, cg_files[w].file[cg->version == 2],
+				    text, sizeof(text)))
 			continue;
 		for (int k = 0; k < 2 && cg_files[w].keys[k].key; k++) {
 			__u64 v;
@@ -515,7 +482,7 @@ void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m)
  * Reading memcg files whose values cannot have changed is most of what an
  * idle daemon with thousands of memcgs costs.  Every refault and OOM kill
  * a memcg counts, the kernel also counts in /proc/vmstat (cg_files'
- * `global`), so while that sum stays put no memcg's file can have moved.
+ * keys), so while that sum stays put no memcg's file can have moved.
  * The two are not in step: memory.stat shows a memcg's updates once its
  * statistics are flushed (at least every 2 s), /proc/vmstat once each
  * CPU's share is folded in (about every second).  So a file's stamp is the
@@ -534,10 +501,10 @@ static bool vm_counts(__u64 count[RS_CG_NR_FILES])
 		return false;
 	for (int w = 0; w < RS_CG_NR_FILES; w++) {
 		count[w] = 0;
-		for (int k = 0; k < 2 && cg_files[w].global[k]; k++) {
+		for (int k = 0; k < 2 && cg_files[w].keys[k].key; k++) {
 			__u64 v = 0;
 
-			ok &= key_value(text, cg_files[w].global[k], &v);
+			ok &= key_value(text, cg_files[w].keys[k].key, &v);
 			count[w] += v;
 		}
 	}
@@ -593,11 +560,6 @@ struct parents {
 	size_t nr, cap;
 };
 
-static const char *const subtree_refaults[2][2] = {
-	{"total_workingset_refault_anon", "total_workingset_refault_file"},
-	{"workingset_refault_anon", "workingset_refault_file"},
-};
-
 /* The subtree refaults of the parent of the memcg at path; false if unknown. */
 static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 			 const char *path, __u64 *count)
@@ -625,26 +587,20 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 	}
 	dir_of(cg, parent[0] ? parent : "/", dir, sizeof(dir));
 	snprintf(file, sizeof(file), "%s/memory.stat", dir);
-	if (!rs_read_file(file, text, sizeof(text))) {
-		__u64 anon = 0, pagecache = 0;
+	fresh.known = !rs_read_file(file, text, sizeof(text));
+	/* memory.stat's own keys; v1 has the subtree's as total_<key> */
+	for (int k = 0; k < 2 && fresh.known; k++) {
+		char key[64];
+		__u64 v = 0;
 
-		fresh.known =
-			key_value(text, subtree_refaults[cg->version == 2][0],
-				  &anon) &&
-			key_value(text, subtree_refaults[cg->version == 2][1],
-				  &pagecache);
-		fresh.count = anon + pagecache;
+		snprintf(key, sizeof(key), "%s%s",
+			 cg->version == 2 ? "" : "total_",
+			 cg_files[RS_CG_STAT].keys[k].key);
+		fresh.known = key_value(text, key, &v);
+		fresh.count += v;
 	}
-	if (ps->nr == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 16;
-		struct parent_count *more = realloc(ps->v, cap * sizeof(*more));
-
-		if (!more)
-			return false;
-		ps->v = more;
-		ps->cap = cap;
-	}
-	if (!(fresh.path = strdup(parent)))
+	if (!rs_grow((void **)&ps->v, &ps->cap, ps->nr + 1, sizeof(*ps->v)) ||
+	    !(fresh.path = strdup(parent)))
 		return false;
 	memmove(&ps->v[lo + 1], &ps->v[lo], (ps->nr - lo) * sizeof(*ps->v));
 	ps->v[lo] = fresh;
@@ -682,15 +638,14 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 	__u64 now[RS_CG_NR_FILES] = {0};
 	bool known = vm_counts(now);
 	const struct vm_mark *before;
-	size_t nr = 0, old = 0, need = rs_model_nr_memcgs(m) + 1, cap;
-	struct stamp *stamps = cg->spare;
+	size_t nr = 0, old = 0, cap;
+	struct stamp *stamps = NULL;
 	struct parents parents = {0};
 
-	if (cg->cap_spare < need) {
-		free(cg->spare);
-		stamps = cg->spare = malloc(need * sizeof(*stamps));
-		cg->cap_spare = stamps ? need : 0;
-	}
+	/* this refresh's stamps go to the last one's array, kept spare */
+	if (rs_grow((void **)&cg->spare, &cg->cap_spare, rs_model_nr_memcgs(m),
+		    sizeof(*stamps)))
+		stamps = cg->spare;
 	if (known)
 		add_mark(cg, t, now);
 	before = known ? mark_before(cg, t) : NULL;
@@ -737,14 +692,16 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 			stamps[nr++] = st;
 	}
 	free_parents(&parents);
-	/* this refresh's stamps, and the last one's array spare for the next;
-	 * without room for stamps, every due memcg is read next time */
-	cap = cg->cap_spare;
-	cg->spare = cg->stamps;
-	cg->cap_spare = cg->cap_stamps;
-	cg->stamps = stamps;
-	cg->cap_stamps = cap;
-	cg->nr_stamps = stamps ? nr : 0;
+	if (!stamps) { /* no room: every due memcg is read next time */
+		cg->nr_stamps = 0;
+	} else { /* the last refresh's array is the next one's spare */
+		cap = cg->cap_spare;
+		cg->spare = cg->stamps;
+		cg->cap_spare = cg->cap_stamps;
+		cg->stamps = stamps;
+		cg->cap_stamps = cap;
+		cg->nr_stamps = nr;
+	}
 	rs_model_cg_apply(m);
 }
 

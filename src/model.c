@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"
+#include "util.h"
 
 /* The memcg's own counters (RS_HOOK_CGROUPFS fields), in this order. */
 static const enum rs_field cg_fields[] = {RS_F_REFAULTS_ANON,
@@ -60,28 +61,6 @@ static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
 	if (a->reclaimer != b->reclaimer)
 		return a->reclaimer < b->reclaimer ? -1 : 1;
 	return 0;
-}
-
-/*
- * Room for n elements of size in *array, whose capacity is *cap: at least
- * doubled when it grows, so that adding one at a time stays cheap.  The
- * model's arrays are kept between snapshots.
- */
-static bool grow(void **array, size_t *cap, size_t n, size_t size)
-{
-	size_t bigger = *cap ? *cap * 2 : 64;
-	void *moved;
-
-	if (n <= *cap)
-		return true;
-	if (bigger < n)
-		bigger = n;
-	moved = realloc(*array, bigger * size);
-	if (!moved)
-		return false;
-	*array = moved;
-	*cap = bigger;
-	return true;
 }
 
 struct rs_model *rs_model_new(__u64 attached_hooks)
@@ -177,8 +156,8 @@ int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 	i = find_cell(m, key, &found);
 
 	if (!found) {
-		if (!grow((void **)&m->cells, &m->cap_cells, m->nr_cells + 1,
-			  sizeof(*m->cells)))
+		if (!rs_grow((void **)&m->cells, &m->cap_cells, m->nr_cells + 1,
+			     sizeof(*m->cells)))
 			return -1;
 		memmove(&m->cells[i + 1], &m->cells[i],
 			(m->nr_cells - i) * sizeof(*m->cells));
@@ -284,9 +263,10 @@ void rs_model_end(struct rs_model *m, double t)
 			nr_sums++; /* a memcg's second cell */
 	}
 	m->intervals_clear = false; /* until the memcgs are laid out */
-	if (!grow((void **)&m->memcgs, &m->cap_memcgs, nr,
-		  sizeof(*m->memcgs)) ||
-	    !grow((void **)&m->sums, &m->cap_sums, nr_sums, sizeof(*m->sums)))
+	if (!rs_grow((void **)&m->memcgs, &m->cap_memcgs, nr,
+		     sizeof(*m->memcgs)) ||
+	    !rs_grow((void **)&m->sums, &m->cap_sums, nr_sums,
+		     sizeof(*m->sums)))
 		return;
 	if (nr)
 		memset(m->memcgs, 0, nr * sizeof(*m->memcgs));
@@ -449,8 +429,8 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 
 	if (p)
 		return p;
-	if (!grow((void **)&m->paths, &m->cap_paths, m->nr_paths + 1,
-		  sizeof(*m->paths)))
+	if (!rs_grow((void **)&m->paths, &m->cap_paths, m->nr_paths + 1,
+		     sizeof(*m->paths)))
 		return NULL;
 	memmove(&m->paths[pos + 1], &m->paths[pos],
 		(m->nr_paths - pos) * sizeof(*m->paths));

@@ -134,14 +134,17 @@ __u64 rs_now_ns(void)
 	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-int rs_read_file(const char *path, char *buf, size_t size)
+int rs_read_file_at(int dir, const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n = 0;
 
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
+	/* a seq_file may hand it over in parts */
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
 	if (n < 0) {
 		int err = -errno;
 
@@ -149,10 +152,32 @@ int rs_read_file(const char *path, char *buf, size_t size)
 		return err;
 	}
 	close(fd);
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
+	buf[len] = '\0';
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
 	return 0;
+}
+
+int rs_read_file(const char *path, char *buf, size_t size)
+{
+	return rs_read_file_at(AT_FDCWD, path, buf, size);
+}
+
+bool rs_grow(void **array, size_t *cap, size_t n, size_t size)
+{
+	size_t bigger = *cap ? *cap * 2 : 64;
+	void *moved;
+
+	if (n <= *cap)
+		return true;
+	if (bigger < n)
+		bigger = n;
+	moved = realloc(*array, bigger * size);
+	if (!moved)
+		return false;
+	*array = moved;
+	*cap = bigger;
+	return true;
 }
 
 const char *rs_hook_state_word(enum rs_hook_state state)

@@ -25,6 +25,14 @@ void rs_sleep_unless(volatile int *flag, double seconds);
 
 /* Read a small file into buf, strip the trailing newline; -errno. */
 int rs_read_file(const char *path, char *buf, size_t size);
+/* The same, for path relative to the directory fd dir (openat). */
+int rs_read_file_at(int dir, const char *path, char *buf, size_t size);
+/*
+ * Room for n elements of size in *array, whose capacity is *cap: at least
+ * doubled when it grows, so that adding one at a time stays cheap; the
+ * contents are kept.  False (array unchanged) without memory.
+ */
+bool rs_grow(void **array, size_t *cap, size_t n, size_t size);
 /* qsort/bsearch order of __u64s (cgroup ids) */
 int rs_cmp_u64(const void *a, const void *b);
 
