@@ -81,10 +81,11 @@ fi
 echo "hosttest: cgroup v$version memcg $rel, limit $limit_mb MiB, file $file_mb MiB"
 
 # --- record around the workload ---------------------------------------------------
-# wait_header PID NAME: until NAME.ndjson has its header (hooks attached)
-wait_header() {
-	for _ in $(seq 100); do
-		[ -s "$work/$2.ndjson" ] && return 0
+# wait_output PID NAME [EXT]: until $work/NAME.EXT (default ndjson) has
+# something in it, i.e. the instance is loaded, attached and writing
+wait_output() {
+	for _ in $(seq 300); do
+		[ -s "$work/$2.${3:-ndjson}" ] && return 0
 		kill -0 "$1" 2>/dev/null || { cat "$work/$2.err"; exit 1; }
 		sleep 0.1
 	done
@@ -93,19 +94,19 @@ wait_header() {
 }
 "$bin" record -q -i 1 -o "$work/rec.ndjson" 2>"$work/rec.err" &
 record_pid=$!
-wait_header "$record_pid" rec
+wait_output "$record_pid" rec
 # A second instance at the same time, filtered to the test memcg, with
 # event records: instances are independent, and the filter holds.
 "$bin" record -q -e -i 0.5 --cgroup "$rel" -o "$work/filtered.ndjson" 2>"$work/filtered.err" &
 filtered_pid=$!
-wait_header "$filtered_pid" filtered
+wait_output "$filtered_pid" filtered
 
 # Overload: a third one with event records into a 16 KiB ring, its
 # consumer stopped (SIGSTOP) for the whole workload.  Records that do not
 # fit are dropped and counted; the in-kernel totals must stay exact.
 "$bin" record -q -e -i 1 --ring-size 16K -o "$work/overload.ndjson" 2>"$work/overload.err" &
 overload_pid=$!
-wait_header "$overload_pid" overload
+wait_output "$overload_pid" overload
 kill -STOP "$overload_pid"
 
 # The daemon beside them, scraped by a real Prometheus every second.
@@ -137,9 +138,12 @@ done
 tmux new-session -d -s "rs-top-$$" -x 80 -y 24 \
 	"$bin top -i 0.5 --all 2>$work/top.err; echo top-exited-\$?; sleep 60"
 
-# ... and plain-text frames of it while the workload runs
-"$bin" top -b -n 8 -i 0.5 >"$work/top-batch.txt" 2>"$work/top-batch.err" &
+# ... and plain-text frames of it while the workload runs.  The workload
+# waits for its first frame: under the sanitizer, with wrk on both CPUs, it
+# once came up after the workload was over.
+"$bin" top -b -n 12 -i 0.5 >"$work/top-batch.txt" 2>"$work/top-batch.err" &
 batch_pid=$!
+wait_output "$batch_pid" top-batch txt
 
 # Load: wrk hammers /metrics on loopback while the events flow (its
 # latency figures go to the README's reliability section).
