@@ -617,14 +617,8 @@ static void *map_keys(int fd, size_t key_size, const __u64 *sorted_ids,
 		if (sorted_ids && !bsearch(key, sorted_ids, nr_ids,
 					   sizeof(__u64), rs_cmp_u64))
 			continue;
-		if (*nr == cap) {
-			char *more = realloc(keys, (cap = cap ? cap * 2 : 64) *
-							   key_size);
-
-			if (!more)
-				break;
-			keys = more;
-		}
+		if (!rs_grow((void **)&keys, &cap, *nr + 1, key_size))
+			break;
 		memcpy(keys + (*nr)++ * key_size, key, key_size);
 	}
 	return keys;

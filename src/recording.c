@@ -9,6 +9,7 @@
 #include "recording.h"
 #include "fields.h"
 #include "json_view.h"
+#include "util.h"
 
 const enum rs_field rs_series_field[RS_NR_SERIES] = {
 	[RS_SERIES_SCANNED] = RS_F_SCANNED,
@@ -32,6 +33,7 @@ struct reader {
 	size_t errsz;
 	double last_t;
 	double *snap_sum; /* per memcg index x field, for a cut-short file */
+	size_t cap_sums;  /* memcgs snap_sum has room for */
 };
 
 static int fail(struct reader *rd, const char *fmt, ...)
@@ -88,24 +90,14 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 		fail(rd, "more than %d memcgs", MAX_MEMCGS);
 		return NULL;
 	}
-	if (r->nr_memcgs == r->cap_memcgs) {
-		size_t cap = r->cap_memcgs ? r->cap_memcgs * 2 : 16;
-		void *more = realloc(r->memcgs, cap * sizeof(*r->memcgs));
-		double *sums = realloc(rd->snap_sum,
-				       cap * sizeof(double) * RS_NR_FIELDS);
-
-		if (sums)
-			rd->snap_sum = sums;
-		if (!more || !sums) {
-			if (more)
-				r->memcgs = more;
-			fail(rd, "out of memory");
-			return NULL;
-		}
-		r->memcgs = more;
-		r->cap_memcgs = cap;
-	}
 	/* the two arrays grow together: both exist once one memcg does */
+	if (!rs_grow((void **)&r->memcgs, &r->cap_memcgs, r->nr_memcgs + 1,
+		     sizeof(*r->memcgs)) ||
+	    !rs_grow((void **)&rd->snap_sum, &rd->cap_sums, r->nr_memcgs + 1,
+		     sizeof(double) * RS_NR_FIELDS)) {
+		fail(rd, "out of memory");
+		return NULL;
+	}
 	assert(r->memcgs && rd->snap_sum);
 	memmove(&r->memcgs[lo + 1], &r->memcgs[lo],
 		(r->nr_memcgs - lo) * sizeof(*r->memcgs));
@@ -193,15 +185,9 @@ static int snapshot(struct reader *rd, json_t *o)
 	rd->last_t = t;
 	if (rd->r->nr_snaps >= MAX_POINTS)
 		return fail(rd, "more than %d snapshots", MAX_POINTS);
-	if (rd->r->nr_snaps == rd->r->cap_snaps) {
-		size_t cap = rd->r->cap_snaps ? rd->r->cap_snaps * 2 : 64;
-		double *more = realloc(rd->r->snap_t, cap * sizeof(*more));
-
-		if (!more)
-			return fail(rd, "out of memory");
-		rd->r->snap_t = more;
-		rd->r->cap_snaps = cap;
-	}
+	if (!rs_grow((void **)&rd->r->snap_t, &rd->r->cap_snaps,
+		     rd->r->nr_snaps + 1, sizeof(*rd->r->snap_t)))
+		return fail(rd, "out of memory");
 	rd->r->snap_t[rd->r->nr_snaps++] = t;
 	if (!json_is_array(memcgs))
 		return fail(rd, "a snapshot without a \"memcgs\" array");
@@ -222,16 +208,9 @@ static int snapshot(struct reader *rd, json_t *o)
 			continue;
 		if (m->nr_points >= MAX_POINTS)
 			return fail(rd, "more than %d snapshots", MAX_POINTS);
-		if (m->nr_points == m->cap_points) {
-			size_t cap = m->cap_points ? m->cap_points * 2 : 64;
-			void *more =
-				realloc(m->points, cap * sizeof(*m->points));
-
-			if (!more)
-				return fail(rd, "out of memory");
-			m->points = more;
-			m->cap_points = cap;
-		}
+		if (!rs_grow((void **)&m->points, &m->cap_points,
+			     m->nr_points + 1, sizeof(*m->points)))
+			return fail(rd, "out of memory");
 		m->points[m->nr_points].t = t;
 		for (int s = 0; s < RS_NR_SERIES; s++)
 			m->points[m->nr_points].rate[s] =
