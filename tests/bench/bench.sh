@@ -129,6 +129,9 @@ have_perf=0
 perf record -q -e 'vmscan:mm_vmscan_lru_isolate' -o /dev/null -- true 2>/dev/null && have_perf=1
 
 # bpftrace's equivalent of what we count: the same tracepoints, per cgroup
+# (every vmscan tracepoint record attaches on a tracepoint-only kernel; the
+# shrinkers' mm_shrink_slab_end fires several times a reclaim call, so a
+# script without it would be measured on fewer events than we are)
 bpftrace_script='
 tracepoint:vmscan:mm_vmscan_lru_isolate { @isolated[cgroup] = sum(args->nr_taken); @scanned[cgroup] = sum(args->nr_scanned); }
 tracepoint:vmscan:mm_vmscan_lru_shrink_inactive { @reclaimed[cgroup] = sum(args->nr_reclaimed); }
@@ -137,6 +140,11 @@ tracepoint:vmscan:mm_vmscan_memcg_reclaim_begin { @start[tid] = nsecs; }
 tracepoint:vmscan:mm_vmscan_memcg_reclaim_end /@start[tid]/ { @reclaim_ns[cgroup] = hist(nsecs - @start[tid]); delete(@start[tid]); }
 tracepoint:vmscan:mm_vmscan_direct_reclaim_begin { @dstart[tid] = nsecs; }
 tracepoint:vmscan:mm_vmscan_direct_reclaim_end /@dstart[tid]/ { @direct_ns[cgroup] = hist(nsecs - @dstart[tid]); delete(@dstart[tid]); }
+tracepoint:vmscan:mm_shrink_slab_end /args->retval > 0/ { @slab_freed[cgroup] = sum(args->retval); }
+tracepoint:vmscan:mm_vmscan_throttled { @throttled_us[cgroup] = hist(args->usec_delayed); }
+tracepoint:vmscan:mm_vmscan_node_reclaim_begin { @node_reclaims[cgroup] = count(); }
+tracepoint:vmscan:mm_vmscan_kswapd_wake { @kswapd_wakes[args->nid] = count(); }
+tracepoint:vmscan:mm_vmscan_kswapd_sleep { @kswapd_sleeps[args->nid] = count(); }
 '
 
 # wait_for FILE PATTERN: until the tool says it is attached
