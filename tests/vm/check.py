@@ -293,6 +293,32 @@ def daemon_views(res, m):
           "top -b: some frame shows passes per second")
 
 
+def daemon_cgroupfs(res, paths):
+    """The daemon reads a memcg's memory.stat and memory.events only when
+    the kernel's counts say they moved (src/cgroups.c: /proc/vmstat from
+    10 s before, the parent's subtree count).  Once the scenario has been
+    quiet past that lag, /metrics must show every refault and OOM kill the
+    kernel counted between the two snapshots (nothing happens outside
+    them: the daemon started before the first)."""
+    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
+          "daemon exited 0 on SIGTERM")
+    with open(os.path.join(res, "metrics.after.txt")) as f:
+        samples = parse_metrics(f.read())
+    seen = 0
+    for path in paths:
+        name = path.strip("/").replace("/", "_")
+        for metric, src, key in (
+                ("reclaimscope_refaults_file_pages_total", "memstat", "workingset_refault_file"),
+                ("reclaimscope_refaults_anon_pages_total", "memstat", "workingset_refault_anon"),
+                ("reclaimscope_oom_kills_total", "memevents", "oom_kill")):
+            want = delta(res, f"{src}.{name}", key)
+            got = metric_total(samples, metric, path)
+            seen += want
+            check(got == want, f"daemon: {metric}{{memcg={path}}} {got:.0f} "
+                  f"== {key} delta {want}")
+    check(seen > 0, f"the kernel counted refaults or OOM kills there ({seen})")
+
+
 def scenario_tenants(res, header, summary, rec):
     kids = [memcg(summary, f"/tenants/t{i}") for i in range(1, 9)]
     if not check(all(kids), "all 8 tenants are in the summary"):
@@ -311,6 +337,7 @@ def scenario_tenants(res, header, summary, rec):
     check(sum(m["reclaimed"] for m in kids) + (own["reclaimed"] if own else 0)
           == parent_steal,
           f"children's reclaimed add up to the parent's pgsteal ({parent_steal})")
+    daemon_cgroupfs(res, ["/tenants"] + [m["path"] for m in kids])
 
 
 def scenario_tenants_legacy(res, header, summary, rec):
@@ -423,6 +450,7 @@ def scenario_mix(res, header, summary, rec):
     check(all(any(g["anon"] or g["file"] for g in e["generations"]) for e in ag),
           "every aging shows populated generations")
     consistent(rec, m)
+    daemon_cgroupfs(res, ["/mix"])
 
 
 def scenario_readahead(res, header, summary, rec):

@@ -103,6 +103,14 @@ start_daemon() { # [DAEMON ARGS...]
 		wget -q -O /dev/null http://127.0.0.1:9782/healthz
 }
 
+# Quiet long enough for the daemon's cgroupfs gates to have let through
+# every count the kernel made: a memcg's files are read again once the
+# kernel-wide count moved past a stamp taken RS_CG_LAG_S (10 s) before its
+# last read (src/cgroups.c); snapshot_counters' 3 s came before this.
+settle_daemon() {
+	sleep 10
+}
+
 # What the daemon serves now, after its next refresh.
 fetch_daemon() { # TAG
 	sleep 1

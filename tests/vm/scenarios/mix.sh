@@ -5,6 +5,8 @@
 # More anon than the limit: the kernel ages and evicts the file cache, then
 # OOM-kills an anon worker; both must be seen.  (Workers that freed and
 # allocated again missed each other on a loaded host: no OOM kill.)
+# The daemon watches beside it: its refaults and OOM kills, read through
+# the gates on its cgroupfs reads, must equal the kernel's as well.
 setup_loop_fs 160
 rs-workload write /mnt/data1 48
 rs-workload write /mnt/data2 48
@@ -12,6 +14,7 @@ mkmemcg mix 96M
 sync
 echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events
+start_daemon
 snapshot_counters before mix
 in_memcg mix rs-workload mmap /mnt/data1 4 300 &
 r1=$!
@@ -27,4 +30,7 @@ for pid in $r1 $r2 $a1 $a2; do
 done
 snapshot_counters after mix
 stop_record
+settle_daemon
+fetch_daemon after
+stop_daemon
 log "done"
