@@ -81,6 +81,9 @@ static const struct rs_agg_value rs_zero_agg;
  * change (rs_changed_mark), so that a snapshot which clears it either sees
  * the change or leaves the flag set for the next one; only tested while
  * set, so the line stays shared between CPUs until a snapshot clears it.
+ * No barrier orders the change before the test (it would cost every run):
+ * userspace reads once more after a snapshot that found the flag set
+ * (src/collector.c: maps_changed).
  */
 __u32 rs_changed = 0;
 

@@ -31,6 +31,8 @@ struct rs_collector {
 	int stats_fd;  /* bpf_enable_stats(): statistics on while it is open */
 	bool read_all; /* the next snapshot reads the maps whatever rs_changed
 			  says */
+	bool read_again; /* the last snapshot found rs_changed set: see
+			    maps_changed */
 	unsigned snapshots;
 };
 
@@ -735,23 +737,28 @@ static int add_hist(void *ctx, const void *key, const void *value)
 
 /*
  * Whether the counter maps may have changed since the last snapshot read
- * them (bpf/common.bpf.h: rs_changed), clearing the flag.  The exchange is a
- * full barrier: the reads that follow see every change made before a
- * program found the flag set.  Every RS_READ_ALL_EVERY-th snapshot reads
- * them anyway, so a change the flag could miss shows late, never lost.
+ * them (bpf/common.bpf.h: rs_changed), clearing the flag.  A program that
+ * finds the flag set does not store it, and its own adds may still sit in
+ * its CPU's store buffer when it looks (a load may pass earlier stores,
+ * even on x86), so the snapshot that clears the flag can read the maps a
+ * moment before those adds land.  Hence the snapshot after one that found
+ * the flag set reads them too: by then they have landed.  Every
+ * RS_READ_ALL_EVERY-th snapshot reads them anyway.
  */
 #define RS_READ_ALL_EVERY 60
 
 static bool maps_changed(struct rs_collector *c, bool all)
 {
-	bool changed = true;
+	bool flag = true, changed;
 
 	if (c->skel->bss)
-		changed = __atomic_exchange_n(&c->skel->bss->rs_changed, 0,
-					      __ATOMIC_SEQ_CST);
+		flag = __atomic_exchange_n(&c->skel->bss->rs_changed, 0,
+					   __ATOMIC_SEQ_CST);
+	changed = flag || c->read_again;
 	if (c->snapshots++ % RS_READ_ALL_EVERY == 0 || c->read_all || all)
 		changed = true;
 	c->read_all = false;
+	c->read_again = flag;
 	return changed;
 }
 
