@@ -26,6 +26,7 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 {
 	struct rs_aging_event *ev;
 	struct rs_agg_value *agg;
+	struct rs_owner owner;
 	__u64 cgid, now, duration;
 	__u16 node;
 	__u8 reclaimer, trigger;
@@ -35,8 +36,9 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	now = bpf_ktime_get_ns();
 	duration = now - st->aging_start_ns;
 	st->aging_start_ns = 0;
-	cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
-	node = rs_lruvec_node(lruvec);
+	rs_owner_in_pass(st, lruvec, &owner);
+	cgid = owner.cgid;
+	node = owner.node;
 	if (st->in_pass && st->pass_lruvec == (__u64)lruvec) {
 		/* should_run_aging() said yes inside this pass */
 		st->aged = 1;
@@ -106,6 +108,7 @@ static __always_inline void min_seq_exit(struct rs_task_state *st,
 					 struct lruvec *lruvec)
 {
 	struct rs_agg_value *agg;
+	struct rs_owner owner;
 	__u64 after;
 
 	if (!st || !st->min_seq_armed)
@@ -114,8 +117,8 @@ static __always_inline void min_seq_exit(struct rs_task_state *st,
 	after = rs_min_seq_sum(lruvec);
 	if (after <= st->min_seq_before)
 		return;
-	agg = rs_agg_get(rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec)),
-			 rs_lruvec_node(lruvec), rs_reclaimer_of(st));
+	rs_owner_in_pass(st, lruvec, &owner);
+	agg = rs_agg_get(owner.cgid, owner.node, rs_reclaimer_of(st));
 	if (agg)
 		rs_add(agg, RS_F_MIN_SEQ_ADVANCES, after - st->min_seq_before);
 }

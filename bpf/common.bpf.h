@@ -178,6 +178,57 @@ static __always_inline struct rs_agg_value *rs_agg_get(__u64 cgid, __u16 node,
 	return val;
 }
 
+/*
+ * Whose an lruvec is: its memcg (a plain address), that memcg's cgroup id
+ * and the node.  Working it out takes five probe reads (the container_of to
+ * the memcg, its cgroup and kernfs node, pgdat and node_id: see
+ * compat.bpf.h), so the programs inside a pass or a shrink_lruvec() of the
+ * same lruvec take what its entry worked out.
+ */
+struct rs_owner {
+	__u64 memcg;
+	__u64 cgid;
+	__u16 node;
+};
+
+static __always_inline void rs_owner_of(struct lruvec *lruvec,
+					struct rs_owner *o)
+{
+	struct mem_cgroup *memcg = rs_lruvec_memcg(lruvec);
+
+	o->memcg = (__u64)memcg;
+	o->cgid = rs_memcg_cgroup_id(memcg);
+	o->node = rs_lruvec_node(lruvec);
+}
+
+/* The same, from the classic pass in progress on lruvec if there is one. */
+static __always_inline void rs_owner_in_classic(const struct rs_task_state *st,
+						struct lruvec *lruvec,
+						struct rs_owner *o)
+{
+	if (st->in_classic && st->classic_lruvec == (__u64)lruvec) {
+		o->memcg = st->classic_memcg;
+		o->cgid = st->classic_cgid;
+		o->node = st->classic_node;
+		return;
+	}
+	rs_owner_of(lruvec, o);
+}
+
+/* ... or from the MGLRU pass in progress on it, first. */
+static __always_inline void rs_owner_in_pass(const struct rs_task_state *st,
+					     struct lruvec *lruvec,
+					     struct rs_owner *o)
+{
+	if (st->in_pass && st->pass_lruvec == (__u64)lruvec) {
+		o->memcg = st->pass_memcg;
+		o->cgid = st->pass_cgid;
+		o->node = st->pass_node;
+		return;
+	}
+	rs_owner_in_classic(st, lruvec, o);
+}
+
 /* Where an event of the current task (state st, may be NULL) belongs. */
 struct rs_where {
 	__u64 cgid;

@@ -44,16 +44,20 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 				       struct scan_control *sc)
 {
 	struct mem_cgroup *target;
+	struct rs_owner owner;
 
 	if (!st)
 		return;
 	/*
 	 * sc, lruvec and what their pointers lead to are BTF pointers of the
-	 * fentry/fexit arguments: plain loads, no probe-read calls.
+	 * fentry/fexit arguments: plain loads, no probe-read calls.  Memcg
+	 * reclaim enters the pass from shrink_lruvec() of the same lruvec.
 	 */
 	target = sc->target_mem_cgroup;
-	st->pass_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
-	st->pass_node = rs_lruvec_node(lruvec);
+	rs_owner_in_classic(st, lruvec, &owner);
+	st->pass_cgid = owner.cgid;
+	st->pass_node = owner.node;
+	st->pass_memcg = owner.memcg;
 	st->pass_reclaimer = pass_reclaimer(st, sc, target);
 	st->pass_lruvec = (__u64)lruvec;
 	st->pass_start_ns = bpf_ktime_get_ns();
@@ -99,7 +103,8 @@ static __always_inline void evictable_exit(struct rs_task_state *st,
 	if (!st || !st->in_pass || st->budget_known ||
 	    st->pass_lruvec != (__u64)lruvec)
 		return;
-	memcg = rs_lruvec_memcg(lruvec);
+	/* the pass's lruvec (checked above): its memcg is known */
+	memcg = (struct mem_cgroup *)st->pass_memcg;
 	in.evictable = ret;
 	in.priority = st->priority;
 	in.online = true;
@@ -223,10 +228,15 @@ static __always_inline void classic_enter(struct rs_task_state *st,
 					  struct lruvec *lruvec,
 					  struct scan_control *sc)
 {
+	struct rs_owner owner;
+
 	if (!st)
 		return;
-	st->classic_cgid = rs_memcg_cgroup_id(rs_lruvec_memcg(lruvec));
-	st->classic_node = rs_lruvec_node(lruvec);
+	rs_owner_of(lruvec, &owner);
+	st->classic_cgid = owner.cgid;
+	st->classic_node = owner.node;
+	st->classic_memcg = owner.memcg;
+	st->classic_lruvec = (__u64)lruvec;
 	st->classic_reclaimer = pass_reclaimer(st, sc, sc->target_mem_cgroup);
 	st->classic_saw_pass = 0;
 	st->in_classic = 1;

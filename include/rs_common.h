@@ -395,6 +395,10 @@ struct rs_task_state {
 	/* current MGLRU pass */
 	__u64 pass_lruvec;
 	__u64 pass_target; /* sc->target_mem_cgroup, as a plain address */
+	__u64 pass_memcg;  /* the lruvec's memcg, as a plain address */
+	/* the shrink_lruvec() in progress (valid if in_classic) */
+	__u64 classic_lruvec;
+	__u64 classic_memcg;
 	__u64 pass_start_ns;
 	__u64 evictable;
 	__u64 budget;
