@@ -15,6 +15,12 @@
 #define RS_PF_KSWAPD 0x00020000
 
 /*
+ * The scan_control bitfields below are read from sc, a BTF pointer (an
+ * fentry/fexit argument): BPF_CORE_READ_BITFIELD loads the word that holds
+ * the field directly, where the _PROBED variant made a probe-read call.
+ */
+
+/*
  * struct scan_control.proactive appeared in v6.0 ("mm: vmscan: make
  * memory.reclaim proactive"); older kernels cannot tell proactive reclaim
  * apart from limit reclaim.
@@ -22,21 +28,21 @@
 static __always_inline bool rs_sc_proactive(struct scan_control *sc)
 {
 	if (bpf_core_field_exists(sc->proactive))
-		return BPF_CORE_READ_BITFIELD_PROBED(sc, proactive);
+		return BPF_CORE_READ_BITFIELD(sc, proactive);
 	return false;
 }
 
 /* scan_control.memcg_low_reclaim: bitfield, present since v4.19. */
 static __always_inline bool rs_sc_memcg_low_reclaim(struct scan_control *sc)
 {
-	return BPF_CORE_READ_BITFIELD_PROBED(sc, memcg_low_reclaim);
+	return BPF_CORE_READ_BITFIELD(sc, memcg_low_reclaim);
 }
 
 /* scan_control.hibernation_mode: v5.8 ("mm: vmscan: ... hibernation"). */
 static __always_inline bool rs_sc_hibernation(struct scan_control *sc)
 {
 	if (bpf_core_field_exists(sc->hibernation_mode))
-		return BPF_CORE_READ_BITFIELD_PROBED(sc, hibernation_mode);
+		return BPF_CORE_READ_BITFIELD(sc, hibernation_mode);
 	return false;
 }
 
