@@ -54,7 +54,7 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 	 * reclaim enters the pass from shrink_lruvec() of the same lruvec.
 	 */
 	target = sc->target_mem_cgroup;
-	rs_owner_in_classic(st, lruvec, &owner);
+	rs_owner_in_classic(st, lruvec, target, &owner);
 	st->pass_cgid = owner.cgid;
 	st->pass_node = owner.node;
 	st->pass_memcg = owner.memcg;
@@ -232,7 +232,7 @@ static __always_inline void classic_enter(struct rs_task_state *st,
 
 	if (!st)
 		return;
-	rs_owner_of(lruvec, &owner);
+	rs_owner_of(lruvec, sc->target_mem_cgroup, &owner);
 	st->classic_cgid = owner.cgid;
 	st->classic_node = owner.node;
 	st->classic_memcg = owner.memcg;
