@@ -28,12 +28,8 @@ struct rs_collector {
 	void *fn_ctx;
 	int ncpus;
 	__u64 *percpu_stat;
-	int stats_fd;  /* bpf_enable_stats(): statistics on while it is open */
-	bool read_all; /* the next snapshot reads the maps whatever rs_changed
-			  says */
-	bool read_again; /* the last snapshot found rs_changed set: see
-			    maps_changed */
-	unsigned snapshots;
+	int stats_fd; /* bpf_enable_stats(): statistics on while it is open */
+	struct rs_read_gate gate; /* when a snapshot reads the maps */
 };
 
 /* --- libbpf output: everything with -v; always note a failing program ---- */
@@ -745,21 +741,14 @@ static int add_hist(void *ctx, const void *key, const void *value)
  * the flag set reads them too: by then they have landed.  Every
  * RS_READ_ALL_EVERY-th snapshot reads them anyway.
  */
-#define RS_READ_ALL_EVERY 60
-
 static bool maps_changed(struct rs_collector *c, bool all)
 {
-	bool flag = true, changed;
+	bool flag = true; /* no .bss: no flag, always read */
 
 	if (c->skel->bss)
 		flag = __atomic_exchange_n(&c->skel->bss->rs_changed, 0,
 					   __ATOMIC_SEQ_CST);
-	changed = flag || c->read_again;
-	if (c->snapshots++ % RS_READ_ALL_EVERY == 0 || c->read_all || all)
-		changed = true;
-	c->read_all = false;
-	c->read_again = flag;
-	return changed;
+	return rs_read_gate_due(&c->gate, flag, all);
 }
 
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
@@ -786,7 +775,7 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 		/* what was read is cumulative, so keep it: the memcgs must be
 		 * laid out again after the cells moved; the rest of the maps
 		 * is read next time */
-		c->read_all = true;
+		c->gate.read_all = true;
 		rs_model_end(m, t);
 		return err;
 	}

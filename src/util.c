@@ -180,6 +180,17 @@ bool rs_grow(void **array, size_t *cap, size_t n, size_t size)
 	return true;
 }
 
+bool rs_read_gate_due(struct rs_read_gate *g, bool flag, bool all)
+{
+	bool due = flag || g->read_again || g->read_all || all ||
+		   g->snapshots % RS_READ_ALL_EVERY == 0;
+
+	g->snapshots++;
+	g->read_all = false;
+	g->read_again = flag;
+	return due;
+}
+
 const char *rs_hook_state_word(enum rs_hook_state state)
 {
 	switch (state) {

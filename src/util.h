@@ -33,6 +33,20 @@ int rs_read_file_at(int dir, const char *path, char *buf, size_t size);
  * contents are kept.  False (array unchanged) without memory.
  */
 bool rs_grow(void **array, size_t *cap, size_t n, size_t size);
+/*
+ * When a snapshot reads the BPF counter maps (src/collector.c: why).  flag:
+ * what the exchange of the programs' change flag returned; all: a snapshot
+ * that must read them (record's last); a failed read sets read_all.
+ */
+struct rs_read_gate {
+	unsigned snapshots;
+	bool read_all;	 /* the next snapshot reads, whatever the flag says */
+	bool read_again; /* the last snapshot found the flag set */
+};
+
+#define RS_READ_ALL_EVERY 60 /* snapshots; the first reads too */
+
+bool rs_read_gate_due(struct rs_read_gate *g, bool flag, bool all);
 /* qsort/bsearch order of __u64s (cgroup ids) */
 int rs_cmp_u64(const void *a, const void *b);
 
