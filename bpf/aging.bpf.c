@@ -24,22 +24,25 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 				       struct lruvec *lruvec, unsigned long seq,
 				       bool force_scan, bool success)
 {
+	const struct rs_lruvec_owner *held;
+	struct rs_lruvec_owner owner;
 	struct rs_aging_event *ev;
 	struct rs_agg_value *agg;
-	struct rs_owner owner;
 	__u64 cgid, now, duration;
 	__u16 node;
 	__u8 reclaimer, trigger;
+	bool on_pass;
 
 	if (!st || !st->aging_start_ns) /* not seen entering */
 		return;
 	now = bpf_ktime_get_ns();
 	duration = now - st->aging_start_ns;
 	st->aging_start_ns = 0;
-	rs_owner_in_pass(st, lruvec, &owner);
-	cgid = owner.cgid;
-	node = owner.node;
-	if (st->in_pass && st->pass_lruvec == (__u64)lruvec) {
+	on_pass = rs_on_pass(st, lruvec);
+	held = rs_owner(st, lruvec, on_pass, &owner);
+	cgid = held->cgid;
+	node = held->node;
+	if (on_pass) {
 		/* should_run_aging() said yes inside this pass */
 		st->aged = 1;
 		st->aging_ok |= success;
@@ -107,8 +110,9 @@ RS_PROGS("fentry/try_to_inc_min_seq", rs_min_seq_enter, RS_SLOT_MIN_SEQ_ENTER,
 static __always_inline void min_seq_exit(struct rs_task_state *st,
 					 struct lruvec *lruvec)
 {
+	const struct rs_lruvec_owner *held;
+	struct rs_lruvec_owner owner;
 	struct rs_agg_value *agg;
-	struct rs_owner owner;
 	__u64 after;
 
 	if (!st || !st->min_seq_armed)
@@ -117,8 +121,8 @@ static __always_inline void min_seq_exit(struct rs_task_state *st,
 	after = rs_min_seq_sum(lruvec);
 	if (after <= st->min_seq_before)
 		return;
-	rs_owner_in_pass(st, lruvec, &owner);
-	agg = rs_agg_get(owner.cgid, owner.node, rs_reclaimer_of(st));
+	held = rs_owner(st, lruvec, rs_on_pass(st, lruvec), &owner);
+	agg = rs_agg_get(held->cgid, held->node, rs_reclaimer_of(st));
 	if (agg)
 		rs_add(agg, RS_F_MIN_SEQ_ADVANCES, after - st->min_seq_before);
 }

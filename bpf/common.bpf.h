@@ -179,19 +179,12 @@ static __always_inline struct rs_agg_value *rs_agg_get(__u64 cgid, __u16 node,
 }
 
 /*
- * Whose an lruvec is: its memcg (a plain address), that memcg's cgroup id
- * and the node.  Working it out takes five probe reads (the container_of to
- * the memcg, its cgroup and kernfs node, pgdat and node_id: see
- * compat.bpf.h), so the programs inside a pass or a shrink_lruvec() of the
- * same lruvec take what its entry worked out.
- */
-struct rs_owner {
-	__u64 memcg;
-	__u64 cgid;
-	__u16 node;
-};
-
-/*
+ * Whose an lruvec is (struct rs_lruvec_owner).  Working it out takes five
+ * probe reads (the container_of to the memcg, its cgroup and kernfs node,
+ * pgdat and node_id: see compat.bpf.h), so programs inside a pass or a
+ * shrink_lruvec() of the same lruvec take what its entry worked out
+ * (rs_owner_held).
+ *
  * target: the reclaim's target memcg as the kernel handed it (a BTF
  * pointer: scan_control's), or NULL.  A limit reclaim mostly scans the
  * target's own lruvec, whose cgroup id then takes three plain loads through
@@ -199,10 +192,11 @@ struct rs_owner {
  */
 static __always_inline void rs_owner_of(struct lruvec *lruvec,
 					struct mem_cgroup *target,
-					struct rs_owner *o)
+					struct rs_lruvec_owner *o)
 {
 	struct mem_cgroup *memcg = rs_lruvec_memcg(lruvec);
 
+	o->lruvec = (__u64)lruvec;
 	o->memcg = (__u64)memcg;
 	if (memcg && (__u64)memcg == (__u64)target)
 		o->cgid = rs_btf_memcg_cgroup_id(target);
@@ -212,33 +206,39 @@ static __always_inline void rs_owner_of(struct lruvec *lruvec,
 						   : rs_lruvec_node(lruvec);
 }
 
-/* The same, from the classic pass in progress on lruvec if there is one. */
-static __always_inline void rs_owner_in_classic(const struct rs_task_state *st,
-						struct lruvec *lruvec,
-						struct mem_cgroup *target,
-						struct rs_owner *o)
+/* Whether the task is inside the MGLRU pass on lruvec. */
+static __always_inline bool rs_on_pass(const struct rs_task_state *st,
+				       struct lruvec *lruvec)
 {
-	if (st->in_classic && st->classic_lruvec == (__u64)lruvec) {
-		o->memcg = st->classic_memcg;
-		o->cgid = st->classic_cgid;
-		o->node = st->classic_node;
-		return;
-	}
-	rs_owner_of(lruvec, target, o);
+	return st->in_pass && st->pass.lruvec == (__u64)lruvec;
 }
 
-/* ... or from the MGLRU pass in progress on it, first. */
-static __always_inline void rs_owner_in_pass(const struct rs_task_state *st,
-					     struct lruvec *lruvec,
-					     struct rs_owner *o)
+/*
+ * The owner of lruvec as the pass (when on_pass: rs_on_pass) or the
+ * shrink_lruvec() in progress on it worked it out; NULL if neither is.
+ */
+static __always_inline const struct rs_lruvec_owner *
+rs_owner_held(const struct rs_task_state *st, struct lruvec *lruvec,
+	      bool on_pass)
 {
-	if (st->in_pass && st->pass_lruvec == (__u64)lruvec) {
-		o->memcg = st->pass_memcg;
-		o->cgid = st->pass_cgid;
-		o->node = st->pass_node;
-		return;
-	}
-	rs_owner_in_classic(st, lruvec, NULL, o);
+	if (on_pass)
+		return &st->pass;
+	if (st->in_classic && st->classic.lruvec == (__u64)lruvec)
+		return &st->classic;
+	return NULL;
+}
+
+/* The same, or worked out into *spare where neither pass holds it. */
+static __always_inline const struct rs_lruvec_owner *
+rs_owner(const struct rs_task_state *st, struct lruvec *lruvec, bool on_pass,
+	 struct rs_lruvec_owner *spare)
+{
+	const struct rs_lruvec_owner *held = rs_owner_held(st, lruvec, on_pass);
+
+	if (held)
+		return held;
+	rs_owner_of(lruvec, NULL, spare);
+	return spare;
 }
 
 /* Where an event of the current task (state st, may be NULL) belongs. */

@@ -43,8 +43,8 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 				       struct lruvec *lruvec,
 				       struct scan_control *sc)
 {
+	const struct rs_lruvec_owner *held;
 	struct mem_cgroup *target;
-	struct rs_owner owner;
 
 	if (!st)
 		return;
@@ -54,12 +54,12 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 	 * reclaim enters the pass from shrink_lruvec() of the same lruvec.
 	 */
 	target = sc->target_mem_cgroup;
-	rs_owner_in_classic(st, lruvec, target, &owner);
-	st->pass_cgid = owner.cgid;
-	st->pass_node = owner.node;
-	st->pass_memcg = owner.memcg;
+	held = rs_owner_held(st, lruvec, false);
+	if (held)
+		st->pass = *held;
+	else
+		rs_owner_of(lruvec, target, &st->pass);
 	st->pass_reclaimer = pass_reclaimer(st, sc, target);
-	st->pass_lruvec = (__u64)lruvec;
 	st->pass_start_ns = bpf_ktime_get_ns();
 	st->evictable = 0;
 	st->budget = 0;
@@ -100,11 +100,9 @@ static __always_inline void evictable_exit(struct rs_task_state *st,
 	struct rs_budget_inputs in = {};
 	struct mem_cgroup *memcg;
 
-	if (!st || !st->in_pass || st->budget_known ||
-	    st->pass_lruvec != (__u64)lruvec)
+	if (!st || st->budget_known || !rs_on_pass(st, lruvec))
 		return;
-	/* the pass's lruvec (checked above): its memcg is known */
-	memcg = (struct mem_cgroup *)st->pass_memcg;
+	memcg = (struct mem_cgroup *)st->pass.memcg;
 	in.evictable = ret;
 	in.priority = st->priority;
 	in.online = true;
@@ -132,7 +130,7 @@ RS_PROGS("fexit/lruvec_evictable_size", rs_evictable_exit,
 static __always_inline void note_batch(struct rs_task_state *st,
 				       struct lruvec *lruvec, int scanned)
 {
-	if (!st || !st->in_pass || st->pass_lruvec != (__u64)lruvec)
+	if (!st || !rs_on_pass(st, lruvec))
 		return;
 	st->batches++;
 	st->last_delta = scanned;
@@ -163,8 +161,8 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	if (!st || !st->in_pass)
 		return;
 	st->in_pass = 0;
-	st->last_cgid = st->pass_cgid;
-	st->last_node = st->pass_node;
+	st->last_cgid = st->pass.cgid;
+	st->last_node = st->pass.node;
 	now = bpf_ktime_get_ns();
 	duration = now - st->pass_start_ns;
 
@@ -185,7 +183,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	if (!st->budget_known)
 		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
 
-	agg = rs_agg_get(st->pass_cgid, st->pass_node, st->pass_reclaimer);
+	agg = rs_agg_get(st->pass.cgid, st->pass.node, st->pass_reclaimer);
 	if (agg) {
 		rs_add(agg, RS_F_SHRINKS, 1);
 		rs_add(agg, RS_F_BATCHES, st->batches);
@@ -196,10 +194,10 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 		/* the exit_* fields follow enum rs_exit_reason */
 		rs_add(agg, RS_F_EXIT_BUDGET + why, 1);
 	}
-	rs_hist_add(st->pass_cgid, RS_HIST_PASS, duration);
+	rs_hist_add(st->pass.cgid, RS_HIST_PASS, duration);
 
-	ev = rs_reserve_at(sizeof(*ev), RS_EV_SHRINK, st->pass_cgid,
-			   st->pass_node, st->pass_reclaimer, now);
+	ev = rs_reserve_at(sizeof(*ev), RS_EV_SHRINK, st->pass.cgid,
+			   st->pass.node, st->pass_reclaimer, now);
 	if (!ev)
 		return;
 	ev->evictable = st->evictable;
@@ -228,15 +226,9 @@ static __always_inline void classic_enter(struct rs_task_state *st,
 					  struct lruvec *lruvec,
 					  struct scan_control *sc)
 {
-	struct rs_owner owner;
-
 	if (!st)
 		return;
-	rs_owner_of(lruvec, sc->target_mem_cgroup, &owner);
-	st->classic_cgid = owner.cgid;
-	st->classic_node = owner.node;
-	st->classic_memcg = owner.memcg;
-	st->classic_lruvec = (__u64)lruvec;
+	rs_owner_of(lruvec, sc->target_mem_cgroup, &st->classic);
 	st->classic_reclaimer = pass_reclaimer(st, sc, sc->target_mem_cgroup);
 	st->classic_saw_pass = 0;
 	st->in_classic = 1;
@@ -255,12 +247,12 @@ static __always_inline void classic_exit(struct rs_task_state *st)
 	if (!st || !st->in_classic)
 		return;
 	st->in_classic = 0;
-	st->last_cgid = st->classic_cgid;
-	st->last_node = st->classic_node;
+	st->last_cgid = st->classic.cgid;
+	st->last_node = st->classic.node;
 	/* MGLRU memcg reclaim goes through shrink_lruvec(): no classic pass */
 	if (st->classic_saw_pass)
 		return;
-	agg = rs_agg_get(st->classic_cgid, st->classic_node,
+	agg = rs_agg_get(st->classic.cgid, st->classic.node,
 			 st->classic_reclaimer);
 	if (agg)
 		rs_add(agg, RS_F_CLASSIC_SHRINKS, 1);

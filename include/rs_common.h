@@ -374,6 +374,18 @@ struct rs_event_hdr {
 };
 
 /*
+ * The lruvec a pass is on and whose it is, worked out once at the pass's
+ * entry (bpf/common.bpf.h: rs_owner_of).  Addresses are plain numbers.
+ */
+struct rs_lruvec_owner {
+	__u64 lruvec;
+	__u64 memcg;
+	__u64 cgid;
+	__u16 node;
+	__u8 pad[6];
+};
+
+/*
  * Per-task state that ties tracepoints to the memcg whose LRU the task is
  * scanning.  A task's memcg is only known inside an lruvec pass (MGLRU
  * try_to_shrink_lruvec, classic shrink_lruvec); outside one, events go to the
@@ -381,24 +393,19 @@ struct rs_event_hdr {
  */
 struct rs_task_state {
 	/* attribution */
-	__u64 pass_cgid;    /* MGLRU pass in progress (valid if in_pass) */
-	__u64 classic_cgid; /* shrink_lruvec in progress (valid if in_classic)
-			     */
-	__u64 target_cgid;  /* memcg reclaim target (valid if in_memcg) */
-	__u64 last_cgid;    /* last memcg this task scanned */
-	__u16 pass_node, classic_node, last_node;
+	struct rs_lruvec_owner pass;	/* MGLRU pass (valid if in_pass) */
+	struct rs_lruvec_owner classic; /* shrink_lruvec (if in_classic) */
+	__u64 target_cgid; /* memcg reclaim target (valid if in_memcg) */
+	__u64 last_cgid;   /* last memcg this task scanned */
+	__u16 last_node;
+	__u8 pad4[6];
 	__u8 in_pass, in_classic, in_direct, in_memcg, in_node_reclaim;
 	__u8 pass_reclaimer, classic_reclaimer, memcg_reclaimer;
 	__u8 classic_saw_pass;
 	__u8 pad0[2];
 
 	/* current MGLRU pass */
-	__u64 pass_lruvec;
 	__u64 pass_target; /* sc->target_mem_cgroup, as a plain address */
-	__u64 pass_memcg;  /* the lruvec's memcg, as a plain address */
-	/* the shrink_lruvec() in progress (valid if in_classic) */
-	__u64 classic_lruvec;
-	__u64 classic_memcg;
 	__u64 pass_start_ns;
 	__u64 evictable;
 	__u64 budget;
@@ -439,11 +446,11 @@ static inline void rs_attribute(const struct rs_task_state *st, __u64 *cgid,
 				__u16 *node, __u16 fallback_node)
 {
 	if (st->in_pass) {
-		*cgid = st->pass_cgid;
-		*node = st->pass_node;
+		*cgid = st->pass.cgid;
+		*node = st->pass.node;
 	} else if (st->in_classic) {
-		*cgid = st->classic_cgid;
-		*node = st->classic_node;
+		*cgid = st->classic.cgid;
+		*node = st->classic.node;
 	} else if (st->in_memcg) {
 		*cgid = st->target_cgid;
 		*node = fallback_node;

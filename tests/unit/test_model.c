@@ -50,15 +50,15 @@ static void attribution(void **state)
 	assert_int_equal(cg, 50);
 	/* a classic lruvec pass is more precise than the target */
 	st.in_classic = 1;
-	st.classic_cgid = 60;
-	st.classic_node = 2;
+	st.classic.cgid = 60;
+	st.classic.node = 2;
 	rs_attribute(&st, &cg, &node, 1);
 	assert_int_equal(cg, 60);
 	assert_int_equal(node, 2);
 	/* an MGLRU pass (nested in shrink_lruvec for memcg reclaim) wins */
 	st.in_pass = 1;
-	st.pass_cgid = 70;
-	st.pass_node = 0;
+	st.pass.cgid = 70;
+	st.pass.node = 0;
 	rs_attribute(&st, &cg, &node, 1);
 	assert_int_equal(cg, 70);
 	assert_int_equal(node, 0);

@@ -242,6 +242,11 @@ def scenario_wbstorm(res, header, summary, rec):
     daemon_views(res, m)
 
 
+def daemon_exited_ok(res):
+    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
+          "daemon exited 0 on SIGTERM")
+
+
 def metric_total(samples, name, memcg_path):
     return sum(v for n, lab, v in samples
                if n == name and lab.get("memcg") == memcg_path)
@@ -251,8 +256,7 @@ def daemon_views(res, m):
     """The daemon's /metrics and top's batch frames, from inside the guest,
     during the same run as the recording."""
     path = m["path"]
-    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
-          "daemon exited 0 on SIGTERM")
+    daemon_exited_ok(res)
     with open(os.path.join(res, "metrics.after.txt")) as f:
         samples = parse_metrics(f.read())
     # (metric, summary key): series the scenario is about, equal to the
@@ -300,8 +304,7 @@ def daemon_cgroupfs(res, paths):
     quiet past that lag, /metrics must show every refault and OOM kill the
     kernel counted between the two snapshots (nothing happens outside
     them: the daemon started before the first)."""
-    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
-          "daemon exited 0 on SIGTERM")
+    daemon_exited_ok(res)
     with open(os.path.join(res, "metrics.after.txt")) as f:
         samples = parse_metrics(f.read())
     seen = 0
@@ -520,8 +523,7 @@ def scenario_churn(res, header, summary, rec):
           f"reclaimed {sum(m['reclaimed'] for m in churned)} pages in all")
 
     # the daemon, forgetting removed memcgs after 2 s
-    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
-          "daemon exited 0 on SIGTERM")
+    daemon_exited_ok(res)
     with open(os.path.join(res, "api.mid.json")) as f:
         mid = [m for m in json.load(f)["summary"]["memcgs"]
                if m["path"].startswith("/churn/")]
@@ -597,8 +599,7 @@ def scenario_soak(res, header, summary, rec):
             exact_totals(res, m, gone=False, active=True)
     flat_rss(samples, "daemon", 2)
     flat_rss(samples, "record", 3)
-    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
-          "daemon exited 0 on SIGTERM")
+    daemon_exited_ok(res)
 
 
 def scenario_bench(res, header, summary, rec):
@@ -637,8 +638,7 @@ def scenario_bench(res, header, summary, rec):
     hook_cost_checks(judge, probe, samples,
                      json.load(open(os.path.join(res, "progs.before.json"))),
                      json.load(open(os.path.join(res, "progs.after.json"))), ids)
-    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
-          "daemon exited 0 on SIGTERM")
+    daemon_exited_ok(res)
     m = memcg(summary, "/pro")
     if check(m is not None, "memcg /pro is in the summary"):
         exact_totals(res, m, gone=False)
