@@ -84,6 +84,10 @@ $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wild
 $(OUT)/rs-workload: tests/vm/workload.c | $(OUT)
 	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -o $@
 
+# A kernel's BTF with one struct member left out (tests/host/fields.sh).
+$(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) $< -lbpf -lelf -lz -o $@
+
 # --- tests -------------------------------------------------------------------
 
 $(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h) | $(OUT)/tests
@@ -92,7 +96,7 @@ $(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard incl
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
-hosttest: $(OUT)/reclaimscope $(OUT)/rs-workload
+hosttest: $(OUT)/reclaimscope $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 	tests/host/run.sh
 
 vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
@@ -103,7 +107,7 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 # A SIGSEGV sent by the lifecycle test must kill, not be reported.
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-sanitize: $(OUT)/rs-workload
+sanitize: $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 	$(MAKE) OUT=$(OUT)/san CFLAGS="$(SAN_CFLAGS)" $(OUT)/san/reclaimscope unit
 	ASAN_OPTIONS=handle_segv=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		RS_BIN=$(OUT)/san/reclaimscope RS_WORK=$(OUT)/san/hosttest tests/host/run.sh
@@ -195,7 +199,7 @@ installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
 FORMATTED := src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
-	tests/vm/workload.c tests/bench/rs-bench.c
+	tests/vm/workload.c tests/bench/rs-bench.c tests/host/btf-without.c
 format:
 	clang-format -i $(FORMATTED)
 

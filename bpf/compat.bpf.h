@@ -47,6 +47,28 @@ static __always_inline bool rs_sc_hibernation(struct scan_control *sc)
 }
 
 /*
+ * struct reclaim_stat's counters (mm/vmscan.c, filled by
+ * shrink_folio_list() and read by the lru_shrink_inactive tracepoint and
+ * handle_reclaim_writeback()).  Its members move: nr_pageout is gone from
+ * 7.3's struct (Debian's 7.3.4 BTF has no member of that name; its trace
+ * event no longer records it either), after being there since v5.x.  An
+ * unguarded read of a member the kernel lacks fails the whole program at
+ * load (CO-RE poisons the instruction), and with it every value the
+ * program counts: 7.3 lost `reclaimed` that way.  So each member is read
+ * under an existence check: a kernel without it gives RS_NO_COUNT (a
+ * record's null) or adds nothing.  Userspace finds the same members in the
+ * kernel's BTF (RS_HOOKS' 'k' rows) and shows the fields they feed as null.
+ * The rest of what the programs read is listed, with why it may stay
+ * unguarded, in tests/host/core_fields.py, which checks the object.
+ */
+#define rs_reclaim_stat(stat, member)                                          \
+	(bpf_core_field_exists((stat)->member) ? (__u32)(stat)->member         \
+					       : RS_NO_COUNT)
+/* the same for a sum: nothing to add where the member is missing */
+#define rs_reclaim_stat_add(stat, member)                                      \
+	(bpf_core_field_exists((stat)->member) ? (stat)->member : 0)
+
+/*
  * cgroup id as userspace sees it (inode number of the cgroup directory):
  * kernfs_node.id is a u64 since v5.5 ("kernfs: combine ino/id lookup
  * functions into kernfs_find_and_get_node_by_id()").

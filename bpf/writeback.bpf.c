@@ -13,7 +13,8 @@ static __always_inline void writeback(struct rs_task_state *st,
 				      struct scan_control *sc,
 				      struct reclaim_stat *stat)
 {
-	__u32 unqueued = stat->nr_unqueued_dirty;
+	/* flusher_wakeups and unqueued_dirty are null without the member */
+	__u32 unqueued = rs_reclaim_stat(stat, nr_unqueued_dirty);
 	bool woken = unqueued == nr_taken;
 	struct rs_writeback_event *ev;
 	struct rs_agg_value *agg;
@@ -24,7 +25,8 @@ static __always_inline void writeback(struct rs_task_state *st,
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_add(agg, RS_F_WB_CHECKS, 1);
-		rs_add(agg, RS_F_UNQUEUED_DIRTY, unqueued);
+		if (unqueued != RS_NO_COUNT)
+			rs_add(agg, RS_F_UNQUEUED_DIRTY, unqueued);
 		rs_add(agg, RS_F_FLUSHER_WAKEUPS, woken);
 	}
 
@@ -33,12 +35,12 @@ static __always_inline void writeback(struct rs_task_state *st,
 	if (!ev)
 		return;
 	ev->nr_taken = nr_taken;
-	ev->dirty = stat->nr_dirty;
+	ev->dirty = rs_reclaim_stat(stat, nr_dirty);
 	ev->unqueued_dirty = unqueued;
-	ev->congested = stat->nr_congested;
-	ev->writeback = stat->nr_writeback;
-	ev->immediate = stat->nr_immediate;
-	ev->pageout = stat->nr_pageout;
+	ev->congested = rs_reclaim_stat(stat, nr_congested);
+	ev->writeback = rs_reclaim_stat(stat, nr_writeback);
+	ev->immediate = rs_reclaim_stat(stat, nr_immediate);
+	ev->pageout = rs_reclaim_stat(stat, nr_pageout);
 	ev->flusher_woken = woken;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev, sizeof(*ev));

@@ -11,8 +11,13 @@
 /*
  * Hooks, one per kernel function or tracepoint (begin/end pairs count as
  * one).  Order is the order `probe` prints them in.  X(id, name, kind)
- * where kind is 'f' for fentry/fexit, 't' for a tracepoint and 'c' for the
- * memcg's own files (memory.stat, memory.events), read by userspace.
+ * where kind is 'f' for fentry/fexit, 't' for a tracepoint, 'c' for the
+ * memcg's own files (memory.stat, memory.events), read by userspace, and
+ * 'k' for a member of a kernel struct that some kernels lack, named
+ * "struct.member": the programs read it under an existence check
+ * (bpf/compat.bpf.h), userspace finds it in the kernel's BTF, and the
+ * fields that need it are null where it is missing, the rest of the hook
+ * unharmed.
  */
 #define RS_HOOKS(X)                                                            \
 	X(TRY_TO_SHRINK_LRUVEC, "try_to_shrink_lruvec", 'f')                   \
@@ -33,7 +38,13 @@
 	X(KSWAPD, "mm_vmscan_kswapd", 't')                                     \
 	X(SHRINK_SLAB, "mm_shrink_slab_end", 't')                              \
 	X(CGROUP_NAMES, "cgroup_mkdir", 't') /* and cgroup_rmdir */            \
-	X(CGROUPFS, "cgroupfs", 'c')
+	X(CGROUPFS, "cgroupfs", 'c')                                           \
+	X(RS_DIRTY, "reclaim_stat.nr_dirty", 'k')                              \
+	X(RS_UNQUEUED_DIRTY, "reclaim_stat.nr_unqueued_dirty", 'k')            \
+	X(RS_CONGESTED, "reclaim_stat.nr_congested", 'k')                      \
+	X(RS_WRITEBACK, "reclaim_stat.nr_writeback", 'k')                      \
+	X(RS_IMMEDIATE, "reclaim_stat.nr_immediate", 'k')                      \
+	X(RS_PAGEOUT, "reclaim_stat.nr_pageout", 'k')
 
 #define RS_HOOK_ENUM(id, name, kind) RS_HOOK_##id,
 enum rs_hook { RS_HOOKS(RS_HOOK_ENUM) RS_NR_HOOKS };
@@ -74,15 +85,20 @@ enum rs_reclaimer {
 	  "pgsteal")                                                           \
 	X(RECLAIMED_FILE, "reclaimed_file", pages,                             \
 	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE), "file pages reclaimed")            \
-	X(DIRTY, "dirty", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),             \
+	X(DIRTY, "dirty", pages,                                               \
+	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE) | RS_HOOK_BIT(RS_DIRTY),            \
 	  "dirty pages met by shrink_folio_list")                              \
-	X(WRITEBACK, "writeback", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
+	X(WRITEBACK, "writeback", pages,                                       \
+	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE) | RS_HOOK_BIT(RS_WRITEBACK),        \
 	  "pages under writeback met by shrink_folio_list")                    \
-	X(CONGESTED, "congested", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
+	X(CONGESTED, "congested", pages,                                       \
+	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE) | RS_HOOK_BIT(RS_CONGESTED),        \
 	  "dirty or writeback pages on a congested device")                    \
-	X(IMMEDIATE, "immediate", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),     \
+	X(IMMEDIATE, "immediate", pages,                                       \
+	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE) | RS_HOOK_BIT(RS_IMMEDIATE),        \
 	  "writeback pages marked for immediate reclaim")                      \
-	X(PAGEOUT, "pageout", pages, RS_HOOK_BIT(LRU_SHRINK_INACTIVE),         \
+	X(PAGEOUT, "pageout", pages,                                           \
+	  RS_HOOK_BIT(LRU_SHRINK_INACTIVE) | RS_HOOK_BIT(RS_PAGEOUT),          \
 	  "pages written out by reclaim itself")                               \
 	X(DEACTIVATED, "deactivated", pages, RS_HOOK_BIT(LRU_SHRINK_ACTIVE),   \
 	  "pages moved from active to inactive (classic LRU only)")            \
@@ -137,10 +153,12 @@ enum rs_reclaimer {
 	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK),                               \
 	  "handle_reclaim_writeback calls")                                    \
 	X(UNQUEUED_DIRTY, "unqueued_dirty", pages,                             \
-	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK),                               \
+	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK) |                              \
+		  RS_HOOK_BIT(RS_UNQUEUED_DIRTY),                              \
 	  "dirty pages not yet queued for writeback")                          \
 	X(FLUSHER_WAKEUPS, "flusher_wakeups", count,                           \
-	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK),                               \
+	  RS_HOOK_BIT(HANDLE_RECLAIM_WRITEBACK) |                              \
+		  RS_HOOK_BIT(RS_UNQUEUED_DIRTY),                              \
 	  "flusher wakeups: every taken page was dirty and unqueued")          \
 	X(THROTTLES, "throttles", count, RS_HOOK_BIT(THROTTLED),               \
 	  "reclaim throttles (mm_vmscan_throttled)")                           \

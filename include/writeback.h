@@ -8,6 +8,9 @@
 #ifndef RS_WRITEBACK_H
 #define RS_WRITEBACK_H
 
+/* a reclaim_stat count this kernel does not have: written as null */
+#define RS_NO_COUNT 0xffffffffU
+
 struct rs_writeback_event {
 	struct rs_event_hdr hdr;
 	__u64 nr_taken;

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Fetch a Debian cloud kernel (bzImage, config, modules) without installing it.
 #
-# usage: scripts/fetch-kernel.sh [SUITE] [METAPACKAGE]
+# usage: scripts/fetch-kernel.sh [SUITE[:SERIES]] [METAPACKAGE]
 #   SUITE        Debian suite to take it from (default: sid, which carries the
 #                MGLRU reclaim series in its 7.2 kernels)
+#   SERIES       a version prefix such as 6.18: the newest cloud kernel of
+#                that series in SUITE (trixie-backports:6.18 is the last
+#                kernel before the series that ships modules) instead of
+#                the one the metapackage names
 #   METAPACKAGE  the metapackage whose dependency names the current kernel
 #                (default: linux-image-cloud-amd64)
 #
-# The kernel version is resolved from the metapackage at run time, never
+# The kernel version is resolved from the archive at run time, never
 # hard-coded, because Debian moves it.  The mirror is taken from this
 # machine's own apt configuration.  Results are cached in
 # $RECLAIMSCOPE_CACHE (default: ~/.cache/reclaimscope) under kernels/<ver>/
@@ -16,8 +20,15 @@
 set -euo pipefail
 
 suite=${1:-sid}
+series=""
+case "$suite" in *:*) series=${suite#*:} suite=${suite%%:*} ;; esac
+if [ -n "$series" ] && ! [[ $series =~ ^[0-9]+\.[0-9]+$ ]]; then
+	echo "fetch-kernel: '$series' is not a version series like 6.18" >&2
+	exit 2
+fi
 meta=${2:-linux-image-cloud-amd64}
 cache=${RECLAIMSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimscope}
+cache=$(mkdir -p "$cache" && cd "$cache" && pwd) # apt wants absolute paths
 apt_dir="$cache/apt-$suite"
 mkdir -p "$apt_dir/lists/partial" "$cache/kernels"
 
@@ -58,10 +69,18 @@ resolve_deps() {
 	apt-cache "${apt_opts[@]}" depends --no-recommends --no-suggests "$1" 2>/dev/null |
 		awk '/Depends:/ { print $2 }' | tr -d '<>'
 }
-image=$(resolve_deps "$meta" | grep -E '^linux-image-[0-9]' | head -n1)
-[ -n "$image" ] || die "cannot resolve $meta in $suite"
+if [ -n "$series" ]; then
+	# the newest linux-image-SERIES.*-cloud-amd64 (or SERIES-cloud-amd64)
+	flavour=${meta#linux-image-}
+	image=$(apt-cache "${apt_opts[@]}" pkgnames "linux-image-$series" |
+		grep -E "^linux-image-${series//./\\.}([.+-][^ ]*)?-$flavour\$" | sort -V | tail -n1 || true)
+	[ -n "$image" ] || die "no $flavour kernel of the $series series in $suite"
+else
+	image=$(resolve_deps "$meta" | grep -E '^linux-image-[0-9]' | head -n1)
+	[ -n "$image" ] || die "cannot resolve $meta in $suite"
+fi
 ver=${image#linux-image-}
-log "resolved $meta ($suite) to $ver"
+log "resolved ${series:-$meta} ($suite) to $ver"
 
 out="$cache/kernels/$ver"
 if [ -f "$out/vmlinuz" ] && [ -d "$out/modules" ]; then

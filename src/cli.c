@@ -7,7 +7,7 @@
 #include "fields.h"
 #include "util.h"
 
-enum { RS_OPT_BPF_STATS = 0x1000 };
+enum { RS_OPT_BPF_STATS = 0x1000, RS_OPT_BTF };
 
 static const struct argp_option common_options[] = {
 	{"verbose", 'v', NULL, 0, "Show libbpf's debug output", -1},
@@ -15,6 +15,12 @@ static const struct argp_option common_options[] = {
 	 "Have the kernel time every run of our programs while we run, so that "
 	 "probe, /metrics and snapshots show what each hook costs (needs "
 	 "CAP_SYS_ADMIN; adds a clock read or two to each run)",
+	 -1},
+	{"btf", RS_OPT_BTF, "FILE", 0,
+	 "Take the kernel's types from FILE (raw BTF or an ELF file with a "
+	 ".BTF section) instead of /sys/kernel/btf/vmlinux, for the programs' "
+	 "field offsets and for what probe reports: a kernel whose BTF is "
+	 "elsewhere, or a test of what a kernel lacking a field would show",
 	 -1},
 	{0},
 };
@@ -30,6 +36,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case RS_OPT_BPF_STATS:
 		o->bpf_stats = true;
+		return 0;
+	case RS_OPT_BTF:
+		o->btf_path = arg;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -65,6 +74,7 @@ void rs_cli_collector_opts(const struct rs_common_opts *common,
 {
 	copts->verbose = common->verbose;
 	copts->bpf_stats = common->bpf_stats;
+	copts->btf_path = common->btf_path;
 }
 
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

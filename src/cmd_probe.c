@@ -78,6 +78,77 @@ static json_t *unknown_fields(__u64 attached)
 	return arr;
 }
 
+/* The first hook or kernel member a field needs that is not there. */
+static int missing_need(enum rs_field f, __u64 attached)
+{
+	__u64 lack = rs_fields[f].needs & ~attached;
+
+	return lack ? __builtin_ctzll(lack) : -1;
+}
+
+/* "HOOK STATE: WHY": why a field is null here */
+static void field_why(const struct rs_run_info *info, enum rs_field f,
+		      char *buf, size_t size)
+{
+	int h = missing_need(f, info->attached);
+	const struct rs_hook_status *hs = &info->hooks[h < 0 ? 0 : h];
+
+	if (h < 0) {
+		snprintf(buf, size, "known");
+		return;
+	}
+	snprintf(buf, size, "%s %s%s%s", rs_hooks[h].name,
+		 rs_hook_state_word(hs->state), hs->why[0] ? ": " : "",
+		 hs->why);
+}
+
+/* {"field": "why", ...} for every field null here */
+static json_t *unknown_why(const struct rs_run_info *info)
+{
+	json_t *o = json_object();
+	char why[256];
+
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		if (rs_field_known(f, info->attached))
+			continue;
+		field_why(info, f, why, sizeof(why));
+		json_object_set_new(o, rs_fields[f].key, json_string(why));
+	}
+	return o;
+}
+
+/*
+ * The null fields grouped by the hook or kernel member they lack, each
+ * group with that one's state and reason.
+ */
+static void print_unknown(const struct rs_run_info *info)
+{
+	bool shown[RS_NR_FIELDS] = {0};
+	char why[256];
+
+	printf("\nunavailable here (shown as null, never as 0):\n");
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		int h = missing_need(f, info->attached), col = 0;
+
+		if (h < 0 || shown[f])
+			continue;
+		field_why(info, f, why, sizeof(why));
+		for (int g = f; g < RS_NR_FIELDS; g++) {
+			const char *key = rs_fields[g].key;
+
+			if (shown[g] || missing_need(g, info->attached) != h)
+				continue;
+			shown[g] = true;
+			if (col && col + 2 + (int)strlen(key) > 78) {
+				printf(",\n");
+				col = 0;
+			}
+			col += printf("%s%s", col ? ", " : "  ", key);
+		}
+		printf("\n    (%s)\n", why);
+	}
+}
+
 /* "a b" -> ["a", "b"]: what to look for in `bpftool prog show` */
 static json_t *programs_json(const char *names)
 {
@@ -139,6 +210,7 @@ static void print_json(const struct rs_run_info *info, bool attached_any)
 	json_object_set_new(o, "hooks", hooks);
 	json_object_set_new(o, "unavailable_fields",
 			    unknown_fields(info->attached));
+	json_object_set_new(o, "unavailable_why", unknown_why(info));
 	rs_json_write_line(stdout, o);
 	json_decref(o);
 }
@@ -182,6 +254,8 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	for (int h = 0; h < RS_NR_HOOKS; h++) {
 		const struct rs_hook_status *hs = &info->hooks[h];
 
+		if (rs_hooks[h].kernel_field)
+			continue;
 		if (rs_hook_cost_known(info, h)) {
 			printf("%-32s %-9s %12llu ", rs_hooks[h].name,
 			       rs_hook_state_word(hs->state),
@@ -198,16 +272,21 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 		       hs->state != RS_HOOK_ATTACHED && hs->why[0] ? ": " : "",
 		       hs->state != RS_HOOK_ATTACHED ? hs->why : "");
 	}
-	if (info->attached != (1ULL << RS_NR_HOOKS) - 1) {
-		int n = 0;
-
-		printf("\nunavailable here (shown as null, never as 0):");
-		for (int f = 0; f < RS_NR_FIELDS; f++)
-			if (!rs_field_known(f, info->attached))
-				printf("%s%s", n++ % 6 ? ", " : "\n  ",
-				       rs_fields[f].key);
-		printf("\n");
-	}
+	printf("\n%-32s %s\n", "KERNEL FIELD", "STATE");
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		if (rs_hooks[h].kernel_field)
+			printf("%-32s %s%s%s\n", rs_hooks[h].name,
+			       info->hooks[h].state == RS_HOOK_ATTACHED
+				       ? "present"
+				       : rs_hook_state_word(
+						 info->hooks[h].state),
+			       info->hooks[h].state != RS_HOOK_ATTACHED ? ": "
+									: "",
+			       info->hooks[h].state != RS_HOOK_ATTACHED
+				       ? info->hooks[h].why
+				       : "");
+	if (info->attached != (1ULL << RS_NR_HOOKS) - 1)
+		print_unknown(info);
 	if (!strcmp(rs_mode(info), "tracepoint-only"))
 		printf("\ntracepoint-only mode: scans are attributed to the "
 		       "memcg reclaim target (limit or\nmemory.reclaim); "

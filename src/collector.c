@@ -187,7 +187,9 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		     const struct rs_run_info *info,
 		     const struct rs_collector_opts *opts)
 {
-	struct reclaimscope_bpf *skel = reclaimscope_bpf__open();
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
+		    .btf_custom_path = opts->btf_path);
+	struct reclaimscope_bpf *skel = reclaimscope_bpf__open_opts(&open_opts);
 	int err;
 
 	if (!skel)
@@ -380,7 +382,21 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	libbpf_set_print(print_fn);
 	*out = NULL;
 
-	btf = btf__load_vmlinux_btf();
+	if (opts->btf_path) {
+		btf = btf__parse(opts->btf_path, NULL);
+		if (!btf) {
+			err = -errno;
+			rs_kernel_probe(info, NULL);
+			snprintf(errbuf, errsz,
+				 "cannot read BTF from %s: %s\nhint: --btf "
+				 "takes a raw BTF file (as /sys/kernel/btf/"
+				 "vmlinux) or an ELF file with a .BTF section",
+				 opts->btf_path, strerror(-err));
+			return err;
+		}
+	} else {
+		btf = btf__load_vmlinux_btf();
+	}
 	if (!btf) {
 		const char *why;
 
@@ -405,6 +421,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		return err;
 	}
 	rs_kernel_probe(info, btf);
+	rs_kernel_fields(info, btf);
 	if (!have_caps()) {
 		btf__free(btf);
 		snprintf(errbuf, errsz,

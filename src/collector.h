@@ -20,6 +20,8 @@ struct rs_collector_opts {
 	bool verbose;	    /* libbpf's debug output */
 	/* turn the kernel's BPF run-time statistics on while open */
 	bool bpf_stats;
+	/* the kernel's types from this file, not the running kernel's */
+	const char *btf_path;
 };
 
 /* Called for each ring-buffer record. */

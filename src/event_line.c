@@ -250,6 +250,9 @@ static void event_head(struct rs_event_writer *w, const struct rs_model *m,
 #define S64(k, v) (KEY(k), put_s64(w, v))
 #define BOOL(k, v) (KEY(k), put_bool(w, v))
 #define NAME(k, v) (KEY(k), put_name(w, v))
+/* a reclaim_stat count, null where the kernel's struct lacks it */
+#define COUNT(k, v)                                                            \
+	(KEY(k), (v) == RS_NO_COUNT ? put(w, "null", 4) : put_u64(w, v))
 
 static void shrink_line(struct rs_event_writer *w, const void *rec)
 {
@@ -317,13 +320,17 @@ static void writeback_line(struct rs_event_writer *w, const void *rec)
 	const struct rs_writeback_event *e = rec;
 
 	U64("nr_taken", e->nr_taken);
-	U64("dirty", e->dirty);
-	U64("unqueued_dirty", e->unqueued_dirty);
-	U64("congested", e->congested);
-	U64("writeback", e->writeback);
-	U64("immediate", e->immediate);
-	U64("pageout", e->pageout);
-	BOOL("flusher_woken", e->flusher_woken);
+	COUNT("dirty", e->dirty);
+	COUNT("unqueued_dirty", e->unqueued_dirty);
+	COUNT("congested", e->congested);
+	COUNT("writeback", e->writeback);
+	COUNT("immediate", e->immediate);
+	COUNT("pageout", e->pageout);
+	KEY("flusher_woken");
+	if (e->unqueued_dirty == RS_NO_COUNT)
+		put(w, "null", 4);
+	else
+		put_bool(w, e->flusher_woken);
 }
 
 static void throttle_line(struct rs_event_writer *w, const void *rec)

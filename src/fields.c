@@ -15,8 +15,10 @@ const struct rs_field_info rs_fields[RS_NR_FIELDS] = {RS_FIELDS(RS_FIELD_ROW)};
 #undef RS_FIELD_ROW
 
 #define RS_HOOK_ROW(id, n, kind)                                               \
-	[RS_HOOK_##id] = {                                                     \
-		.name = (n), .fentry = (kind) == 'f', .bpf = (kind) != 'c'},
+	[RS_HOOK_##id] = {.name = (n),                                         \
+			  .fentry = (kind) == 'f',                             \
+			  .bpf = (kind) == 'f' || (kind) == 't',               \
+			  .kernel_field = (kind) == 'k'},
 const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = {RS_HOOKS(RS_HOOK_ROW)};
 #undef RS_HOOK_ROW
 

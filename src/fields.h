@@ -40,7 +40,9 @@ static inline bool rs_hist_known(enum rs_hist h, __u64 attached)
 struct rs_hook_info {
 	const char *name;
 	bool fentry; /* fentry/fexit */
-	bool bpf;    /* a BPF hook (else the memcg's own files) */
+	bool bpf;    /* a BPF hook (else the memcg's own files or a field) */
+	/* a kernel struct member ("struct.member") some kernels lack */
+	bool kernel_field;
 };
 extern const struct rs_hook_info rs_hooks[RS_NR_HOOKS];
 

@@ -10,6 +10,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "kernel.h"
+#include "fields.h"
 #include "rs_common.h"
 #include "preempt.h"
 #include "util.h"
@@ -72,6 +73,55 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 		info->nr_nodes = count_nodes(buf);
 	if (info->nr_nodes < 1)
 		info->nr_nodes = 1;
+}
+
+/* A member of struct/union id, directly or in an anonymous one inside it,
+ * as CO-RE finds it. */
+static bool has_member(const struct btf *btf, __u32 id, const char *member,
+		       int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_composite(t) || depth > 8)
+		return false;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+
+		if (name && !strcmp(name, member))
+			return true;
+		if ((!name || !name[0]) &&
+		    has_member(btf, btf__resolve_type(btf, m->type), member,
+			       depth + 1))
+			return true;
+	}
+	return false;
+}
+
+void rs_kernel_fields(struct rs_run_info *info, const struct btf *btf)
+{
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		struct rs_hook_status *hs = &info->hooks[h];
+		char type[64];
+		const char *dot = strchr(rs_hooks[h].name, '.');
+		int id;
+
+		if (!rs_hooks[h].kernel_field || !dot)
+			continue;
+		snprintf(type, sizeof(type), "%.*s",
+			 (int)(dot - rs_hooks[h].name), rs_hooks[h].name);
+		id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+		if (id > 0 && has_member(btf, id, dot + 1, 0)) {
+			hs->state = RS_HOOK_ATTACHED;
+			continue;
+		}
+		hs->state = RS_HOOK_MISSING;
+		snprintf(hs->why, sizeof(hs->why),
+			 id > 0 ? "this kernel's struct %s has no member %s"
+				: "this kernel has no struct %s (member %s)",
+			 type, dot + 1);
+	}
 }
 
 static void append(char *buf, size_t size, size_t *len, const char *s)

@@ -11,6 +11,12 @@ struct btf;
 
 /* Fill kernel release, BTF, MGLRU state, series presence, node count. */
 void rs_kernel_probe(struct rs_run_info *info, const struct btf *vmlinux);
+/*
+ * The kernel struct members some kernels lack (RS_HOOKS' 'k' rows,
+ * "struct.member"): present ("attached", so the fields that need them are
+ * known) or missing with the reason, as found in btf.
+ */
+void rs_kernel_fields(struct rs_run_info *info, const struct btf *btf);
 /* /sys/kernel/mm/lru_gen/enabled (its bits; 0: MGLRU off), -1 if absent. */
 int rs_kernel_mglru(void);
 /* kernel.bpf_stats_enabled: the kernel times every BPF program run. */

@@ -89,6 +89,7 @@ def main():
     check_oom(work, summary, version)
     check_filtered(work, path, summary)
     check_overload(work, path, summary)
+    check_no_pageout(work, path, summary)
 
     if version == "2":
         b = read_kv(os.path.join(work, "memstat.before"))
@@ -182,6 +183,38 @@ def check_overload(work, path, full):
         same = all(mine[0][k] == ref[0][k] for k in
                    ("scanned", "isolated", "reclaimed", "memcg_reclaims", "throttles"))
         check(same, "its in-kernel totals equal the unloaded run's")
+
+
+def check_no_pageout(work, path, full):
+    """The instance loaded against this kernel's BTF without
+    reclaim_stat.nr_pageout, as on 7.3: that member costs pageout and
+    nothing else."""
+    lines = load_ndjson(judge, os.path.join(work, "nopageout.ndjson"))
+    header, summary = lines[0], lines[-1]
+    if not check(summary["type"] == "summary",
+                 "the run without nr_pageout ends with a summary"):
+        return
+    hooks = header["hooks"]
+    check(hooks.get("mm_vmscan_lru_shrink_inactive") == "attached",
+          "without nr_pageout: mm_vmscan_lru_shrink_inactive still attached "
+          f"({hooks.get('mm_vmscan_lru_shrink_inactive')})")
+    check(hooks.get("reclaim_stat.nr_pageout") == "missing",
+          "without nr_pageout: the header says the member is missing")
+    mine = [m for m in summary["memcgs"] if m["path"] == path]
+    ref = [m for m in full["memcgs"] if m["path"] == path]
+    if not check(len(mine) == 1 and len(ref) == 1,
+                 "the run without nr_pageout has the test memcg"):
+        return
+    m, r = mine[0], ref[0]
+    check(m["pageout"] is None and r["pageout"] is not None,
+          f"pageout is null there only ({m['pageout']}, {r['pageout']})")
+    differ = [k for k in r if k not in ("pageout", "by_reclaimer", "by_node")
+              and (r[k] is None) != (m[k] is None)]
+    check(not differ, f"no other value turned null ({differ})")
+    for key in ("reclaimed", "reclaimed_file", "dirty", "writeback",
+                "isolated", "scanned"):
+        check(m[key] == r[key],
+              f"without nr_pageout: {key} {m[key]} == {r[key]}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ skip() { echo "hosttest: skipped: $*"; echo "host: 0 passed, 0 failed, 1 skipped
 [ -x "$bin" ] || make -s -C "$top" "${bin#"$top"/}"
 workload=$top/build/rs-workload # the OOM worker
 [ -x "$workload" ] || make -s -C "$top" build/rs-workload
+btf_without=$top/build/btf-without # a kernel without one member
+[ -x "$btf_without" ] || make -s -C "$top" build/btf-without
 [ "$(id -u)" -eq 0 ] || skip "needs root (BPF and cgroup writes)"
 rm -rf "$work"
 mkdir -p "$work"
@@ -49,7 +51,7 @@ moved=""
 cleanup() {
 	set +e
 	[ -n "${overload_pid:-}" ] && kill -CONT "$overload_pid" 2>/dev/null
-	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" "${overload_pid:-}" 2>/dev/null && wait 2>/dev/null
+	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" "${overload_pid:-}" "${nopageout_pid:-}" 2>/dev/null && wait 2>/dev/null
 	tmux kill-session -t "rs-top-$$" 2>/dev/null
 	[ -n "${prom_pid:-}" ] && kill "$prom_pid" 2>/dev/null
 	[ -n "${daemon_pid:-}" ] && kill -TERM "$daemon_pid" 2>/dev/null
@@ -100,6 +102,14 @@ wait_output "$record_pid" rec
 "$bin" record -q -e -i 0.5 --cgroup "$rel" -o "$work/filtered.ndjson" 2>"$work/filtered.err" &
 filtered_pid=$!
 wait_output "$filtered_pid" filtered
+
+# A kernel that dropped a member we read: the same programs loaded against
+# this kernel's BTF without reclaim_stat.nr_pageout (7.3 dropped it).  Only
+# pageout may be lost; reclaimed must equal the first instance's.
+"$btf_without" /sys/kernel/btf/vmlinux "$work/no-pageout.btf" reclaim_stat.nr_pageout
+"$bin" record -q -i 1 --btf "$work/no-pageout.btf" -o "$work/nopageout.ndjson" 2>"$work/nopageout.err" &
+nopageout_pid=$!
+wait_output "$nopageout_pid" nopageout
 
 # Overload: a third one with event records into a 16 KiB ring, its
 # consumer stopped (SIGSTOP) for the whole workload.  Records that do not
@@ -198,10 +208,11 @@ echo "$self/rs-oom-$$ $(awk '$1 == "oom_kill" { print $2 }' "$oom_memcg/$oom_fil
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
 kill -CONT "$overload_pid"
-kill -INT "$record_pid" "$filtered_pid" "$overload_pid"
+kill -INT "$record_pid" "$filtered_pid" "$overload_pid" "$nopageout_pid"
 wait "$record_pid"
 wait "$filtered_pid"
 wait "$overload_pid"
+wait "$nopageout_pid"
 record_pid=""
 overload_pid=""
 
@@ -213,6 +224,8 @@ wait "$wrk_pid" || echo "wrk exit $?" >>"$work/wrk.txt"
 rc=0
 python3 "$here/check.py" "$work" "$rel" "$limit_mb" "$file_mb" "$version" || rc=1
 python3 "$here/views_check.py" "$work" "$rel" || rc=1
+# every kernel field we read, and what dropping each costs (fields.sh)
+"$here/fields.sh" "$bin" "$work/fields" || rc=1
 # how processes end, privileges, bad options (tests/host/lifecycle.py)
 python3 "$here/lifecycle.py" "$bin" "$work/lifecycle" || rc=1
 # a sanitizer build (make sanitize) reports on stderr: none is allowed
