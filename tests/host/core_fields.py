@@ -22,13 +22,13 @@ every unguarded read of a program whose function or tracepoint exists
 there resolves, so that no program fails on it.
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from btf import FIELD_EXISTS, core_relocations, kernel_btf  # noqa: E402
 from judge import Judge  # noqa: E402
+import rs_tables  # noqa: E402
 
 # (struct, member): why a kernel without it may fail the program reading it
 CORE = {
@@ -75,10 +75,8 @@ check = judge.check
 
 def kernel_fields(header):
     """The 'k' rows of RS_HOOKS: {(struct, member)}."""
-    with open(header) as f:
-        text = f.read()
-    return {tuple(m.split(".")) for m in
-            re.findall(r'X\(\w+,\s*"(\w+\.\w+)",\s*\'k\'\)', text)}
+    return {tuple(name.split(".")) for _, name, kind in rs_tables.hooks(header)
+            if kind == "k"}
 
 
 def main():

@@ -16,6 +16,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import (Judge, hook_cost_checks, load_ndjson, parse_metrics,  # noqa: E402
                    read_kv, ring_accounting)
+import rs_tables  # noqa: E402
+from btf import kernel_btf  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -170,7 +172,68 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
               "the removed memcg is marked gone, path kept")
 
 
+def kernel_expectations(res, header, summary, path):
+    """The kernel matrix: what this kernel's own BTF says decides every
+    hook's state (a function or tracepoint it has must attach, one it lacks
+    is missing, none fails) and every kernel member's; a field of memcg
+    `path` is null exactly where a hook or member it needs is not there."""
+    with open(os.path.join(res, "kernel.btf")) as f:
+        kb = kernel_btf(f.read().strip())
+    print(f"  info  kernel {header.get('kernel')}")
+    hooks = header["hooks"]
+    state_of = {}
+    for hook_id, name, kind in rs_tables.hooks():
+        if kind == "f":
+            want = "attached" if name in kb.funcs else "missing"
+        elif kind == "t":
+            want = ("attached" if any(t.startswith(f"btf_trace_{name}")
+                                      for t in kb.typedefs) else "missing")
+        elif kind == "k":
+            want = "attached" if kb.has_member(*name.split(".")) else "missing"
+        else:
+            want = "attached"
+        got = hooks.get(name)
+        state_of[hook_id] = got
+        check(got == want, f"{name}: {got} as the kernel's BTF says ({want})")
+    unknown = {key for key, needs in rs_tables.field_needs().items()
+               if not all(state_of.get(h) == "attached" for h in needs)}
+    print(f"  info  null here: {sorted(unknown)}")
+    with open(os.path.join(res, "probe.json")) as f:
+        probe = json.loads(f.read() or "{}")
+    check(set(probe.get("unavailable_fields", [None])) == unknown,
+          f"probe lists exactly these as unavailable "
+          f"({sorted(probe.get('unavailable_fields', []))})")
+    names = dict((i, n) for i, n, _ in rs_tables.hooks())
+    needs = rs_tables.field_needs()
+    why = probe.get("unavailable_why", {})
+    unexplained = [k for k in unknown if not any(
+        names[h] in why.get(k, "") for h in needs[k]
+        if state_of.get(h) != "attached")]
+    check(not unexplained, f"probe names the missing hook or member of each "
+          f"({unexplained} not)")
+    m = memcg(summary, path)
+    if not check(m is not None, f"memcg {path} is in the summary"):
+        return None
+    wrong = [f"{k}={m.get(k)}" for k in needs
+             if (k in unknown) != (m.get(k) is None)]
+    check(not wrong, f"{path}: a value is null exactly where a hook or member "
+          f"it needs is not there ({wrong})")
+    return m
+
+
+def scenario_matrix(res, header, summary, rec):
+    """A Debian MGLRU kernel of the matrix: hooks and nulls as its BTF says,
+    and whatever it can count equal to its own counters."""
+    m = kernel_expectations(res, header, summary, "/test")
+    if m is None:
+        return
+    check(header.get("mglru") is True, "MGLRU enabled in the guest")
+    exact_totals(res, m)
+    consistent(rec, m)
+
+
 def scenario_core(res, header, summary, rec):
+    kernel_expectations(res, header, summary, "/test")
     hooks = header["hooks"]
     for h in MISSION_HOOKS:
         check(hooks.get(h) == "attached", f"hook {h} attached ({hooks.get(h)})")
@@ -193,6 +256,7 @@ def scenario_core(res, header, summary, rec):
 def scenario_legacy(res, header, summary, rec):
     """A pre-series kernel: the series' hooks are missing, said so, and
     their values are null; everything else still adds up exactly."""
+    kernel_expectations(res, header, summary, "/test")
     hooks = header["hooks"]
     check(header.get("series") is False, "kernel predates the series")
     for h in ("handle_reclaim_writeback", "lruvec_evictable_size"):
@@ -645,6 +709,9 @@ def scenario_bench(res, header, summary, rec):
 
 
 SCENARIOS = {
+    "matrix-6.18": scenario_matrix,
+    "matrix-7.3": scenario_matrix,
+    "matrix-7.3-exp": scenario_matrix,
     "bench": scenario_bench,
     "soak": scenario_soak,
     "churn": scenario_churn,
