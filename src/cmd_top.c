@@ -181,7 +181,7 @@ static void draw_table(struct ui *u, int y)
 	size_t nr;
 	struct rs_top_row *rows =
 		rs_top_rows(u->s->model, &u->view, u->interval, &nr);
-	char buf[64], cell[64];
+	char buf[RS_PATH_BUF], cell[64];
 	int x, top;
 
 	if (!rows)
@@ -296,7 +296,7 @@ static void draw_details(struct ui *u, int y)
 	const struct rs_memcg *mc = rs_model_find(u->s->model, u->selected_id);
 	__u64 hooks = rs_model_hooks(u->s->model);
 	struct rs_gen gens[32];
-	char buf[64];
+	char buf[RS_PATH_BUF];
 	int n;
 
 	if (!mc) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "event_line.h"
+#include "util.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -188,7 +189,19 @@ static const struct path_entry *path_entry(struct rs_event_writer *w, __u64 id,
 		w->failed = true;
 		return NULL;
 	}
-	s = json_string(path);
+	/* cgroup names are bytes: shown escaped (rs_escape_name) */
+	if (rs_name_needs_escape(path, RS_ESCAPE_BACKSLASH)) {
+		char *escaped = malloc(RS_ESCAPED_SIZE(strlen(path)));
+
+		s = escaped ? json_string(rs_escape_name(
+				      path, escaped,
+				      RS_ESCAPED_SIZE(strlen(path)),
+				      RS_ESCAPE_BACKSLASH))
+			    : NULL;
+		free(escaped);
+	} else {
+		s = json_string(path);
+	}
 	if (s) {
 		e->quoted = json_dumps(s, JSON_ENCODE_ANY);
 		e->quoted_len = e->quoted ? strlen(e->quoted) : 0;

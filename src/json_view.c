@@ -77,7 +77,7 @@ static void set_fields(json_t *o, const __u64 *v, __u64 attached)
 static json_t *memcg_head(const struct rs_memcg *mc)
 {
 	json_t *o = json_object();
-	char buf[64];
+	char buf[RS_PATH_BUF];
 
 	json_object_set_new(
 		o, "path",

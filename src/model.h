@@ -150,8 +150,13 @@ const char *rs_model_path(const struct rs_model *m, __u64 id);
 /* Ids that were never resolved: the resolver's to-do list. */
 size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max);
 
-/* The path to show: the resolved one, "(unattributed)" for id 0, or
- * "(unknown:<id>)" when it never could be resolved. */
+/*
+ * The path to show: the resolved one, escaped where its bytes are not
+ * valid UTF-8 or hold control characters (rs_escape_name, in buf), or
+ * "(unattributed)" for id 0, or "(unknown:<id>)" when it never could be
+ * resolved.  buf of RS_PATH_BUF bytes holds any path's escaped form.
+ */
+#define RS_PATH_BUF (4 * 4096 + 1)
 const char *rs_memcg_display_path(const struct rs_memcg *mc, char *buf,
 				  size_t size);
 

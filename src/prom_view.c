@@ -95,7 +95,7 @@ static const char *unit_word(enum rs_unit unit)
 
 static void put_memcg(FILE *out, const struct rs_memcg *mc, bool first)
 {
-	char buf[64];
+	char buf[RS_PATH_BUF];
 
 	put_label(out, "memcg", rs_memcg_display_path(mc, buf, sizeof(buf)),
 		  first);

@@ -6,6 +6,7 @@
 #include "analysis.h"
 #include "fields.h"
 #include "model.h"
+#include "util.h"
 
 /* Listed memcgs, most reclaimed first (unknown last). */
 static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
@@ -40,8 +41,14 @@ static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
 	return list;
 }
 
+/*
+ * A recording's path for a terminal or a page: its control characters
+ * escaped (a hostile file may carry them; ours never do, rs_escape_name).
+ */
 static const char *path_of(const struct rs_rec_memcg *m, char *buf, size_t size)
 {
+	if (m->path && rs_name_needs_escape(m->path, 0))
+		return rs_escape_name(m->path, buf, size, 0);
 	if (m->path)
 		return m->path;
 	snprintf(buf, size, "(id %llu)", (unsigned long long)m->id);
@@ -116,7 +123,7 @@ static void memcg_text(FILE *out, const struct rs_recording *r,
 		       const struct rs_rec_memcg *m)
 {
 	const char *section = NULL;
-	char buf[64], pb[64];
+	char buf[64], pb[RS_PATH_BUF];
 
 	fprintf(out, "\n== %s%s ==\n", path_of(m, pb, sizeof(pb)),
 		m->gone ? " (gone)" : "");
@@ -351,7 +358,7 @@ static void budget_chart(FILE *out, const struct rs_recording *r,
 static void metrics_table(FILE *out, const struct rs_recording *r,
 			  const struct rs_rec_memcg **cols, size_t n)
 {
-	char buf[64], pb[64];
+	char buf[64], pb[RS_PATH_BUF];
 	const char *section = NULL;
 
 	fprintf(out, "<table><thead><tr><th>metric</th><th>unit</th>");
@@ -440,7 +447,7 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
 	}
 	fprintf(out, "</pre>\n<h2>Over time, per memcg</h2>\n");
 	for (size_t i = 0; i < shown_memcgs; i++) {
-		char pb[64];
+		char pb[RS_PATH_BUF];
 
 		fprintf(out, "<h3>");
 		html_escape(out, path_of(list[i], pb, sizeof(pb)));
@@ -551,7 +558,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 	struct pair *p;
 	int na, nb;
 	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
-	char sfa[48], sfb[48];
+	char sfa[48], sfb[48], pb[RS_PATH_BUF];
 
 	rs_recording_total(a, &ta);
 	rs_recording_total(b, &tb);
@@ -570,8 +577,9 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		: fb < fa	       ? "worse"
 				       : "same");
 	for (size_t k = 0; k < nr; k++) {
-		fprintf(out, "\n== %s ==\n%-22s %16s %16s %9s  %s\n", p[k].path,
-			"metric", "A", "B", "change", "");
+		fprintf(out, "\n== %s ==\n%-22s %16s %16s %9s  %s\n",
+			rs_escape_name(p[k].path, pb, sizeof(pb), 0), "metric",
+			"A", "B", "change", "");
 		for (int i = 0; i < rs_nr_metrics; i++) {
 			double va = rs_metric_value(a, p[k].a, i),
 			       vb = rs_metric_value(b, p[k].b, i),

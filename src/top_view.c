@@ -223,7 +223,7 @@ struct rs_top_row *rs_top_rows(const struct rs_model *m,
 	}
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
-		char buf[64];
+		char buf[RS_PATH_BUF];
 		const char *path = rs_memcg_display_path(mc, buf, sizeof(buf));
 
 		if (o->filter && *o->filter && !strstr(path, o->filter))
@@ -331,7 +331,7 @@ void rs_top_frame(FILE *out, const struct rs_model *m,
 {
 	size_t nr;
 	struct rs_top_row *rows = rs_top_rows(m, o, interval, &nr);
-	char buf[64];
+	char buf[RS_PATH_BUF];
 
 	rs_top_header(out, m, info, interval);
 	fprintf(out, "%-32s", o->per_node ? "MEMCG (node)" : "MEMCG");

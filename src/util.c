@@ -261,3 +261,86 @@ int rs_cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
+static int utf8_sequence(const unsigned char *s)
+{
+	int len;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/* A byte to write as \xHH: control characters, DEL, C1 controls. */
+static bool escaped_char(const unsigned char *s, int len, int flags)
+{
+	if (len == 1)
+		return s[0] < 0x20 || s[0] == 0x7f ||
+		       (s[0] == '\\' && (flags & RS_ESCAPE_BACKSLASH));
+	return len == 2 && s[0] == 0xc2 && s[1] < 0xa0; /* U+0080-U+009F */
+}
+
+bool rs_name_needs_escape(const char *raw, int flags)
+{
+	const unsigned char *s = (const unsigned char *)raw;
+
+	while (*s) {
+		int len = utf8_sequence(s);
+
+		if (!len || escaped_char(s, len, flags))
+			return true;
+		s += len;
+	}
+	return false;
+}
+
+const char *rs_escape_name(const char *raw, char *out, size_t size,
+			   int flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)raw;
+	size_t used = 0;
+
+	if (!size)
+		return out;
+	while (*s) {
+		int len = utf8_sequence(s);
+		bool escape = !len || escaped_char(s, len, flags);
+		int n = escape ? (len ? len : 1) : len;
+
+		if (used + (escape ? 4 * (size_t)n : (size_t)n) >= size)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (escape) {
+				out[used++] = '\\';
+				out[used++] = 'x';
+				out[used++] = hex[s[i] >> 4];
+				out[used++] = hex[s[i] & 15];
+			} else {
+				out[used++] = (char)s[i];
+			}
+		}
+		s += n;
+	}
+	out[used] = '\0';
+	return out;
+}

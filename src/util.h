@@ -50,4 +50,23 @@ bool rs_read_gate_due(struct rs_read_gate *g, bool flag, bool all);
 /* qsort/bsearch order of __u64s (cgroup ids) */
 int rs_cmp_u64(const void *a, const void *b);
 
+/*
+ * Cgroup names are bytes; every output shows them as valid UTF-8 without
+ * control characters, reversibly: a byte that is not part of a valid UTF-8
+ * sequence, a C0 or C1 control character, DEL, and (with
+ * RS_ESCAPE_BACKSLASH, so that the form can be undone) the backslash
+ * itself are written as \xHH, two hex digits per byte.  Reverse: replace
+ * each \xHH by the byte.  Names taken from a recording are already in
+ * that form: they are escaped again for a terminal without the flag, which
+ * only neutralises control characters a hostile file may carry.
+ */
+#define RS_ESCAPE_BACKSLASH 1
+/* the longest escaped form of a name of n bytes, with its NUL */
+#define RS_ESCAPED_SIZE(n) (4 * (n) + 1)
+/* Escape raw into out (size bytes, cut short if smaller); returns out. */
+const char *rs_escape_name(const char *raw, char *out, size_t size,
+			   int flags);
+/* Whether raw needs it (a clean name can be shown as it is). */
+bool rs_name_needs_escape(const char *raw, int flags);
+
 #endif

@@ -351,8 +351,9 @@ static void event_lines(void **state)
 	assert_string_equal(keys, "type,kind,t,pid,id,path,node,reclaimer,"
 				  "nr_taken,dirty,unqueued_dirty,congested,"
 				  "writeback,immediate,pageout,flusher_woken");
+	/* control characters and the backslash escaped, UTF-8 kept */
 	assert_string_equal(json_string_value(json_object_get(e, "path")),
-			    "/a \"b\"\\c\n\td\x01/\xc3\xa9");
+			    "/a \"b\"\\x5cc\\x0a\\x09d\\x01/\xc3\xa9");
 	assert_string_equal(json_string_value(json_object_get(e, "kind")),
 			    "writeback");
 	assert_int_equal(json_integer_value(json_object_get(e, "pid")), 4242);
@@ -406,10 +407,11 @@ static void event_lines(void **state)
 			    "/renamed");
 	json_decref(e);
 
-	/* a path that is not UTF-8 is left out, as the summary leaves it */
+	/* a path that is not UTF-8 is kept, its bad byte escaped */
 	assert_int_equal(rs_model_set_path(m, 7, "/bad\xff"), 0);
 	e = event_json(w, m, &info, &wb, sizeof(wb));
-	assert_null(json_object_get(e, "path"));
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "/bad\\xff");
 	json_decref(e);
 	/* a long one grows the line */
 	memset(longpath, 'x', sizeof(longpath) - 1);

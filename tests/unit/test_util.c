@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
 #include "util.h"
 
 static void parse_u64(void **state)
@@ -97,6 +99,59 @@ static void parse_size(void **state)
  * before the last program's adds land (src/collector.c): the next one must
  * read them too, and only then may snapshots skip the maps.
  */
+/* undo rs_escape_name: \xHH to the byte */
+static void unescape(const char *in, char *out)
+{
+	while (*in) {
+		unsigned int byte;
+
+		if (in[0] == '\\' && in[1] == 'x' &&
+		    sscanf(in + 2, "%2x", &byte) == 1) {
+			*out++ = (char)byte;
+			in += 4;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	*out = '\0';
+}
+
+static void escape_name(void **state)
+{
+	static const char *const names[] = {
+		"/plain/name-1.slice", "/bad\xff", "/\x1b[31mred\x1b[0m",
+		"/back\\slash\\x41", "/c1\xc2\x9b[2J", "/caf\xc3\xa9",
+		"/overlong\xc0\xaf", "/surrogate\xed\xa0\x80",
+		"/cut\xe2\x82", "/emoji\xf0\x9f\x98\x80", "/del\x7f",
+	};
+	char out[256], back[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		rs_escape_name(names[i], out, sizeof(out), RS_ESCAPE_BACKSLASH);
+		/* printable UTF-8 only: no byte below 0x20, no DEL, no C1 */
+		for (const unsigned char *c = (const void *)out; *c; c++)
+			assert_true(*c >= 0x20 && *c != 0x7f &&
+				    !(c[0] == 0xc2 && c[1] < 0xa0));
+		unescape(out, back);
+		assert_string_equal(back, names[i]);
+		assert_int_equal(
+			rs_name_needs_escape(names[i], RS_ESCAPE_BACKSLASH),
+			strcmp(out, names[i]) != 0);
+	}
+	assert_string_equal(
+		rs_escape_name("/bad\xff", out, sizeof(out), RS_ESCAPE_BACKSLASH),
+		"/bad\\xff");
+	assert_string_equal(rs_escape_name("/caf\xc3\xa9", out, sizeof(out), 0),
+			    "/caf\xc3\xa9");
+	/* without the flag (a recording's name for a terminal) \ stays */
+	assert_string_equal(rs_escape_name("/a\\x1b\x1b", out, sizeof(out), 0),
+			    "/a\\x1b\\x1b");
+	/* cut short at a whole escape, never in the middle of one */
+	assert_string_equal(rs_escape_name("/\xff\xff", out, 9, 0),
+			    "/\\xff");
+}
+
 static void read_gate(void **state)
 {
 	struct rs_read_gate g = {0};
@@ -131,6 +186,7 @@ int main(void)
 		cmocka_unit_test(parse_decimal),
 		cmocka_unit_test(parse_size),
 		cmocka_unit_test(read_gate),
+		cmocka_unit_test(escape_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
