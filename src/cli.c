@@ -117,6 +117,12 @@ void rs_cli_on_signals(volatile int *flag)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/*
+	 * A write blocked on a full pipe goes on after the handler (the flag
+	 * is seen once it returns) instead of failing with EINTR and losing
+	 * the summary; poll() still returns early, as it must to notice.
+	 */
+	sa.sa_flags = SA_RESTART;
 	signal_flag = flag;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

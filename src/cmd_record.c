@@ -244,15 +244,6 @@ int rs_cmd_record(int argc, char **argv)
 		r.filter = filter;
 	}
 	r.out = stdout;
-	if (o.output) {
-		r.out = fopen(o.output, "we");
-		if (!r.out) {
-			fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
-				o.output, strerror(errno));
-			rs_cgroups_close(cg);
-			return 1;
-		}
-	}
 	rs_cli_collector_opts(&o.common, &copts);
 	copts.stream_events = o.events;
 	copts.ring_bytes = (__u32)o.ring_bytes;
@@ -261,6 +252,18 @@ int rs_cmd_record(int argc, char **argv)
 	s.gauges = true; /* memory.current: the summary's mem_current_avg */
 	if (rs_session_open(&s, &copts))
 		goto out;
+	/*
+	 * The file is opened (and truncated) only once the probes are in: a
+	 * start that fails leaves the previous recording as it was.
+	 */
+	if (o.output) {
+		r.out = fopen(o.output, "we");
+		if (!r.out) {
+			fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
+				o.output, strerror(errno));
+			goto out;
+		}
+	}
 	r.events_out = rs_event_writer_new();
 	if (!r.events_out) {
 		fprintf(stderr, "reclaimscope: out of memory\n");
@@ -373,7 +376,11 @@ out:
 	rs_event_writer_free(r.events_out);
 	rs_session_close(&s);
 	rs_cgroups_close(cg);
-	if (r.out && r.out != stdout)
-		fclose(r.out);
+	/* the last buffered lines reach the disk here, or fail to */
+	if (r.out && r.out != stdout && fclose(r.out) && !rc) {
+		fprintf(stderr, "reclaimscope: writing %s failed: %s\n",
+			o.output, strerror(errno));
+		rc = 1;
+	}
 	return rc;
 }

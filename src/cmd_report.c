@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "recording.h"
 #include "report_view.h"
@@ -95,6 +96,40 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 	return 0;
 }
 
+/*
+ * The page goes to OUT.tmp.PID beside OUT and is renamed over it once
+ * whole: a full disk or a failed write leaves no truncated page and keeps
+ * whatever OUT was.
+ */
+static int write_html(const char *out, const char *name,
+		      const struct rs_recording *r)
+{
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int err = 0;
+
+	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0) {
+		tmp = NULL;
+		err = ENOMEM;
+	} else if (!(f = fopen(tmp, "wxe"))) {
+		err = errno;
+	} else {
+		if (rs_report_html(f, name, r) || ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) && !err)
+			err = errno ? errno : EIO;
+		if (!err && rename(tmp, out))
+			err = errno;
+		if (err)
+			unlink(tmp);
+	}
+	if (err)
+		fprintf(stderr, "reclaimscope: cannot write %s: %s\n", out,
+			strerror(err));
+	free(tmp);
+	return err ? 1 : 0;
+}
+
 int rs_cmd_report(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
@@ -136,15 +171,9 @@ int rs_cmd_report(int argc, char **argv)
 		return 1;
 	rs_report_text(stdout, o.files[0], &r);
 	if (o.html) {
-		FILE *f = fopen(o.html, "we");
-
-		if (!f || rs_report_html(f, o.files[0], &r) || fclose(f)) {
-			fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
-				o.html, strerror(errno));
-			rc = 1;
-		} else {
+		rc = write_html(o.html, o.files[0], &r);
+		if (!rc)
 			fprintf(stderr, "reclaimscope: wrote %s\n", o.html);
-		}
 	}
 	rs_recording_free(&r);
 	return rc;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -32,10 +33,6 @@ static const char doc[] =
 	"dirty/writeback handling and throttling of MGLRU and the classic LRU, "
 	"from eBPF programs on the vmscan tracepoints and reclaim functions."
 	"\v"
-	"COMMANDS:\n"
-	"  probe    what the running kernel offers and which hooks attach\n"
-	"  record   record per-memcg reclaim activity as NDJSON\n"
-	"\n"
 	"Run `reclaimscope COMMAND --help` for a command's options.\n"
 	"\n"
 	"EXAMPLES:\n"
@@ -47,6 +44,47 @@ static const char doc[] =
 	"Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.";
 
 static char args_doc[] = "COMMAND [ARGS...]";
+
+/* The commands' list after the options, from the table above. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *out = NULL, *list = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC || !text)
+		return (char *)text;
+	f = open_memstream(&list, &len);
+	if (!f)
+		return (char *)text;
+	fprintf(f, "COMMANDS:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f, "\n%s", text);
+	if (fclose(f)) {
+		free(list);
+		return (char *)text;
+	}
+	out = list;
+	return out;
+}
+
+/*
+ * What a command printed must have reached its file: a full disk or a
+ * closed pipe is an error (exit 1), never a silent success.
+ */
+static int close_stdout(int rc)
+{
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		fprintf(stderr,
+			"reclaimscope: writing standard output failed: %s\n",
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
 
 static error_t parse_top(int key, char *arg, struct argp_state *state)
 {
@@ -69,8 +107,8 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {NULL, parse_top, args_doc, doc,
-					 NULL, NULL,	  NULL};
+	static const struct argp argp = {NULL, parse_top,   args_doc, doc,
+					 NULL, help_filter, NULL};
 	int cmd_index = -1;
 
 	/* usage errors exit 2 like unknown commands (argp's default is 64) */
@@ -87,7 +125,8 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "reclaimscope %s",
 			 commands[i].name);
 		argv[cmd_index] = name;
-		return commands[i].run(argc - cmd_index, argv + cmd_index);
+		return close_stdout(
+			commands[i].run(argc - cmd_index, argv + cmd_index));
 	}
 	fprintf(stderr,
 		"reclaimscope: unknown command '%s'\n"

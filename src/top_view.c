@@ -280,6 +280,8 @@ void rs_top_header(FILE *out, const struct rs_model *m,
 	__u64 direct = 0;
 
 	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		if (rs_hooks[h].kernel_field) /* not a hook: a member */
+			continue;
 		total++;
 		attached += info->hooks[h].state == RS_HOOK_ATTACHED;
 	}

@@ -215,7 +215,7 @@ const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 
 bool rs_hook_cost_known(const struct rs_run_info *info, enum rs_hook h)
 {
-	return info->cost_known && h != RS_HOOK_CGROUPFS &&
+	return info->cost_known && rs_hooks[h].bpf &&
 	       info->hooks[h].state == RS_HOOK_ATTACHED;
 }
 
@@ -313,8 +313,7 @@ bool rs_name_needs_escape(const char *raw, int flags)
 	return false;
 }
 
-const char *rs_escape_name(const char *raw, char *out, size_t size,
-			   int flags)
+const char *rs_escape_name(const char *raw, char *out, size_t size, int flags)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)raw;

@@ -64,8 +64,7 @@ int rs_cmp_u64(const void *a, const void *b);
 /* the longest escaped form of a name of n bytes, with its NUL */
 #define RS_ESCAPED_SIZE(n) (4 * (n) + 1)
 /* Escape raw into out (size bytes, cut short if smaller); returns out. */
-const char *rs_escape_name(const char *raw, char *out, size_t size,
-			   int flags);
+const char *rs_escape_name(const char *raw, char *out, size_t size, int flags);
 /* Whether raw needs it (a clean name can be shown as it is). */
 bool rs_name_needs_escape(const char *raw, int flags);
 

@@ -90,6 +90,7 @@ def main():
     check_filtered(work, path, summary)
     check_overload(work, path, summary)
     check_no_pageout(work, path, summary)
+    check_names(work, summary)
 
     if version == "2":
         b = read_kv(os.path.join(work, "memstat.before"))
@@ -215,6 +216,58 @@ def check_no_pageout(work, path, full):
                 "isolated", "scanned"):
         check(m[key] == r[key],
               f"without nr_pageout: {key} {m[key]} == {r[key]}")
+
+
+def rs_escape(raw):
+    """The escaped form of a cgroup name (src/util.c rs_escape_name), made
+    independently: bytes that do not decode as UTF-8, controls, DEL, C1
+    and the backslash as \\xHH."""
+    out = []
+    for ch in raw.decode("utf-8", "surrogateescape"):
+        cp = ord(ch)
+        if 0xDC80 <= cp <= 0xDCFF:
+            out.append(f"\\x{cp - 0xDC00:02x}")
+        elif cp < 0x20 or cp == 0x7F or ch == "\\" or 0x80 <= cp < 0xA0:
+            out.append("".join(f"\\x{b:02x}" for b in ch.encode()))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def check_names(work, summary):
+    """Memcgs named with a byte that is not UTF-8 and with a terminal
+    escape: in the recording under their escaped names, and no view
+    carries the raw bytes."""
+    with open(os.path.join(work, "bad-names.txt"), "rb") as f:
+        names = [l.rstrip(b"\n") for l in f if l.strip()]
+    check(len(names) == 2, "two hostile memcg names were made")
+    paths = {m["path"]: m for m in summary["memcgs"] if m.get("path")}
+    for raw in names:
+        want = rs_escape(raw)
+        m = paths.get(want)
+        check(m is not None and (m["isolated"] or 0) > 0,
+              f"memcg {want} is in the recording under its escaped name, "
+              "with its reclaim")
+    for view in ("top-names.txt", "report.txt", "rec.ndjson", "metrics.txt",
+                 "api.json"):
+        with open(os.path.join(work, view), "rb") as f:
+            data = f.read()
+        check(b"\x1b" not in data and b"\xff" not in data,
+              f"{view}: no raw escape or invalid byte")
+        try:
+            data.decode("utf-8")
+            ok = True
+        except UnicodeDecodeError:
+            ok = False
+        check(ok, f"{view}: valid UTF-8")
+    with open(os.path.join(work, "top-names.txt"), encoding="utf-8") as f:
+        top = f.read()
+    with open(os.path.join(work, "report.txt"), encoding="utf-8") as f:
+        report = f.read()
+    for raw in names:
+        want = rs_escape(raw)
+        check(want in top, f"top -b shows {want}")
+        check(want in report, f"report shows {want}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 
 usage: lifecycle.py BIN WORKDIR
 """
+import fcntl
 import json
 import os
 import signal
@@ -323,14 +324,114 @@ def early_signal(base):
           f"... and nothing of it left loaded ({ {k: sorted(v)[:3] for k, v in left.items() if v} })")
 
 
+def blocked_writer():
+    """SIGTERM while record is blocked writing to a full pipe: the write
+    goes on once the reader reads, and the summary is written (exit 0)."""
+    r_fd, w_fd = os.pipe()
+    fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page fills soon
+    p = subprocess.Popen([BIN, "record", "-q", "--events", "-i", "0.1"],
+                         stdout=w_fd, stderr=subprocess.PIPE)
+    os.close(w_fd)
+
+    def blocked():
+        try:
+            with open(f"/proc/{p.pid}/wchan") as f:
+                return f.read().endswith("pipe_write")
+        except OSError:
+            return False
+    # snapshots every 100 ms fill the page in a second or two
+    full = wait_until(blocked, 60)
+    time.sleep(0.3)
+    p.send_signal(signal.SIGTERM)
+    time.sleep(0.5)
+    chunks = []
+    with os.fdopen(r_fd, "rb") as r:
+        while True:
+            b = r.read(65536)
+            if not b:
+                break
+            chunks.append(b)
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = "hung"
+    lines = b"".join(chunks).decode(errors="replace").splitlines()
+    last = json.loads(lines[-1]).get("type") if lines else None
+    check(full, "record's writes blocked on the full pipe")
+    check(rc == 0 and last == "summary",
+          f"SIGTERM while blocked on a pipe: exit {rc}, last line {last} "
+          f"({p.stderr.read().decode()[:120]})")
+
+
+def output_errors():
+    """Output that cannot be written fails the command; a failed start or
+    a full disk keeps the file that was there."""
+    rec = os.path.join(WORK, "kept.ndjson")
+    with open(rec, "w") as f:
+        f.write('{"old":"recording"}\n')
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+              "--inh-caps=-all"]
+    os.chmod(WORK, 0o777)
+    os.chmod(rec, 0o666)
+    r = subprocess.run(nobody + [BIN, "record", "-d", "1", "-o", rec],
+                       capture_output=True, text=True, timeout=60)
+    with open(rec) as f:
+        kept = f.read()
+    check(r.returncode == 1 and kept == '{"old":"recording"}\n',
+          f"record whose start fails keeps the previous recording "
+          f"(exit {r.returncode}, {len(kept)} bytes)")
+    sample = os.path.join(WORK, "sample.ndjson")
+    subprocess.run([BIN, "record", "-q", "-d", "0.5", "-o", sample],
+                   check=True, timeout=60)
+    for args in (["probe"], ["report", sample], ["diff", sample, sample],
+                 ["top", "-b", "-n", "1", "-i", "0.2"], ["--help"]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([BIN] + args, stdout=full,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+        if args == ["--help"]:
+            continue  # argp's own exit; listed below instead
+        check(r.returncode == 1 and "No space left" in r.stderr,
+              f"{args[0]} with stdout on /dev/full: exit 1 and the error "
+              f"(exit {r.returncode}: {r.stderr.strip()[:80]})")
+    # --html onto a full file system: no truncated page, the old one kept
+    mnt = os.path.join(WORK, "tiny")
+    os.makedirs(mnt, exist_ok=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", mnt]).returncode == 0:
+        try:
+            page = os.path.join(mnt, "r.html")
+            with open(page, "w") as f:
+                f.write("old page")
+            r = subprocess.run([BIN, "report", sample, "--html", page],
+                               capture_output=True, text=True, timeout=60)
+            with open(page) as f:
+                kept = f.read()
+            check(r.returncode == 1 and kept == "old page" and
+                  os.listdir(mnt) == ["r.html"],
+                  f"report --html on a full file system: exit 1, the old page "
+                  f"kept, no temporary left ({r.returncode}, {os.listdir(mnt)})")
+        finally:
+            subprocess.run(["umount", "-l", mnt])
+    h = subprocess.run([BIN, "--help"], capture_output=True, text=True)
+    names = ("probe", "record", "top", "daemon", "report", "diff")
+    check(all(f"\n  {n} " in h.stdout for n in names),
+          "--help lists all six commands")
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     base = bpf_ids()
-    early_signal(base)
-    lifecycle(base)
-    second_daemon()
-    privileges()
-    bad_options()
+    # RS_LIFECYCLE_ONLY="blocked_writer output_errors": just those
+    only = os.environ.get("RS_LIFECYCLE_ONLY", "").split()
+    for name, run in (("blocked_writer", blocked_writer),
+                      ("output_errors", output_errors),
+                      ("early_signal", lambda: early_signal(base)),
+                      ("lifecycle", lambda: lifecycle(base)),
+                      ("second_daemon", second_daemon),
+                      ("privileges", privileges),
+                      ("bad_options", bad_options)):
+        if not only or name in only:
+            run()
     return judge.close("lifecycle")
 
 

@@ -48,6 +48,7 @@ parent="$root$self"
 rel="$self/rs-hosttest-$$"
 memcg="$root$rel"
 moved=""
+bad_names=()
 cleanup() {
 	set +e
 	[ -n "${overload_pid:-}" ] && kill -CONT "$overload_pid" 2>/dev/null
@@ -59,6 +60,7 @@ cleanup() {
 	rm -f "$work/data"
 	rmdir "$memcg" 2>/dev/null
 	[ -n "${oom_memcg:-}" ] && rmdir "$oom_memcg" 2>/dev/null
+	for name in "${bad_names[@]}"; do rmdir "$parent/$name" 2>/dev/null; done
 	if [ -n "$moved" ]; then
 		while read -r pid; do echo "$pid" >"$parent/cgroup.procs"; done <"$moved/cgroup.procs"
 		rmdir "$moved"
@@ -184,6 +186,25 @@ for i in 1 2 3 4 5; do
 	rmdir "$c"
 	rm -f "$work/churn-$i"
 done
+# Hostile names: cgroup names are bytes.  One not valid UTF-8, one with a
+# terminal escape; both reclaim and stay until the end, so that every view
+# shows them (check.py check_names, views_check.py: promtool still accepts
+# /metrics).
+bad_names=("rs-bad-$$"$'\xff' $'\x1b[31mred\x1b[0m'"-$$")
+# top -b as they reclaim: a memcg is a row once it did something
+"$bin" top -b -n 10 -i 0.3 --all >"$work/top-names.txt" 2>"$work/top-names.err" &
+top_names_pid=$!
+wait_output "$top_names_pid" top-names txt
+for name in "${bad_names[@]}"; do
+	c="$parent/$name"
+	mkdir "$c"
+	if [ "$version" = 2 ]; then echo 4M >"$c/memory.max"; else echo 4M >"$c/memory.limit_in_bytes"; fi
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count=8 status=none' \
+		sh "$c" "$work/bad-name-data"
+	rm -f "$work/bad-name-data"
+done
+printf '%s\n' "${bad_names[@]/#/$self/}" >"$work/bad-names.txt"
+wait "$top_names_pid" || echo "hosttest: top -b for the names exited $?" >&2
 # OOM: more anonymous memory than the limit, no swap to take it: the kernel
 # kills the worker.  Our oom_kills must equal the memcg's own count
 # (memory.oom_control in v1, memory.events in v2; check.py check_oom).
@@ -217,6 +238,9 @@ record_pid=""
 overload_pid=""
 
 wait "$wrk_pid" || echo "wrk exit $?" >>"$work/wrk.txt"
+
+# The hostile names in a report (check.py check_names)
+"$bin" report "$work/rec.ndjson" >"$work/report.txt" 2>"$work/report.err" || true
 
 # The views, while the daemon and top still run (tests/host/views.sh).
 . "$here/views.sh"

@@ -119,10 +119,17 @@ static void unescape(const char *in, char *out)
 static void escape_name(void **state)
 {
 	static const char *const names[] = {
-		"/plain/name-1.slice", "/bad\xff", "/\x1b[31mred\x1b[0m",
-		"/back\\slash\\x41", "/c1\xc2\x9b[2J", "/caf\xc3\xa9",
-		"/overlong\xc0\xaf", "/surrogate\xed\xa0\x80",
-		"/cut\xe2\x82", "/emoji\xf0\x9f\x98\x80", "/del\x7f",
+		"/plain/name-1.slice",
+		"/bad\xff",
+		"/\x1b[31mred\x1b[0m",
+		"/back\\slash\\x41",
+		"/c1\xc2\x9b[2J",
+		"/caf\xc3\xa9",
+		"/overlong\xc0\xaf",
+		"/surrogate\xed\xa0\x80",
+		"/cut\xe2\x82",
+		"/emoji\xf0\x9f\x98\x80",
+		"/del\x7f",
 	};
 	char out[256], back[256];
 
@@ -139,17 +146,16 @@ static void escape_name(void **state)
 			rs_name_needs_escape(names[i], RS_ESCAPE_BACKSLASH),
 			strcmp(out, names[i]) != 0);
 	}
-	assert_string_equal(
-		rs_escape_name("/bad\xff", out, sizeof(out), RS_ESCAPE_BACKSLASH),
-		"/bad\\xff");
+	assert_string_equal(rs_escape_name("/bad\xff", out, sizeof(out),
+					   RS_ESCAPE_BACKSLASH),
+			    "/bad\\xff");
 	assert_string_equal(rs_escape_name("/caf\xc3\xa9", out, sizeof(out), 0),
 			    "/caf\xc3\xa9");
 	/* without the flag (a recording's name for a terminal) \ stays */
 	assert_string_equal(rs_escape_name("/a\\x1b\x1b", out, sizeof(out), 0),
 			    "/a\\x1b\\x1b");
 	/* cut short at a whole escape, never in the middle of one */
-	assert_string_equal(rs_escape_name("/\xff\xff", out, 9, 0),
-			    "/\\xff");
+	assert_string_equal(rs_escape_name("/\xff\xff", out, 9, 0), "/\\xff");
 }
 
 static void read_gate(void **state)
