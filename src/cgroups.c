@@ -270,7 +270,7 @@ void rs_cgroups_learn(struct rs_cgroups *cg, __u64 id, __u64 parent_id,
 		      const char *name, bool removed)
 {
 	struct born *b = find_born(cg, id);
-	char parent[512], *path;
+	char parent[RS_CG_PATH_MAX], *path;
 
 	if (!b) {
 		/* the parent as we see it (our namespace, our mount) */
@@ -292,19 +292,26 @@ void rs_cgroups_learn(struct rs_cgroups *cg, __u64 id, __u64 parent_id,
 		b->removed_at = cg->refresh + 1;
 }
 
-/* The directory of a memcg, by its path relative to the root. */
-static void dir_of(const struct rs_cgroups *cg, const char *rel, char *buf,
+/*
+ * The directory of a memcg, by its path relative to the root; false (and
+ * nothing read from it) when it does not fit in RS_CG_PATH_MAX.
+ */
+static bool dir_of(const struct rs_cgroups *cg, const char *rel, char *buf,
 		   size_t size)
 {
-	snprintf(buf, size, "%s%s", cg->root, strcmp(rel, "/") ? rel : "");
+	int n = snprintf(buf, size, "%s%s", cg->root,
+			 strcmp(rel, "/") ? rel : "");
+
+	return n >= 0 && (size_t)n < size;
 }
 
 int rs_cgroups_id(const struct rs_cgroups *cg, const char *path, __u64 *id)
 {
-	char full[512];
+	char full[RS_CG_PATH_MAX];
 	struct stat st;
 
-	dir_of(cg, path, full, sizeof(full));
+	if (!dir_of(cg, path, full, sizeof(full)))
+		return -ENAMETOOLONG;
 	if (stat(full, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -440,10 +447,11 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 			  struct rs_model *m, __u64 id, bool baseline,
 			  unsigned files)
 {
-	char path[600], text[8192];
+	char path[RS_CG_PATH_MAX], text[8192];
 	int dir;
 
-	dir_of(cg, rel, path, sizeof(path));
+	if (!dir_of(cg, rel, path, sizeof(path)))
+		return;
 	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return;
@@ -565,7 +573,8 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 			 const char *path, __u64 *count)
 {
 	const char *slash = strrchr(path, '/');
-	char parent[512], dir[800], file[900], text[8192];
+	char parent[RS_CG_PATH_MAX], dir[RS_CG_PATH_MAX], file[RS_CG_PATH_MAX],
+		text[8192];
 	struct parent_count fresh = {0};
 	size_t lo = 0, hi = ps->nr;
 
@@ -585,9 +594,10 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 		else
 			hi = mid;
 	}
-	dir_of(cg, parent[0] ? parent : "/", dir, sizeof(dir));
-	snprintf(file, sizeof(file), "%s/memory.stat", dir);
-	fresh.known = !rs_read_file(file, text, sizeof(text));
+	fresh.known = dir_of(cg, parent[0] ? parent : "/", dir, sizeof(dir)) &&
+		      snprintf(file, sizeof(file), "%s/memory.stat", dir) <
+			      (int)sizeof(file) &&
+		      !rs_read_file(file, text, sizeof(text));
 	/* memory.stat's own keys; v1 has the subtree's as total_<key> */
 	for (int k = 0; k < 2 && fresh.known; k++) {
 		char key[64];
@@ -708,7 +718,7 @@ void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all)
 /* A number from a cgroupfs file: "max" is +inf, anything else unknown. */
 static double read_number(const char *root, const char *rel, const char *file)
 {
-	char path[600], buf[64], *end;
+	char path[RS_CG_PATH_MAX], buf[64], *end;
 	double v;
 
 	snprintf(path, sizeof(path), "%s%s/%s", root,
@@ -724,7 +734,7 @@ static double read_number(const char *root, const char *rel, const char *file)
 /* memory.pressure "some avg10=1.23 ...": the avg10, or NaN */
 static double read_psi(const char *root, const char *rel)
 {
-	char path[600], buf[256];
+	char path[RS_CG_PATH_MAX], buf[256];
 	double v;
 
 	snprintf(path, sizeof(path), "%s%s/memory.pressure", root,

@@ -12,6 +12,13 @@
 #include <stddef.h>
 #include "model.h"
 
+/*
+ * Room for a memcg's path: a path under the hierarchy (up to PATH_MAX)
+ * after its mount point, and a file name after it.  Cgroup paths can be
+ * that long; a shorter buffer would cut them and read the wrong file.
+ */
+#define RS_CG_PATH_MAX (4096 + 512)
+
 struct rs_cgroups;
 
 /* Find the memory hierarchy; NULL (and errno) if there is none. */

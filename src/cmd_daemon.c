@@ -101,6 +101,75 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	}
 }
 
+/* The socket file we made (unix:PATH): only it is removed at the end. */
+static struct {
+	bool made;
+	dev_t dev;
+	ino_t ino;
+} our_socket;
+
+/*
+ * Whether unix:PATH may be bound: nothing there, or a stale socket (one
+ * nobody listens on any more, left by a daemon that was killed), which is
+ * removed.  A file of any other kind, or a socket some process serves, is
+ * never touched.  0, or -1 with msg set.
+ */
+static int unix_path_free(const char *path, char *msg, size_t size)
+{
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	struct stat st;
+	int probe, err;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(msg, size, "--listen unix:%s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(msg, size,
+			 "--listen unix:%s: %s is there and is not a socket; "
+			 "it is left alone: give a path that does not exist",
+			 path, S_ISDIR(st.st_mode) ? "a directory" : "a file");
+		return -1;
+	}
+	memcpy(un.sun_path, path, strlen(path) + 1);
+	probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (probe < 0) {
+		snprintf(msg, size, "socket: %s", strerror(errno));
+		return -1;
+	}
+	err = connect(probe, (struct sockaddr *)&un, sizeof(un)) ? errno : 0;
+	close(probe);
+	if (!err) {
+		snprintf(msg, size,
+			 "--listen unix:%s: another process serves on this "
+			 "socket (another reclaimscope daemon?); stop it or "
+			 "give another path",
+			 path);
+		return -1;
+	}
+	if (err != ECONNREFUSED) {
+		snprintf(msg, size, "--listen unix:%s: %s", path,
+			 strerror(err));
+		return -1;
+	}
+	unlink(path); /* stale: nobody listens */
+	return 0;
+}
+
+/* At the end: remove the socket file if it is still the one we made. */
+static void remove_our_socket(const char *addr)
+{
+	struct stat st;
+
+	if (our_socket.made && !lstat(addr + 5, &st) &&
+	    st.st_dev == our_socket.dev && st.st_ino == our_socket.ino)
+		unlink(addr + 5);
+	our_socket.made = false;
+}
+
 /*
  * A listening socket for ADDR; -1 with msg set.  Made here rather than by
  * libmicrohttpd so that one code path serves TCP and Unix sockets.
@@ -124,7 +193,8 @@ static int listen_on(const char *addr, char *msg, size_t size)
 		un->sun_family = AF_UNIX;
 		memcpy(un->sun_path, addr + 5, strlen(addr + 5) + 1);
 		len = sizeof(*un);
-		unlink(un->sun_path); /* a stale socket of an earlier run */
+		if (unix_path_free(un->sun_path, msg, size))
+			return -1;
 	} else {
 		char host[256];
 		const char *colon = strrchr(addr, ':');
@@ -165,14 +235,34 @@ static int listen_on(const char *addr, char *msg, size_t size)
 	}
 	if (ss.ss_family != AF_UNIX)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+	if (bind(fd, (struct sockaddr *)&ss, len)) {
 		snprintf(msg, size, "cannot listen on %s: %s%s", addr,
 			 strerror(errno),
-			 errno == EADDRINUSE
-				 ? " (another reclaimscope daemon? choose "
-				   "another port with --listen)"
-				 : "");
+			 errno != EADDRINUSE ? ""
+			 : ss.ss_family == AF_UNIX
+				 ? " (made by another process "
+				   "just now? give another "
+				   "path)"
+				 : " (another reclaimscope "
+				   "daemon? choose another "
+				   "port with --listen)");
 		close(fd);
+		return -1;
+	}
+	if (ss.ss_family == AF_UNIX) {
+		struct stat st;
+
+		if (!lstat(addr + 5, &st)) {
+			our_socket.made = true;
+			our_socket.dev = st.st_dev;
+			our_socket.ino = st.st_ino;
+		}
+	}
+	if (listen(fd, 64)) {
+		snprintf(msg, size, "cannot listen on %s: %s", addr,
+			 strerror(errno));
+		close(fd);
+		remove_our_socket(addr);
 		return -1;
 	}
 	return fd;
@@ -350,6 +440,7 @@ int rs_cmd_daemon(int argc, char **argv)
 	s.session.expire_after = o.expire;
 	if (rs_session_open(&s.session, &copts)) {
 		close(fd);
+		remove_our_socket(o.listen);
 		return 1;
 	}
 	rs_cli_on_signals(&stop);
@@ -408,8 +499,7 @@ out:
 		MHD_stop_daemon(mhd);
 	else
 		close(fd);
-	if (!strncmp(o.listen, "unix:", 5))
-		unlink(o.listen + 5);
+	remove_our_socket(o.listen);
 	pthread_mutex_lock(&s.lock);
 	rs_session_close(&s.session);
 	pthread_mutex_unlock(&s.lock);

@@ -127,7 +127,7 @@ static int on_record(void *ctx, const void *rec, size_t size)
 	struct recorder *r = ctx;
 	const struct rs_event_hdr *h = rec;
 	const char *line;
-	char path[512];
+	char path[RS_CG_PATH_MAX];
 	size_t len;
 
 	/* a memcg first seen in an event: name it now, not at the snapshot */
@@ -170,8 +170,13 @@ static void flush_events(struct recorder *r)
 }
 
 /* "/sys/fs/cgroup/a/b", "/a/b" and "a/b" all name /a/b under the root */
+/*
+ * --cgroup as the memcgs' paths are spelled (relative to the hierarchy's
+ * root, canonical: "//x", "/./x" and "/y/../x" are "/x"), or -errno when
+ * no such memcg exists.  out needs strlen(in) + 2 bytes.
+ */
 static int normalize_filter(const struct rs_cgroups *cg, const char *in,
-			    char *out, size_t size)
+			    char *out)
 {
 	const char *root = rs_cgroups_root(cg);
 	size_t rl = strlen(root);
@@ -179,11 +184,7 @@ static int normalize_filter(const struct rs_cgroups *cg, const char *in,
 
 	if (!strncmp(in, root, rl) && (in[rl] == '/' || in[rl] == '\0'))
 		in += rl;
-	snprintf(out, size, "%s%s", *in == '/' ? "" : "/", in);
-	while (strlen(out) > 1 && out[strlen(out) - 1] == '/')
-		out[strlen(out) - 1] = '\0';
-	if (!*out)
-		snprintf(out, size, "/");
+	rs_path_canonical(in, out);
 	return rs_cgroups_id(cg, out, &id);
 }
 
@@ -206,7 +207,7 @@ int rs_cmd_record(int argc, char **argv)
 	struct rs_session s = {0};
 	struct rs_cgroups *cg;
 	struct recorder r = {0};
-	char filter[512];
+	char *filter = NULL;
 	volatile int stop = 0;
 	__u64 start, next_tick;
 	bool status;
@@ -230,17 +231,23 @@ int rs_cmd_record(int argc, char **argv)
 		return 2;
 	}
 	if (o.cgroup) {
-		int err =
-			normalize_filter(cg, o.cgroup, filter, sizeof(filter));
+		int err;
 
+		filter = malloc(strlen(o.cgroup) + 2);
+		err = filter ? normalize_filter(cg, o.cgroup, filter) : -ENOMEM;
 		if (err) {
 			fprintf(stderr,
 				"reclaimscope: --cgroup %s: no such memory "
 				"cgroup under %s (%s)\n",
 				o.cgroup, rs_cgroups_root(cg), strerror(-err));
 			rs_cgroups_close(cg);
+			free(filter);
 			return 2;
 		}
+		if (!o.quiet && strcmp(filter, o.cgroup))
+			fprintf(stderr,
+				"reclaimscope: --cgroup %s: recording %s\n",
+				o.cgroup, filter);
 		r.filter = filter;
 	}
 	r.out = stdout;
@@ -376,6 +383,7 @@ out:
 	rs_event_writer_free(r.events_out);
 	rs_session_close(&s);
 	rs_cgroups_close(cg);
+	free(filter);
 	/* the last buffered lines reach the disk here, or fail to */
 	if (r.out && r.out != stdout && fclose(r.out) && !rc) {
 		fprintf(stderr, "reclaimscope: writing %s failed: %s\n",

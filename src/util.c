@@ -343,3 +343,30 @@ const char *rs_escape_name(const char *raw, char *out, size_t size, int flags)
 	out[used] = '\0';
 	return out;
 }
+
+void rs_path_canonical(const char *in, char *out)
+{
+	size_t len = 0;
+
+	while (*in) {
+		const char *end = strchr(in, '/');
+		size_t n = end ? (size_t)(end - in) : strlen(in);
+
+		if (n == 2 && !strncmp(in, "..", 2)) {
+			while (len && out[len - 1] != '/')
+				len--;
+			if (len)
+				len--; /* the '/' before it */
+		} else if (n && !(n == 1 && in[0] == '.')) {
+			out[len++] = '/';
+			memcpy(out + len, in, n);
+			len += n;
+		}
+		in += n;
+		if (*in == '/')
+			in++;
+	}
+	if (!len)
+		out[len++] = '/';
+	out[len] = '\0';
+}

@@ -65,6 +65,13 @@ int rs_cmp_u64(const void *a, const void *b);
 #define RS_ESCAPED_SIZE(n) (4 * (n) + 1)
 /* Escape raw into out (size bytes, cut short if smaller); returns out. */
 const char *rs_escape_name(const char *raw, char *out, size_t size, int flags);
+/*
+ * A cgroup path in its one spelling: "/" first, no empty, "." or ".."
+ * component (".." takes the one before it away; above "/" it stays at
+ * "/"), no trailing "/".  Cgroupfs has no symlinks, so this is what the
+ * kernel would resolve.  out needs strlen(in) + 2 bytes.
+ */
+void rs_path_canonical(const char *in, char *out);
 /* Whether raw needs it (a clean name can be shown as it is). */
 bool rs_name_needs_escape(const char *raw, int flags);
 

@@ -418,6 +418,78 @@ def output_errors():
           "--help lists all six commands")
 
 
+def run_briefly(args, timeout=30):
+    """A command that must end by itself; one that does not is killed and
+    counted as exit "hung"."""
+    try:
+        return subprocess.run(args, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return subprocess.CompletedProcess(args, "hung", e.stdout or "",
+                                           (e.stderr or b"").decode()
+                                           if isinstance(e.stderr, bytes)
+                                           else e.stderr or "")
+
+
+def unix_socket():
+    """daemon --listen unix:PATH touches no file it did not make, shares no
+    socket with another daemon, and removes only its own."""
+    d = os.path.join(WORK, "unix")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o777)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+              "--inh-caps=-all"]
+    plain = os.path.join(d, "plain")
+    with open(plain, "w") as f:
+        f.write("keep me")
+    os.chmod(plain, 0o666)
+    for who, prefix in (("root", []), ("nobody", nobody)):
+        r = run_briefly(prefix + [BIN, "daemon", "--listen", f"unix:{plain}"])
+        try:
+            with open(plain) as f:
+                kept = f.read()
+        except OSError as e:  # it became a socket
+            kept = str(e)
+        check(r.returncode == 1 and kept == "keep me" and "not a socket" in r.stderr,
+              f"unix: a regular file at the path is left alone ({who}: exit "
+              f"{r.returncode}, {r.stderr.strip()[:90]})")
+    r = run_briefly([BIN, "daemon", "--listen", f"unix:{d}"])
+    check(r.returncode == 1 and "directory" in r.stderr and "port" not in r.stderr,
+          f"unix: a directory is named as such, no port hint ({r.stderr.strip()[:90]})")
+    # a stale socket (its daemon was killed): taken over
+    sock = os.path.join(d, "rs.sock")
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(sock)
+    s.close()
+    first = subprocess.Popen([BIN, "daemon", "--listen", f"unix:{sock}"],
+                             stderr=subprocess.PIPE, text=True)
+    up = wait_until(lambda: healthz_unix(sock), 60)
+    check(up, "unix: a stale socket is replaced and served")
+    second = run_briefly([BIN, "daemon", "--listen", f"unix:{sock}"])
+    check(second.returncode == 1 and "another process serves" in second.stderr,
+          f"unix: a second daemon on a served socket is refused "
+          f"({second.stderr.strip()[:90]})")
+    check(os.path.exists(sock) and healthz_unix(sock),
+          "unix: ... and the first one still serves on it")
+    first.send_signal(signal.SIGTERM)
+    first.wait(timeout=60)
+    check(not os.path.exists(sock), "unix: the daemon removes its socket at exit")
+    # a socket another process made in its place is not removed
+    first = subprocess.Popen([BIN, "daemon", "--listen", f"unix:{sock}"],
+                             stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: healthz_unix(sock), 60)
+    os.unlink(sock)
+    other = socket.socket(socket.AF_UNIX)
+    other.bind(sock)
+    first.send_signal(signal.SIGTERM)
+    first.wait(timeout=60)
+    check(os.path.exists(sock), "unix: a socket made by another process in "
+          "its place is left at exit")
+    other.close()
+    if os.path.exists(sock):
+        os.unlink(sock)
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     base = bpf_ids()
@@ -425,6 +497,7 @@ def main():
     only = os.environ.get("RS_LIFECYCLE_ONLY", "").split()
     for name, run in (("blocked_writer", blocked_writer),
                       ("output_errors", output_errors),
+                      ("unix_socket", unix_socket),
                       ("early_signal", lambda: early_signal(base)),
                       ("lifecycle", lambda: lifecycle(base)),
                       ("second_daemon", second_daemon),

@@ -59,7 +59,11 @@ cleanup() {
 	wait 2>/dev/null
 	rm -f "$work/data"
 	rmdir "$memcg" 2>/dev/null
-	[ -n "${oom_memcg:-}" ] && rmdir "$oom_memcg" 2>/dev/null
+	if [ -n "${oom_memcg:-}" ]; then
+		# the long path's directories, deepest first
+		d=$oom_memcg
+		while [ "$d" != "$parent" ]; do rmdir "$d" 2>/dev/null; d=$(dirname "$d"); done
+	fi
 	for name in "${bad_names[@]}"; do rmdir "$parent/$name" 2>/dev/null; done
 	if [ -n "$moved" ]; then
 		while read -r pid; do echo "$pid" >"$parent/cgroup.procs"; done <"$moved/cgroup.procs"
@@ -101,7 +105,10 @@ record_pid=$!
 wait_output "$record_pid" rec
 # A second instance at the same time, filtered to the test memcg, with
 # event records: instances are independent, and the filter holds.
-"$bin" record -q -e -i 0.5 --cgroup "$rel" -o "$work/filtered.ndjson" 2>"$work/filtered.err" &
+# --cgroup spelled as a user might: doubled slashes, "." and ".." (it
+# must still match the memcg, check.py check_filtered)
+"$bin" record -q -e -i 0.5 --cgroup "/$(dirname "$rel")/./$(basename "$rel")/../$(basename "$rel")/" \
+	-o "$work/filtered.ndjson" 2>"$work/filtered.err" &
 filtered_pid=$!
 wait_output "$filtered_pid" filtered
 
@@ -208,8 +215,12 @@ wait "$top_names_pid" || echo "hosttest: top -b for the names exited $?" >&2
 # OOM: more anonymous memory than the limit, no swap to take it: the kernel
 # kills the worker.  Our oom_kills must equal the memcg's own count
 # (memory.oom_control in v1, memory.events in v2; check.py check_oom).
-oom_memcg="$parent/rs-oom-$$"
-mkdir "$oom_memcg"
+# Its path is longer than 700 bytes: cgroup paths can reach PATH_MAX, and
+# its count must still be read (not shown as 0).
+long=$(printf 'l%.0s' $(seq 200))
+oom_rel="rs-oom-$$/$long/$long/$long/oom"
+oom_memcg="$parent/$oom_rel"
+mkdir -p "$oom_memcg"
 if [ "$version" = 2 ]; then
 	echo 16M >"$oom_memcg/memory.max"
 	echo 0 >"$oom_memcg/memory.swap.max" 2>/dev/null || true
@@ -225,7 +236,7 @@ oom_rc=0
 (sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" hold 48 2' sh "$oom_memcg" "$workload"; exit $?) \
 	>/dev/null 2>&1 || oom_rc=$?
 [ "$oom_rc" = 137 ] || echo "hosttest: the OOM worker exited $oom_rc, not killed (SIGKILL: 137)" >&2
-echo "$self/rs-oom-$$ $(awk '$1 == "oom_kill" { print $2 }' "$oom_memcg/$oom_file")" >"$work/oom.count"
+echo "$self/$oom_rel $(awk '$1 == "oom_kill" { print $2 }' "$oom_memcg/$oom_file")" >"$work/oom.count"
 cp /proc/vmstat "$work/vmstat.after"
 [ "$version" = 2 ] && cp "$memcg/memory.stat" "$work/memstat.after"
 kill -CONT "$overload_pid"

@@ -158,6 +158,31 @@ static void escape_name(void **state)
 	assert_string_equal(rs_escape_name("/\xff\xff", out, 9, 0), "/\\xff");
 }
 
+static void path_canonical(void **state)
+{
+	static const char *const cases[][2] = {
+		{"/a/b", "/a/b"},
+		{"//a//b/", "/a/b"},
+		{"/./a/./b/.", "/a/b"},
+		{"/a/../a/b", "/a/b"},
+		{"/a/b/..", "/a"},
+		{"/..", "/"},
+		{"/../../a", "/a"},
+		{"", "/"},
+		{"/", "/"},
+		{"a/b", "/a/b"},
+		{"/a/..b/.c", "/a/..b/.c"},
+		{"/x/y/../../z", "/z"},
+	};
+	char out[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rs_path_canonical(cases[i][0], out);
+		assert_string_equal(out, cases[i][1]);
+	}
+}
+
 static void read_gate(void **state)
 {
 	struct rs_read_gate g = {0};
@@ -193,6 +218,7 @@ int main(void)
 		cmocka_unit_test(parse_size),
 		cmocka_unit_test(read_gate),
 		cmocka_unit_test(escape_name),
+		cmocka_unit_test(path_canonical),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
