@@ -235,9 +235,15 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 	       info->fentry_ok	     ? "usable"
 	       : info->fentry_why[0] ? info->fentry_why
 				     : "not tried (no function to trace)");
-	printf("tracepoints     preemption %s: %d cop%s of each program (%s)\n",
-	       tp_preemption_word(info), rs_tp_copies(info),
-	       rs_tp_copies(info) == 1 ? "y" : "ies", info->tp_preempt_why);
+	if (info->bpf_denied)
+		printf("tracepoints     %s\n", info->tp_preempt_why);
+	else
+		printf("tracepoints     preemption %s: %d cop%s of each "
+		       "program "
+		       "(%s)\n",
+		       tp_preemption_word(info), rs_tp_copies(info),
+		       rs_tp_copies(info) == 1 ? "y" : "ies",
+		       info->tp_preempt_why);
 	printf("memory cgroup   %s\n",
 	       info->cgroup_version ? (info->cgroup_version == 2 ? "v2" : "v1")
 				    : "none found (ids are shown, not paths)");

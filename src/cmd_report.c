@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "recording.h"
@@ -79,11 +80,23 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 {
 	char err[512];
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	struct stat st;
 	int rc;
 
 	if (!f) {
 		fprintf(stderr, "reclaimscope: cannot read %s: %s\n", path,
 			strerror(errno));
+		return 1;
+	}
+	/* a device such as /dev/zero never ends: files, pipes and sockets */
+	if (!fstat(fileno(f), &st) && !S_ISREG(st.st_mode) &&
+	    !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+		fprintf(stderr,
+			"reclaimscope: %s is not a file or a pipe; give a "
+			"recording (or - for standard input)\n",
+			path);
+		if (f != stdin)
+			fclose(f);
 		return 1;
 	}
 	rc = rs_recording_read(f, path, budget_ms * 1e6, r, err, sizeof(err));

@@ -424,6 +424,17 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	rs_kernel_fields(info, btf);
 	if (!have_caps()) {
 		btf__free(btf);
+		info->bpf_denied = true;
+		info->tp_preempt_off = -EPERM;
+		snprintf(info->tp_preempt_why, sizeof(info->tp_preempt_why),
+			 "not tried: not permitted to load BPF programs");
+		snprintf(info->fentry_why, sizeof(info->fentry_why),
+			 "not tried: not permitted to load BPF programs");
+		for (int h = 0; h < RS_NR_HOOKS; h++)
+			if (rs_hooks[h].bpf)
+				hook_fail(info, &ch, h,
+					  "not permitted to load "
+					  "BPF programs");
 		snprintf(errbuf, errsz,
 			 "not permitted to load BPF programs\n"
 			 "hint: run as root, or grant CAP_BPF and CAP_PERFMON "

@@ -64,7 +64,7 @@ int rs_drop_capabilities(int (*still_works)(void *ctx), void *ctx, char *kept,
 	static const cap_value_t bpf_caps[] = {CAP_BPF, CAP_PERFMON,
 					       CAP_SYS_ADMIN};
 	cap_t now = cap_get_proc(), trial = NULL;
-	bool needs_bpf_caps;
+	bool needs_bpf_caps, bound_kept = false;
 	int err = 0;
 
 	snprintf(kept, size, "none");
@@ -96,12 +96,21 @@ int rs_drop_capabilities(int (*still_works)(void *ctx), void *ctx, char *kept,
 
 		for (size_t i = 0; needs_bpf_caps && i < 3; i++)
 			keep |= c == bpf_caps[i];
-		if (!keep && CAP_IS_SUPPORTED(c))
-			cap_drop_bound(c);
+		/* needs CAP_SETPCAP: a non-root user granted only the BPF
+		 * capabilities cannot shrink it */
+		if (!keep && CAP_IS_SUPPORTED(c) && cap_drop_bound(c))
+			bound_kept = true;
 	}
 	cap_reset_ambient();
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	err = set_only(now, bpf_caps, needs_bpf_caps ? 3 : 0, kept, size);
+	if (!err && bound_kept) {
+		size_t used = strlen(kept);
+
+		snprintf(kept + used, size - used,
+			 "; bounding set unchanged (no CAP_SETPCAP), "
+			 "no-new-privs set");
+	}
 out:
 	cap_free(trial);
 	cap_free(now);

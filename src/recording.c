@@ -34,7 +34,47 @@ struct reader {
 	double last_t;
 	double *snap_sum; /* per memcg index x field, for a cut-short file */
 	size_t cap_sums;  /* memcgs snap_sum has room for */
+	/*
+	 * memcgs are kept in the order they come and found by id through an
+	 * open-addressing table (slot: index + 1, 0 empty), then sorted once
+	 * at the end: a file listing ids in any order reads in O(n log n).
+	 */
+	size_t *slots, nr_slots; /* a power of two, at most half full */
+	bool header_seen;	 /* the first record was the header */
 };
+
+static size_t slot_of(const struct reader *rd, __u64 id)
+{
+	/* Fibonacci hashing: ids are inode numbers, often consecutive */
+	size_t i = (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 20) &
+		   (rd->nr_slots - 1);
+
+	while (rd->slots[i] && rd->r->memcgs[rd->slots[i] - 1].id != id)
+		i = (i + 1) & (rd->nr_slots - 1);
+	return i;
+}
+
+/* Room for one more memcg in the table; false when out of memory. */
+static bool index_grow(struct reader *rd)
+{
+	size_t n = rd->nr_slots ? rd->nr_slots * 2 : 64;
+	size_t *old = rd->slots, old_n = rd->nr_slots;
+
+	if (2 * (rd->r->nr_memcgs + 1) <= rd->nr_slots)
+		return true;
+	rd->slots = calloc(n, sizeof(*rd->slots));
+	if (!rd->slots) {
+		rd->slots = old;
+		return false;
+	}
+	rd->nr_slots = n;
+	for (size_t i = 0; i < old_n; i++)
+		if (old[i])
+			rd->slots[slot_of(rd, rd->r->memcgs[old[i] - 1].id)] =
+				old[i];
+	free(old);
+	return true;
+}
 
 static int fail(struct reader *rd, const char *fmt, ...)
 {
@@ -69,29 +109,25 @@ static int number(struct reader *rd, json_t *o, const char *key, double *out)
 	return 0;
 }
 
-/* The memcg of id, created in order if new; NULL with the error set. */
+/* The memcg of id, created if new; NULL with the error set. */
 static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 {
 	struct rs_recording *r = rd->r;
-	size_t lo = 0, hi = r->nr_memcgs;
+	size_t lo = r->nr_memcgs, slot;
 	struct rs_rec_memcg *m;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (r->memcgs[mid].id == id)
-			return &r->memcgs[mid];
-		if (r->memcgs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (rd->nr_slots) {
+		slot = slot_of(rd, id);
+		if (rd->slots[slot])
+			return &r->memcgs[rd->slots[slot] - 1];
 	}
 	if (r->nr_memcgs >= MAX_MEMCGS) {
 		fail(rd, "more than %d memcgs", MAX_MEMCGS);
 		return NULL;
 	}
 	/* the two arrays grow together: both exist once one memcg does */
-	if (!rs_grow((void **)&r->memcgs, &r->cap_memcgs, r->nr_memcgs + 1,
+	if (!index_grow(rd) ||
+	    !rs_grow((void **)&r->memcgs, &r->cap_memcgs, r->nr_memcgs + 1,
 		     sizeof(*r->memcgs)) ||
 	    !rs_grow((void **)&rd->snap_sum, &rd->cap_sums, r->nr_memcgs + 1,
 		     sizeof(double) * RS_NR_FIELDS)) {
@@ -99,15 +135,11 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 		return NULL;
 	}
 	assert(r->memcgs && rd->snap_sum);
-	memmove(&r->memcgs[lo + 1], &r->memcgs[lo],
-		(r->nr_memcgs - lo) * sizeof(*r->memcgs));
-	memmove(&rd->snap_sum[(lo + 1) * RS_NR_FIELDS],
-		&rd->snap_sum[lo * RS_NR_FIELDS],
-		(r->nr_memcgs - lo) * RS_NR_FIELDS * sizeof(double));
 	r->nr_memcgs++;
 	m = &r->memcgs[lo];
 	memset(m, 0, sizeof(*m));
 	m->id = id;
+	rd->slots[slot_of(rd, id)] = lo + 1;
 	m->mem_current_avg = NAN;
 	for (int f = 0; f < RS_NR_FIELDS; f++) {
 		m->total[f] = NAN;
@@ -165,6 +197,7 @@ static int header(struct reader *rd, json_t *o)
 	rd->r->series = json_is_true(json_object_get(o, "series"));
 	if (!rd->r->kernel || !rd->r->start)
 		return fail(rd, "out of memory");
+	rd->header_seen = true;
 	return 0;
 }
 
@@ -325,6 +358,13 @@ static int histograms(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 					    rs_hist_infos[h].key,
 					    (long long)bound,
 					    RS_HIST_BUCKETS - 1);
+			/* a bucket never holds more than a counter can */
+			if ((double)json_integer_value(n) > MAX_COUNT ||
+			    m->hist[h][b] + (__u64)json_integer_value(n) >
+				    (__u64)MAX_COUNT)
+				return fail(rd,
+					    "histogram \"%s\": count over %g",
+					    rs_hist_infos[h].key, MAX_COUNT);
 			m->hist[h][b] += (__u64)json_integer_value(n);
 		}
 	}
@@ -381,14 +421,14 @@ static int one_line(struct reader *rd, const char *text, size_t len)
 	type = json_string_value(json_object_get(o, "type"));
 	if (!json_is_object(o) || !type)
 		rc = fail(rd, "not a record: no \"type\"");
-	else if (rd->line == 1 && strcmp(type, "header"))
+	else if (!rd->header_seen && strcmp(type, "header"))
 		rc = fail(rd,
-			  "the first line is a \"%s\", not the header "
+			  "the first record is a \"%s\", not the header "
 			  "(not a reclaimscope recording?)",
 			  type);
 	else if (!strcmp(type, "header"))
-		rc = rd->line == 1 ? header(rd, o)
-				   : fail(rd, "a second header");
+		rc = !rd->header_seen ? header(rd, o)
+				      : fail(rd, "a second header");
 	else if (rd->r->has_summary)
 		rc = fail(rd, "a \"%s\" after the summary", type);
 	else if (!strcmp(type, "snapshot"))
@@ -400,6 +440,45 @@ static int one_line(struct reader *rd, const char *text, size_t len)
 	/* other types: from a newer writer, ignored as the format says */
 	json_decref(o);
 	return rc;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct rs_rec_memcg *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * One line of at most max bytes into *buf (grown as needed): its length,
+ * -1 at the end of the file, -2 when it is longer than max (the rest of
+ * it is not read: a huge line costs max bytes of memory, not its size).
+ */
+static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
+{
+	size_t len = 0;
+
+	for (;;) {
+		if (len + 1 >= *cap) {
+			size_t n = *cap ? *cap * 2 : 4096;
+			char *p;
+
+			if (*cap > max + 1)
+				return -2;
+			p = realloc(*buf, n);
+			if (!p)
+				return -3;
+			*buf = p;
+			*cap = n;
+		}
+		if (!fgets(*buf + len, (int)(*cap - len), f))
+			return len ? (ssize_t)len : -1;
+		len += strlen(*buf + len);
+		if (len > max)
+			return -2;
+		if ((*buf)[len - 1] == '\n')
+			return (ssize_t)len;
+	}
 }
 
 /* No summary (cut short): the totals are the sums of the snapshots. */
@@ -425,14 +504,22 @@ int rs_recording_read(FILE *f, const char *name, double budget_ns,
 
 	memset(r, 0, sizeof(*r));
 	r->budget_ns = budget_ns;
-	while ((len = getline(&buf, &cap, f)) >= 0) {
-		bool complete = len > 0 && buf[len - 1] == '\n';
+	for (;;) {
+		bool complete;
 
+		len = read_line(f, &buf, &cap, MAX_LINE);
+		if (len == -1)
+			break;
 		rd.line++;
-		if (len > MAX_LINE) {
+		if (len == -2) {
 			rc = fail(&rd, "a line of over %d bytes", MAX_LINE);
 			break;
 		}
+		if (len < 0) {
+			rc = fail(&rd, "out of memory");
+			break;
+		}
+		complete = buf[len - 1] == '\n';
 		if (len == 0 || (len == 1 && complete))
 			continue;
 		if (one_line(&rd, buf, (size_t)len)) {
@@ -448,8 +535,13 @@ int rs_recording_read(FILE *f, const char *name, double budget_ns,
 	r->lines = rd.line;
 	if (!rc && rd.line == 0)
 		rc = fail(&rd, "empty: not a recording");
+	if (!rc && !rd.header_seen)
+		rc = fail(&rd, "no header: not a recording");
 	if (!rc && !r->has_summary)
 		totals_from_snapshots(&rd);
+	if (!rc && r->nr_memcgs)
+		qsort(r->memcgs, r->nr_memcgs, sizeof(*r->memcgs), by_id);
+	free(rd.slots);
 	free(rd.snap_sum);
 	if (rc) {
 		rs_recording_free(r);

@@ -35,9 +35,10 @@ struct rs_run_info {
 	char kernel[128];  /* uname -r */
 	bool btf;	   /* /sys/kernel/btf/vmlinux */
 	int mglru_enabled; /* /sys/kernel/mm/lru_gen/enabled: -1 absent */
-	bool series;	/* handle_reclaim_writeback + lruvec_evictable_size */
-	int nr_nodes;	/* possible NUMA nodes */
-	bool fentry_ok; /* fentry/fexit can be loaded */
+	bool series;	 /* handle_reclaim_writeback + lruvec_evictable_size */
+	int nr_nodes;	 /* possible NUMA nodes */
+	bool fentry_ok;	 /* fentry/fexit can be loaded */
+	bool bpf_denied; /* not permitted to load BPF: nothing was tried */
 	char fentry_why[160]; /* why not */
 	/*
 	 * Tracepoint programs run with preemption off (1), preemptible (0),
@@ -51,7 +52,7 @@ struct rs_run_info {
 	__u64 start_ns;	       /* CLOCK_MONOTONIC at start, as BPF sees it */
 	char cgroup_root[256]; /* mount point of the memory controller */
 	int cgroup_version;    /* 1 or 2, 0 if none */
-	char caps_kept[96];    /* capabilities kept after attach: "none", ... */
+	char caps_kept[160];   /* capabilities kept after attach: "none", ... */
 	/* kernel.bpf_stats_enabled (or our --bpf-stats): hooks' runs, run_ns */
 	bool cost_known;
 };

@@ -412,6 +412,15 @@ def output_errors():
                   f"kept, no temporary left ({r.returncode}, {os.listdir(mnt)})")
         finally:
             subprocess.run(["umount", "-l", mnt])
+    r = run_briefly([BIN, "report", "/dev/zero"], timeout=20)
+    check(r.returncode == 1 and "not a file" in r.stderr,
+          f"report /dev/zero: refused at once ({r.returncode}: "
+          f"{r.stderr.strip()[:80]})")
+    # unprivileged probe: says it tried nothing, claims nothing
+    r = run_briefly(nobody + [BIN, "probe"])
+    check(r.returncode == 1 and "no function to trace" not in r.stdout and
+          "copies" not in r.stdout and "not tried: not permitted" in r.stdout,
+          "probe without privileges claims no preemption or function finding")
     h = subprocess.run([BIN, "--help"], capture_output=True, text=True)
     names = ("probe", "record", "top", "daemon", "report", "diff")
     check(all(f"\n  {n} " in h.stdout for n in names),

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "analysis.h"
@@ -68,6 +69,63 @@ static void refusals(void **state)
 		       "{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
 		":3:", "after the summary");
 	refused(HEADER "[1,2,3]\n", ":2:", "no \"type\"");
+	/* a blank first line does not make the second one the header */
+	refused("\n{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
+		":2:", "not the header");
+	refused("\n\n", "t.ndjson", "no header");
+	/* counts that would wrap when summed */
+	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		       "\"histograms\":{\"pass\":[[1024,9000000000000000000],"
+		       "[1024,9000000000000000000]]}}]}\n",
+		":2:", "count over");
+}
+
+/* A line longer than the reader's bound is refused once the bound is
+ * read, not after the whole line is held. */
+static void long_line(void **state)
+{
+	size_t n = (16 << 20) + 4096;
+	char *text = malloc(sizeof(HEADER) + n + 2);
+
+	(void)state;
+	assert_non_null(text);
+	strcpy(text, HEADER);
+	memset(text + strlen(HEADER), ' ', n);
+	strcpy(text + strlen(HEADER) + n, "\n");
+	refused(text, ":2:", "a line of over");
+	free(text);
+}
+
+/* Memcgs in any order of id: found again, and sorted in the result. */
+static void many_memcgs(void **state)
+{
+	size_t n = 20000, len = 0, cap = 64 * n + 256;
+	char *text = malloc(cap), err[512];
+	struct rs_recording r;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text, cap, "%s", HEADER);
+	for (int pass = 0; pass < 2; pass++) {
+		len += (size_t)snprintf(text + len, cap - len,
+					"{\"type\":\"snapshot\",\"t\":%d,"
+					"\"memcgs\":[",
+					pass + 1);
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(text + len, cap - len,
+						"%s{\"id\":%zu,\"scanned\":1}",
+						i ? "," : "",
+						n - i); /* descending */
+		len += (size_t)snprintf(text + len, cap - len, "]}\n");
+	}
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nr_memcgs, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(r.memcgs[i].id, i + 1);
+		assert_true(r.memcgs[i].total[RS_F_SCANNED] == 2);
+	}
+	rs_recording_free(&r);
+	free(text);
 }
 
 static void tolerated(void **state)
@@ -168,10 +226,9 @@ static void figures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(refusals),
-		cmocka_unit_test(tolerated),
-		cmocka_unit_test(jain),
-		cmocka_unit_test(figures),
+		cmocka_unit_test(refusals),    cmocka_unit_test(long_line),
+		cmocka_unit_test(many_memcgs), cmocka_unit_test(tolerated),
+		cmocka_unit_test(jain),	       cmocka_unit_test(figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
