@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "http_guard.h"
 #include "json_view.h"
 #include "prom_view.h"
 #include "session.h"
@@ -357,6 +358,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	(void)version;
 	(void)upload_data;
 	(void)req_state;
+	rs_http_guard_serving(conn);
 	__atomic_add_fetch(&s->requests, 1, __ATOMIC_RELAXED);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD)) {
@@ -397,11 +399,38 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 }
 
 /* libmicrohttpd's own complaints, to our log. */
-static void mhd_log(void *cls, const char *fmt, va_list ap)
+/*
+ * How long a client may take to send a request's headers, from its
+ * connection (or its last response): a slow client is cut off then, even
+ * if it sends a byte now and then.
+ */
+#define RS_REQUEST_DEADLINE_S 10.0
+
+/*
+ * --max-connections within what the descriptor limit leaves: a socket the
+ * server cannot accept makes it spin on EMFILE.  false when not even one
+ * connection fits.
+ */
+static bool fit_connections(__u64 *max)
 {
-	(void)cls;
-	fprintf(stderr, "reclaimscope: http: ");
-	vfprintf(stderr, fmt, ap);
+	long limit, room = rs_http_fd_room(&limit);
+
+	if (room < 1) {
+		fprintf(stderr,
+			"reclaimscope: no file descriptor left for a "
+			"connection (ulimit -n %ld): raise the limit\n",
+			limit);
+		return false;
+	}
+	if ((long)*max > room) {
+		fprintf(stderr,
+			"reclaimscope: --max-connections %llu: the limit of "
+			"%ld open files (ulimit -n) leaves room for %ld; "
+			"serving at most that many\n",
+			(unsigned long long)*max, limit, room);
+		*max = (__u64)room;
+	}
+	return true;
 }
 
 int rs_cmd_daemon(int argc, char **argv)
@@ -415,6 +444,8 @@ int rs_cmd_daemon(int argc, char **argv)
 	struct rs_collector_opts copts = {0};
 	static struct server s; /* the HTTP thread reads it until the end */
 	struct MHD_Daemon *mhd = NULL;
+	struct rs_http_guard *guard = NULL;
+	unsigned int per_client;
 	volatile int stop = 0;
 	char msg[300];
 	__u64 last_forgotten = 0;
@@ -444,18 +475,35 @@ int rs_cmd_daemon(int argc, char **argv)
 		return 1;
 	}
 	rs_cli_on_signals(&stop);
+	guard = rs_http_guard_new(RS_REQUEST_DEADLINE_S);
+	if (!guard || !fit_connections(&o.max_connections))
+		goto out;
+	/* one client (address) holds a quarter of the slots at most */
+	per_client =
+		o.max_connections >= 8 ? (unsigned)o.max_connections / 4 : 2;
 	mhd = MHD_start_daemon(
-		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
+		/* epoll: no FD_SETSIZE cap on the sockets' numbers */
+		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
 		NULL, handle, &s,
 		/* first, so that every later complaint goes through it */
-		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_EXTERNAL_LOGGER, rs_http_log, NULL,
 		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned int)o.max_connections,
+		/* Unix sockets have no address to share slots by */
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		strncmp(o.listen, "unix:", 5) ? per_client : 0U,
 		/* a client that stops sending is cut off */
 		MHD_OPTION_CONNECTION_TIMEOUT, 10U,
+		/* ... and one that sends too slowly (http_guard.c) */
+		MHD_OPTION_NOTIFY_CONNECTION, rs_http_guard_connection, guard,
+		MHD_OPTION_NOTIFY_COMPLETED, rs_http_guard_completed, guard,
 		/* requests are small: a bigger header gets 431 */
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
 		MHD_OPTION_END);
+	if (mhd && rs_http_guard_start(guard)) {
+		MHD_stop_daemon(mhd);
+		mhd = NULL;
+	}
 	if (!mhd) {
 		fprintf(stderr,
 			"reclaimscope: cannot start the HTTP server on %s\n",
@@ -499,6 +547,7 @@ out:
 		MHD_stop_daemon(mhd);
 	else
 		close(fd);
+	rs_http_guard_free(guard);
 	remove_our_socket(o.listen);
 	pthread_mutex_lock(&s.lock);
 	rs_session_close(&s.session);

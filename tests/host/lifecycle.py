@@ -499,6 +499,109 @@ def unix_socket():
         os.unlink(sock)
 
 
+def healthz_tcp(port, source="127.0.0.1", timeout=2):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                     source_address=(source, 0))
+        s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+        ok = s.recv(64).startswith(b"HTTP/1.")
+        s.close()
+        return ok
+    except OSError:
+        return False
+
+
+def slow_clients():
+    """Slowloris: 100 connections from one address, each sending a header
+    line every 4 s, neither hold every slot (one client gets a quarter)
+    nor keep one past the request deadline (10 s from the first byte)."""
+    port = PORT + 1
+    d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}"],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        if not check(wait_until(lambda: healthz_tcp(port), 60),
+                     "slowloris: the daemon serves"):
+            return
+        attackers, opened = [], time.time()
+        for _ in range(100):
+            try:
+                s = socket.create_connection(("127.0.0.1", port), timeout=2,
+                                             source_address=("127.0.0.2", 0))
+                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+                attackers.append(s)
+            except OSError:
+                pass
+        served, cut = 0, 0
+        for tick in range(5):  # 20 s of attack, a line every 4 s
+            served += healthz_tcp(port)
+            time.sleep(4)
+            for s in attackers:
+                try:
+                    s.sendall(b"X-Slow: %d\r\n" % tick)
+                except OSError:
+                    pass
+        for s in attackers:
+            try:
+                s.setblocking(False)
+                cut += s.recv(1) == b""  # closed by the server
+            except BlockingIOError:
+                pass
+            except OSError:
+                cut += 1
+            s.close()
+        check(served == 5, f"slowloris: /healthz answered throughout the "
+              f"attack ({served} of 5)")
+        check(cut == len(attackers) and len(attackers) > 0,
+              f"slowloris: every slow request cut off by its deadline "
+              f"({cut} of {len(attackers)} after {time.time() - opened:.0f} s)")
+    finally:
+        d.send_signal(signal.SIGTERM)
+        d.wait(timeout=60)
+
+
+def few_descriptors():
+    """With few file descriptors and --max-connections far above them, the
+    daemon says it serves fewer, serves them, and does not spin or flood
+    its log when more clients come."""
+    port = PORT + 2
+    d = subprocess.Popen(["prlimit", "--nofile=400", BIN, "daemon",
+                          "--listen", f"127.0.0.1:{port}",
+                          "--max-connections", "1000"],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        up = wait_until(lambda: healthz_tcp(port), 60)
+        check(up, "few descriptors: the daemon serves")
+        socks = []
+        for i in range(500):
+            try:
+                socks.append(socket.create_connection(
+                    ("127.0.0.1", port), timeout=1,
+                    source_address=(f"127.0.1.{i % 250 + 1}", 0)))
+            except OSError:
+                pass
+        time.sleep(3)
+        with open(f"/proc/{d.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        for s in socks:
+            s.close()
+        check(wait_until(lambda: healthz_tcp(port), 15),
+              "few descriptors: serves again once the clients leave")
+    finally:
+        d.send_signal(signal.SIGTERM)
+        try:
+            _, err = d.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            d.kill()
+            _, err = d.communicate()
+    ticks = int(fields[11]) + int(fields[12])  # utime + stime
+    check("serving at most" in err,
+          f"few descriptors: says how many it serves ({err.strip()[:120]})")
+    lines = err.count("\n")
+    check(lines < 50, f"few descriptors: its log stays short ({lines} lines)")
+    check(ticks < 5 * os.sysconf("SC_CLK_TCK"),
+          f"few descriptors: it did not spin ({ticks} ticks of CPU)")
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     base = bpf_ids()
@@ -507,6 +610,8 @@ def main():
     for name, run in (("blocked_writer", blocked_writer),
                       ("output_errors", output_errors),
                       ("unix_socket", unix_socket),
+                      ("slow_clients", slow_clients),
+                      ("few_descriptors", few_descriptors),
                       ("early_signal", lambda: early_signal(base)),
                       ("lifecycle", lambda: lifecycle(base)),
                       ("second_daemon", second_daemon),
