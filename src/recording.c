@@ -457,13 +457,16 @@ static int by_id(const void *a, const void *b)
 static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
 {
 	size_t len = 0;
+	int c;
 
-	for (;;) {
-		if (len + 1 >= *cap) {
+	/* byte by byte (getc_unlocked is a macro on a buffer): NUL bytes in
+	 * junk count like any other, so the bound always holds */
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (len + 2 > *cap) {
 			size_t n = *cap ? *cap * 2 : 4096;
 			char *p;
 
-			if (*cap > max + 1)
+			if (len > max)
 				return -2;
 			p = realloc(*buf, n);
 			if (!p)
@@ -471,14 +474,16 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
 			*buf = p;
 			*cap = n;
 		}
-		if (!fgets(*buf + len, (int)(*cap - len), f))
-			return len ? (ssize_t)len : -1;
-		len += strlen(*buf + len);
+		(*buf)[len++] = (char)c;
+		if (c == '\n')
+			break;
 		if (len > max)
 			return -2;
-		if ((*buf)[len - 1] == '\n')
-			return (ssize_t)len;
 	}
+	if (!len)
+		return -1;
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
 }
 
 /* No summary (cut short): the totals are the sums of the snapshots. */
