@@ -6,6 +6,7 @@
  */
 #include <argp.h>
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -503,6 +504,39 @@ static void fix_selection(struct ui *u)
 	free(rows);
 }
 
+/*
+ * The live view moves the cursor: a terminal without cursor addressing
+ * (TERM=dumb, an unknown TERM) would show a blank screen.  Say so instead.
+ */
+static bool terminal_can_draw(void)
+{
+	const char *term = getenv("TERM");
+	char *cup;
+	int err = 0;
+
+	if (!term || !*term || setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		fprintf(stderr,
+			"reclaimscope: top: TERM=%s is not a terminal type "
+			"this system knows; set TERM (e.g. xterm-256color) or "
+			"use --batch for plain-text frames\n",
+			term ? term : "");
+		return false;
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (!cup || cup == (char *)-1) {
+		fprintf(stderr,
+			"reclaimscope: top: terminal type '%s' cannot place "
+			"the "
+			"cursor, so the live view cannot be drawn; use --batch "
+			"for plain-text frames, or set TERM (e.g. "
+			"xterm-256color)\n",
+			term);
+		return false;
+	}
+	return true;
+}
+
 static int run_ui(struct rs_session *s, const struct top_opts *o,
 		  struct rs_top_opts *view, volatile int *stop)
 {
@@ -571,6 +605,8 @@ int rs_cmd_top(int argc, char **argv)
 				"--batch for plain-text frames\n");
 		return 2;
 	}
+	if (!o.batch && !terminal_can_draw())
+		return 2;
 	view.sort_col = col_by_title(o.sort);
 	view.tree = o.tree;
 	view.per_node = o.per_node;

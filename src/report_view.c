@@ -511,34 +511,148 @@ static double change_pct(double a, double b)
 
 /* Pairs of memcgs to compare: the totals, then every path in both. */
 struct pair {
-	const char *path;
+	char *path; /* the label: "path", or "path (2 of 3)" when reused */
 	const struct rs_rec_memcg *a, *b;
 };
 
-static struct pair *pairs_of(const struct rs_recording *a,
-			     const struct rs_recording *b,
-			     struct rs_rec_memcg *ta, struct rs_rec_memcg *tb,
-			     size_t *nr)
+/* A listed memcg with a path, for matching by path. */
+struct named {
+	const char *path;
+	const struct rs_rec_memcg *m;
+};
+
+static int by_path(const void *x, const void *y)
 {
-	struct pair *p = calloc(a->nr_memcgs + 1, sizeof(*p));
-	size_t n = 0;
+	const struct named *p = x, *q = y;
+	int c = strcmp(p->path, q->path);
 
-	if (!p) {
-		*nr = 0;
-		return NULL;
+	return c ? c : (p->m->id > q->m->id) - (p->m->id < q->m->id);
+}
+
+static struct named *named_of(const struct rs_recording *r, size_t *n)
+{
+	struct named *v = calloc(r->nr_memcgs + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < r->nr_memcgs; i++)
+		if (r->memcgs[i].path && rs_rec_memcg_listed(r, &r->memcgs[i]))
+			v[(*n)++] = (struct named){r->memcgs[i].path,
+						   &r->memcgs[i]};
+	if (v)
+		qsort(v, *n, sizeof(*v), by_path);
+	return v;
+}
+
+/*
+ * What diff compares: the totals, then memcgs matched by path.  A path
+ * that several memcgs had in turn (made, removed, made again) pairs its
+ * k-th memcg in A, by id, with its k-th in B; whatever is left on either
+ * side, and every path only one side has, is listed apart (only_a/only_b)
+ * rather than dropped.
+ */
+struct comparison {
+	struct pair *pairs;
+	size_t nr;
+	const char **only_a, **only_b;
+	size_t nr_only_a, nr_only_b;
+};
+
+static void comparison_free(struct comparison *c)
+{
+	for (size_t k = 1; k < c->nr; k++)
+		free(c->pairs[k].path);
+	free(c->pairs);
+	free(c->only_a);
+	free(c->only_b);
+}
+
+static int compare(const struct rs_recording *a, const struct rs_recording *b,
+		   struct rs_rec_memcg *ta, struct rs_rec_memcg *tb,
+		   struct comparison *c)
+{
+	size_t na, nb, i = 0, j = 0;
+	struct named *va = named_of(a, &na), *vb = named_of(b, &nb);
+
+	memset(c, 0, sizeof(*c));
+	c->pairs = calloc(na + 1, sizeof(*c->pairs));
+	c->only_a = calloc(na + 1, sizeof(*c->only_a));
+	c->only_b = calloc(nb + 1, sizeof(*c->only_b));
+	if (!va || !vb || !c->pairs || !c->only_a || !c->only_b) {
+		free(va);
+		free(vb);
+		comparison_free(c);
+		return -1;
 	}
-	p[n++] = (struct pair){"(total)", ta, tb};
-	for (size_t i = 0; i < a->nr_memcgs; i++) {
-		const struct rs_rec_memcg *ma = &a->memcgs[i], *mb;
+	c->pairs[c->nr++] = (struct pair){"(total)", ta, tb};
+	while (i < na || j < nb) {
+		int d = i >= na	  ? 1
+			: j >= nb ? -1
+				  : strcmp(va[i].path, vb[j].path);
+		size_t ra = 0, rb = 0;
 
-		if (!ma->path || !rs_rec_memcg_listed(a, ma))
+		if (d < 0) {
+			c->only_a[c->nr_only_a++] = va[i++].path;
 			continue;
-		mb = rs_recording_find(b, ma->path);
-		if (mb && rs_rec_memcg_listed(b, mb))
-			p[n++] = (struct pair){ma->path, ma, mb};
+		}
+		if (d > 0) {
+			c->only_b[c->nr_only_b++] = vb[j++].path;
+			continue;
+		}
+		while (i + ra < na && !strcmp(va[i + ra].path, va[i].path))
+			ra++;
+		while (j + rb < nb && !strcmp(vb[j + rb].path, vb[j].path))
+			rb++;
+		for (size_t k = 0; k < ra || k < rb; k++) {
+			char *label = NULL;
+
+			if (k >= ra) {
+				c->only_b[c->nr_only_b++] = vb[j + k].path;
+				continue;
+			}
+			if (k >= rb) {
+				c->only_a[c->nr_only_a++] = va[i + k].path;
+				continue;
+			}
+			if (ra == 1 && rb == 1)
+				label = strdup(va[i].path);
+			else if (asprintf(&label, "%s (%zu of %zu)", va[i].path,
+					  k + 1, ra > rb ? ra : rb) < 0)
+				label = NULL;
+			if (!label)
+				continue;
+			c->pairs[c->nr++] =
+				(struct pair){label, va[i + k].m, vb[j + k].m};
+		}
+		i += ra;
+		j += rb;
 	}
-	*nr = n;
-	return p;
+	free(va);
+	free(vb);
+	return 0;
+}
+
+/* "A was cut short ..." for a recording without its summary */
+static void cut_short_note(FILE *out, const char *side,
+			   const struct rs_recording *r)
+{
+	if (!r->has_summary)
+		fprintf(out,
+			"note: %s was cut short (no summary line): its totals "
+			"are the sums of its snapshots, up to %.1f s\n",
+			side, r->duration);
+}
+
+static void only_list(FILE *out, const char *side, const char **paths, size_t n)
+{
+	char pb[RS_PATH_BUF];
+
+	if (!n)
+		return;
+	fprintf(out, "\nonly in %s (%zu memcg%s, not compared):\n", side, n,
+		n == 1 ? "" : "s");
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "  %s\n",
+			rs_escape_name(paths[k], pb, sizeof(pb), 0));
 }
 
 static const char *fairness_str(double j, int n, char *buf, size_t size)
@@ -554,19 +668,25 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		  const char *name_b, const struct rs_recording *b)
 {
 	struct rs_rec_memcg ta, tb;
-	size_t nr;
+	struct comparison c;
 	struct pair *p;
+	size_t nr;
 	int na, nb;
 	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
 	char sfa[48], sfb[48], pb[RS_PATH_BUF];
 
 	rs_recording_total(a, &ta);
 	rs_recording_total(b, &tb);
-	p = pairs_of(a, b, &ta, &tb, &nr);
+	if (compare(a, b, &ta, &tb, &c))
+		memset(&c, 0, sizeof(c));
+	p = c.pairs;
+	nr = c.nr;
 	fprintf(out,
 		"A: %s (kernel %s, %.1f s%s)\nB: %s (kernel %s, %.1f s%s)\n",
 		name_a, a->kernel, a->duration, a->mglru ? ", MGLRU" : "",
 		name_b, b->kernel, b->duration, b->mglru ? ", MGLRU" : "");
+	cut_short_note(out, "A", a);
+	cut_short_note(out, "B", b);
 	fprintf(out,
 		"fairness (Jain's index of pages reclaimed per page held): "
 		"A %s, B %s  %s\n",
@@ -600,7 +720,9 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 				verdict(i, va, vb));
 		}
 	}
-	free(p);
+	only_list(out, "A", c.only_a, c.nr_only_a);
+	only_list(out, "B", c.only_b, c.nr_only_b);
+	comparison_free(&c);
 	rs_rec_memcg_release(&ta);
 	rs_rec_memcg_release(&tb);
 }
@@ -614,15 +736,31 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 		     const char *name_b, const struct rs_recording *b)
 {
 	struct rs_rec_memcg ta, tb;
-	size_t nr;
+	struct comparison c;
 	struct pair *p;
+	size_t nr;
 	int na, nb;
-	json_t *o = json_object(), *arr = json_array();
+	json_t *o = json_object(), *arr = json_array(), *only_a = json_array(),
+	       *only_b = json_array();
 	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
 
 	rs_recording_total(a, &ta);
 	rs_recording_total(b, &tb);
-	p = pairs_of(a, b, &ta, &tb, &nr);
+	if (compare(a, b, &ta, &tb, &c))
+		memset(&c, 0, sizeof(c));
+	p = c.pairs;
+	nr = c.nr;
+	for (size_t k = 0; k < c.nr_only_a; k++)
+		json_array_append_new(only_a, json_string(c.only_a[k]));
+	for (size_t k = 0; k < c.nr_only_b; k++)
+		json_array_append_new(only_b, json_string(c.only_b[k]));
+	/* memcgs one side has and the other does not: listed, not compared */
+	json_object_set_new(o, "only_in_a", only_a);
+	json_object_set_new(o, "only_in_b", only_b);
+	/* a recording without its summary: totals summed from snapshots */
+	json_object_set_new(o, "cut_short",
+			    json_pack("{s:b,s:b}", "a", !a->has_summary, "b",
+				      !b->has_summary));
 	json_object_set_new(o, "a", json_string(name_a));
 	json_object_set_new(o, "b", json_string(name_b));
 	json_object_set_new(o, "fairness",
@@ -647,7 +785,7 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
-	free(p);
+	comparison_free(&c);
 	rs_rec_memcg_release(&ta);
 	rs_rec_memcg_release(&tb);
 	return o;

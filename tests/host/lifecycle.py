@@ -421,6 +421,26 @@ def output_errors():
     check(r.returncode == 1 and "no function to trace" not in r.stdout and
           "copies" not in r.stdout and "not tried: not permitted" in r.stdout,
           "probe without privileges claims no preemption or function finding")
+    # top on a terminal that cannot place the cursor: said, not blank
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "dumb"
+        os.execv(BIN, [BIN, "top"])
+    out = b""
+    try:
+        while True:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            out += chunk
+    except OSError:
+        pass
+    _, status = os.waitpid(pid, 0)
+    check(os.waitstatus_to_exitcode(status) == 2 and
+          b"cannot place the cursor" in out and b"--batch" in out,
+          f"TERM=dumb top: says it cannot draw and points to --batch "
+          f"({out[:80]!r})")
     h = subprocess.run([BIN, "--help"], capture_output=True, text=True)
     names = ("probe", "record", "top", "daemon", "report", "diff")
     check(all(f"\n  {n} " in h.stdout for n in names),

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "analysis.h"
 #include "recording.h"
+#include "report_view.h"
 
 #define HEADER "{\"type\":\"header\",\"schema\":1,\"kernel\":\"k\"}\n"
 
@@ -78,6 +79,63 @@ static void refusals(void **state)
 		       "\"histograms\":{\"pass\":[[1024,9000000000000000000],"
 		       "[1024,9000000000000000000]]}}]}\n",
 		":2:", "count over");
+}
+
+/*
+ * diff: a path in one recording only is listed, not dropped; a path that
+ * several memcgs had in turn pairs them in order; a cut-short recording is
+ * said to be one.
+ */
+static void diff_sides(void **state)
+{
+	const char *a_text =
+		HEADER "{\"type\":\"snapshot\",\"t\":1,\"memcgs\":["
+		       "{\"id\":1,\"path\":\"/x\",\"scanned\":1},"
+		       "{\"id\":2,\"path\":\"/dup\",\"scanned\":2},"
+		       "{\"id\":3,\"path\":\"/dup\",\"scanned\":3}]}\n";
+	const char *b_text =
+		HEADER "{\"type\":\"summary\",\"duration\":1,\"memcgs\":["
+		       "{\"id\":4,\"path\":\"/y\",\"scanned\":1},"
+		       "{\"id\":5,\"path\":\"/dup\",\"scanned\":20},"
+		       "{\"id\":6,\"path\":\"/dup\",\"scanned\":30},"
+		       "{\"id\":7,\"path\":\"/dup\",\"scanned\":40}]}\n";
+	struct rs_recording a, b;
+	char err[512];
+	json_t *d, *m;
+	const char *paths[8];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(read_text(a_text, &a, err, sizeof(err)), 0);
+	assert_int_equal(read_text(b_text, &b, err, sizeof(err)), 0);
+	d = rs_diff_json("a", &a, "b", &b);
+	assert_true(json_is_true(
+		json_object_get(json_object_get(d, "cut_short"), "a")));
+	assert_true(json_is_false(
+		json_object_get(json_object_get(d, "cut_short"), "b")));
+	assert_int_equal(json_array_size(json_object_get(d, "only_in_a")), 1);
+	assert_string_equal(json_string_value(json_array_get(
+				    json_object_get(d, "only_in_a"), 0)),
+			    "/x");
+	assert_int_equal(json_array_size(json_object_get(d, "only_in_b")), 2);
+	m = json_object_get(d, "memcgs");
+	n = json_array_size(m);
+	assert_int_equal(n, 3); /* the totals and two /dup pairs */
+	for (size_t i = 0; i < n; i++)
+		paths[i] = json_string_value(
+			json_object_get(json_array_get(m, i), "path"));
+	assert_string_equal(paths[1], "/dup (1 of 3)");
+	assert_string_equal(paths[2], "/dup (2 of 3)");
+	/* the second /dup of A is compared with the second of B */
+	assert_true(
+		json_real_value(json_object_get(
+			json_object_get(json_object_get(json_array_get(m, 2),
+							"metrics"),
+					"scanned"),
+			"b")) == 30);
+	json_decref(d);
+	rs_recording_free(&a);
+	rs_recording_free(&b);
 }
 
 /* A line longer than the reader's bound is refused once the bound is
@@ -226,9 +284,10 @@ static void figures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(refusals),    cmocka_unit_test(long_line),
-		cmocka_unit_test(many_memcgs), cmocka_unit_test(tolerated),
-		cmocka_unit_test(jain),	       cmocka_unit_test(figures),
+		cmocka_unit_test(refusals),   cmocka_unit_test(long_line),
+		cmocka_unit_test(diff_sides), cmocka_unit_test(many_memcgs),
+		cmocka_unit_test(tolerated),  cmocka_unit_test(jain),
+		cmocka_unit_test(figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
