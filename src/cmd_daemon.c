@@ -478,9 +478,12 @@ int rs_cmd_daemon(int argc, char **argv)
 	guard = rs_http_guard_new(RS_REQUEST_DEADLINE_S);
 	if (!guard || !fit_connections(&o.max_connections))
 		goto out;
-	/* one client (address) holds a quarter of the slots at most */
-	per_client =
-		o.max_connections >= 8 ? (unsigned)o.max_connections / 4 : 2;
+	/*
+	 * one client (address) holds half the slots at most: a scraper and a
+	 * load test from the same host still fit, a flood leaves room
+	 */
+	per_client = o.max_connections >= 4 ? (unsigned)o.max_connections / 2
+					    : (unsigned)o.max_connections;
 	mhd = MHD_start_daemon(
 		/* epoll: no FD_SETSIZE cap on the sockets' numbers */
 		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,

@@ -533,7 +533,7 @@ def healthz_tcp(port, source="127.0.0.1", timeout=2):
 
 def slow_clients():
     """Slowloris: 100 connections from one address, each sending a header
-    line every 4 s, neither hold every slot (one client gets a quarter)
+    line every 4 s, neither hold every slot (one client gets half)
     nor keep one past the request deadline (10 s from the first byte)."""
     port = PORT + 1
     d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}"],
