@@ -77,17 +77,25 @@ def wait_until(pred, timeout):
     return pred()
 
 
-def healthz_unix(path):
+def healthz_on(connect):
+    """Whether /healthz answers on the socket connect() returns."""
     try:
-        s = socket.socket(socket.AF_UNIX)
-        s.settimeout(1)
-        s.connect(path)
+        s = connect()
         s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
         ok = s.recv(64).startswith(b"HTTP/1.")
         s.close()
         return ok
     except OSError:
         return False
+
+
+def healthz_unix(path):
+    def connect():
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(1)
+        s.connect(path)
+        return s
+    return healthz_on(connect)
 
 
 def start(kind, tag):
@@ -520,15 +528,8 @@ def unix_socket():
 
 
 def healthz_tcp(port, source="127.0.0.1", timeout=2):
-    try:
-        s = socket.create_connection(("127.0.0.1", port), timeout=timeout,
-                                     source_address=(source, 0))
-        s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
-        ok = s.recv(64).startswith(b"HTTP/1.")
-        s.close()
-        return ok
-    except OSError:
-        return False
+    return healthz_on(lambda: socket.create_connection(
+        ("127.0.0.1", port), timeout=timeout, source_address=(source, 0)))
 
 
 def slow_clients():
