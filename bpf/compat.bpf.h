@@ -55,18 +55,16 @@ static __always_inline bool rs_sc_hibernation(struct scan_control *sc)
  * unguarded read of a member the kernel lacks fails the whole program at
  * load (CO-RE poisons the instruction), and with it every value the
  * program counts: 7.3 lost `reclaimed` that way.  So each member is read
- * under an existence check: a kernel without it gives RS_NO_COUNT (a
- * record's null) or adds nothing.  Userspace finds the same members in the
- * kernel's BTF (RS_HOOKS' 'k' rows) and shows the fields they feed as null.
- * The rest of what the programs read is listed, with why it may stay
+ * under an existence check: a kernel without it gives `absent` (RS_NO_COUNT,
+ * a record's null, or 0 for a sum).  The check is resolved at load: no
+ * instruction of it runs on the reclaim path.  Userspace finds the same members
+ * in the kernel's BTF (RS_HOOKS' 'k' rows) and shows the fields they feed as
+ * null. The rest of what the programs read is listed, with why it may stay
  * unguarded, in tests/host/core_fields.py, which checks the object.
  */
-#define rs_reclaim_stat(stat, member)                                          \
+#define rs_reclaim_stat(stat, member, absent)                                  \
 	(bpf_core_field_exists((stat)->member) ? (__u32)(stat)->member         \
-					       : RS_NO_COUNT)
-/* the same for a sum: nothing to add where the member is missing */
-#define rs_reclaim_stat_add(stat, member)                                      \
-	(bpf_core_field_exists((stat)->member) ? (stat)->member : 0)
+					       : (absent))
 
 /*
  * cgroup id as userspace sees it (inode number of the cgroup directory):

@@ -241,11 +241,11 @@ lru_shrink_inactive(struct rs_task_state *st, int nid, unsigned long nr_scanned,
 	rs_tp_add(agg, RS_F_RECLAIMED, nr_reclaimed);
 	if (file)
 		rs_tp_add(agg, RS_F_RECLAIMED_FILE, nr_reclaimed);
-	rs_tp_add(agg, RS_F_DIRTY, rs_reclaim_stat_add(stat, nr_dirty));
-	rs_tp_add(agg, RS_F_WRITEBACK, rs_reclaim_stat_add(stat, nr_writeback));
-	rs_tp_add(agg, RS_F_CONGESTED, rs_reclaim_stat_add(stat, nr_congested));
-	rs_tp_add(agg, RS_F_IMMEDIATE, rs_reclaim_stat_add(stat, nr_immediate));
-	rs_tp_add(agg, RS_F_PAGEOUT, rs_reclaim_stat_add(stat, nr_pageout));
+	rs_tp_add(agg, RS_F_DIRTY, rs_reclaim_stat(stat, nr_dirty, 0));
+	rs_tp_add(agg, RS_F_WRITEBACK, rs_reclaim_stat(stat, nr_writeback, 0));
+	rs_tp_add(agg, RS_F_CONGESTED, rs_reclaim_stat(stat, nr_congested, 0));
+	rs_tp_add(agg, RS_F_IMMEDIATE, rs_reclaim_stat(stat, nr_immediate, 0));
+	rs_tp_add(agg, RS_F_PAGEOUT, rs_reclaim_stat(stat, nr_pageout, 0));
 }
 
 RS_PROGS("tp_btf/mm_vmscan_lru_shrink_inactive", rs_lru_shrink_inactive,

@@ -14,7 +14,7 @@ static __always_inline void writeback(struct rs_task_state *st,
 				      struct reclaim_stat *stat)
 {
 	/* flusher_wakeups and unqueued_dirty are null without the member */
-	__u32 unqueued = rs_reclaim_stat(stat, nr_unqueued_dirty);
+	__u32 unqueued = rs_reclaim_stat(stat, nr_unqueued_dirty, RS_NO_COUNT);
 	bool woken = unqueued == nr_taken;
 	struct rs_writeback_event *ev;
 	struct rs_agg_value *agg;
@@ -25,7 +25,8 @@ static __always_inline void writeback(struct rs_task_state *st,
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_add(agg, RS_F_WB_CHECKS, 1);
-		if (unqueued != RS_NO_COUNT)
+		/* resolved at load, like the read: no test at run time */
+		if (bpf_core_field_exists(stat->nr_unqueued_dirty))
 			rs_add(agg, RS_F_UNQUEUED_DIRTY, unqueued);
 		rs_add(agg, RS_F_FLUSHER_WAKEUPS, woken);
 	}
@@ -35,12 +36,12 @@ static __always_inline void writeback(struct rs_task_state *st,
 	if (!ev)
 		return;
 	ev->nr_taken = nr_taken;
-	ev->dirty = rs_reclaim_stat(stat, nr_dirty);
+	ev->dirty = rs_reclaim_stat(stat, nr_dirty, RS_NO_COUNT);
 	ev->unqueued_dirty = unqueued;
-	ev->congested = rs_reclaim_stat(stat, nr_congested);
-	ev->writeback = rs_reclaim_stat(stat, nr_writeback);
-	ev->immediate = rs_reclaim_stat(stat, nr_immediate);
-	ev->pageout = rs_reclaim_stat(stat, nr_pageout);
+	ev->congested = rs_reclaim_stat(stat, nr_congested, RS_NO_COUNT);
+	ev->writeback = rs_reclaim_stat(stat, nr_writeback, RS_NO_COUNT);
+	ev->immediate = rs_reclaim_stat(stat, nr_immediate, RS_NO_COUNT);
+	ev->pageout = rs_reclaim_stat(stat, nr_pageout, RS_NO_COUNT);
 	ev->flusher_woken = woken;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev, sizeof(*ev));

@@ -402,9 +402,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 /*
  * How long a client may take to send a request's headers, from its
  * connection (or its last response): a slow client is cut off then, even
- * if it sends a byte now and then.
+ * if it sends a byte now and then.  Also how long one may stay idle.
  */
-#define RS_REQUEST_DEADLINE_S 10.0
+#define RS_REQUEST_DEADLINE_S 10U
 
 /*
  * --max-connections within what the descriptor limit leaves: a socket the
@@ -496,7 +496,7 @@ int rs_cmd_daemon(int argc, char **argv)
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		strncmp(o.listen, "unix:", 5) ? per_client : 0U,
 		/* a client that stops sending is cut off */
-		MHD_OPTION_CONNECTION_TIMEOUT, 10U,
+		MHD_OPTION_CONNECTION_TIMEOUT, RS_REQUEST_DEADLINE_S,
 		/* ... and one that sends too slowly (http_guard.c) */
 		MHD_OPTION_NOTIFY_CONNECTION, rs_http_guard_connection, guard,
 		MHD_OPTION_NOTIFY_COMPLETED, rs_http_guard_completed, guard,

@@ -91,12 +91,13 @@ static void field_why(const struct rs_run_info *info, enum rs_field f,
 		      char *buf, size_t size)
 {
 	int h = missing_need(f, info->attached);
-	const struct rs_hook_status *hs = &info->hooks[h < 0 ? 0 : h];
+	const struct rs_hook_status *hs;
 
 	if (h < 0) {
 		snprintf(buf, size, "known");
 		return;
 	}
+	hs = &info->hooks[h];
 	snprintf(buf, size, "%s %s%s%s", rs_hooks[h].name,
 		 rs_hook_state_word(hs->state), hs->why[0] ? ": " : "",
 		 hs->why);
@@ -239,8 +240,7 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 		printf("tracepoints     %s\n", info->tp_preempt_why);
 	else
 		printf("tracepoints     preemption %s: %d cop%s of each "
-		       "program "
-		       "(%s)\n",
+		       "program (%s)\n",
 		       tp_preemption_word(info), rs_tp_copies(info),
 		       rs_tp_copies(info) == 1 ? "y" : "ies",
 		       info->tp_preempt_why);
@@ -279,18 +279,17 @@ static void print_text(const struct rs_run_info *info, bool attached_any)
 		       hs->state != RS_HOOK_ATTACHED ? hs->why : "");
 	}
 	printf("\n%-32s %s\n", "KERNEL FIELD", "STATE");
-	for (int h = 0; h < RS_NR_HOOKS; h++)
-		if (rs_hooks[h].kernel_field)
-			printf("%-32s %s%s%s\n", rs_hooks[h].name,
-			       info->hooks[h].state == RS_HOOK_ATTACHED
-				       ? "present"
-				       : rs_hook_state_word(
-						 info->hooks[h].state),
-			       info->hooks[h].state != RS_HOOK_ATTACHED ? ": "
-									: "",
-			       info->hooks[h].state != RS_HOOK_ATTACHED
-				       ? info->hooks[h].why
-				       : "");
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		const struct rs_hook_status *hs = &info->hooks[h];
+
+		if (!rs_hooks[h].kernel_field)
+			continue;
+		if (hs->state == RS_HOOK_ATTACHED)
+			printf("%-32s present\n", rs_hooks[h].name);
+		else
+			printf("%-32s %s: %s\n", rs_hooks[h].name,
+			       rs_hook_state_word(hs->state), hs->why);
+	}
 	if (info->attached != (1ULL << RS_NR_HOOKS) - 1)
 		print_unknown(info);
 	if (!strcmp(rs_mode(info), "tracepoint-only"))

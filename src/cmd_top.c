@@ -527,9 +527,8 @@ static bool terminal_can_draw(void)
 	if (!cup || cup == (char *)-1) {
 		fprintf(stderr,
 			"reclaimscope: top: terminal type '%s' cannot place "
-			"the "
-			"cursor, so the live view cannot be drawn; use --batch "
-			"for plain-text frames, or set TERM (e.g. "
+			"the cursor, so the live view cannot be drawn; use "
+			"--batch for plain-text frames, or set TERM (e.g. "
 			"xterm-256color)\n",
 			term);
 		return false;

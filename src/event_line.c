@@ -176,6 +176,8 @@ static const struct path_entry *path_entry(struct rs_event_writer *w, __u64 id,
 {
 	/* ids are kernfs inode numbers: consecutive, so the low bits spread */
 	struct path_entry *e = &w->paths[id % PATH_CACHE];
+	size_t size = RS_ESCAPED_SIZE(strlen(path));
+	char *shown;
 	json_t *s;
 
 	if (e->raw && e->id == id && !strcmp(e->raw, path))
@@ -189,19 +191,13 @@ static const struct path_entry *path_entry(struct rs_event_writer *w, __u64 id,
 		w->failed = true;
 		return NULL;
 	}
-	/* cgroup names are bytes: shown escaped (rs_escape_name) */
-	if (rs_name_needs_escape(path, RS_ESCAPE_BACKSLASH)) {
-		char *escaped = malloc(RS_ESCAPED_SIZE(strlen(path)));
-
-		s = escaped ? json_string(rs_escape_name(
-				      path, escaped,
-				      RS_ESCAPED_SIZE(strlen(path)),
-				      RS_ESCAPE_BACKSLASH))
-			    : NULL;
-		free(escaped);
-	} else {
-		s = json_string(path);
-	}
+	/* cgroup names are bytes: shown escaped (rs_escape_name), once per
+	 * path, as the cache keeps the quoted form */
+	shown = malloc(size);
+	s = shown ? json_string(rs_name_shown(path, shown, size,
+					      RS_ESCAPE_BACKSLASH))
+		  : NULL;
+	free(shown);
 	if (s) {
 		e->quoted = json_dumps(s, JSON_ENCODE_ANY);
 		e->quoted_len = e->quoted ? strlen(e->quoted) : 0;

@@ -48,7 +48,7 @@ static char args_doc[] = "COMMAND [ARGS...]";
 /* The commands' list after the options, from the table above. */
 static char *help_filter(int key, const char *text, void *input)
 {
-	char *out = NULL, *list = NULL;
+	char *list = NULL;
 	size_t len = 0;
 	FILE *f;
 
@@ -67,8 +67,7 @@ static char *help_filter(int key, const char *text, void *input)
 		free(list);
 		return (char *)text;
 	}
-	out = list;
-	return out;
+	return list; /* argp frees it */
 }
 
 /*

@@ -680,10 +680,8 @@ const char *rs_memcg_display_path(const struct rs_memcg *mc, char *buf,
 {
 	if (mc->id == RS_CGROUP_NONE)
 		return "(unattributed)";
-	if (mc->path && rs_name_needs_escape(mc->path, RS_ESCAPE_BACKSLASH))
-		return rs_escape_name(mc->path, buf, size, RS_ESCAPE_BACKSLASH);
 	if (mc->path)
-		return mc->path;
+		return rs_name_shown(mc->path, buf, size, RS_ESCAPE_BACKSLASH);
 	snprintf(buf, size, "(unknown:%llu)", (unsigned long long)mc->id);
 	return buf;
 }

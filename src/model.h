@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rs_common.h"
+#include "util.h" /* RS_ESCAPED_SIZE */
 
 /* One (memcg, node, reclaimer) row, as the kernel aggregates it. */
 struct rs_cell {
@@ -156,7 +157,7 @@ size_t rs_model_unresolved(const struct rs_model *m, __u64 *ids, size_t max);
  * "(unattributed)" for id 0, or "(unknown:<id>)" when it never could be
  * resolved.  buf of RS_PATH_BUF bytes holds any path's escaped form.
  */
-#define RS_PATH_BUF (4 * 4096 + 1)
+#define RS_PATH_BUF RS_ESCAPED_SIZE(4096) /* PATH_MAX */
 const char *rs_memcg_display_path(const struct rs_memcg *mc, char *buf,
 				  size_t size);
 

@@ -113,7 +113,7 @@ static int number(struct reader *rd, json_t *o, const char *key, double *out)
 static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 {
 	struct rs_recording *r = rd->r;
-	size_t lo = r->nr_memcgs, slot;
+	size_t n = r->nr_memcgs, slot; /* n: the new one's index */
 	struct rs_rec_memcg *m;
 
 	if (rd->nr_slots) {
@@ -136,14 +136,14 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 	}
 	assert(r->memcgs && rd->snap_sum);
 	r->nr_memcgs++;
-	m = &r->memcgs[lo];
+	m = &r->memcgs[n];
 	memset(m, 0, sizeof(*m));
 	m->id = id;
-	rd->slots[slot_of(rd, id)] = lo + 1;
+	rd->slots[slot_of(rd, id)] = n + 1;
 	m->mem_current_avg = NAN;
 	for (int f = 0; f < RS_NR_FIELDS; f++) {
 		m->total[f] = NAN;
-		rd->snap_sum[lo * RS_NR_FIELDS + f] = 0;
+		rd->snap_sum[n * RS_NR_FIELDS + f] = 0;
 	}
 	return m;
 }

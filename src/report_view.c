@@ -47,10 +47,8 @@ static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
  */
 static const char *path_of(const struct rs_rec_memcg *m, char *buf, size_t size)
 {
-	if (m->path && rs_name_needs_escape(m->path, 0))
-		return rs_escape_name(m->path, buf, size, 0);
 	if (m->path)
-		return m->path;
+		return rs_name_shown(m->path, buf, size, 0);
 	snprintf(buf, size, "(id %llu)", (unsigned long long)m->id);
 	return buf;
 }
@@ -652,7 +650,7 @@ static void only_list(FILE *out, const char *side, const char **paths, size_t n)
 		n == 1 ? "" : "s");
 	for (size_t k = 0; k < n; k++)
 		fprintf(out, "  %s\n",
-			rs_escape_name(paths[k], pb, sizeof(pb), 0));
+			rs_name_shown(paths[k], pb, sizeof(pb), 0));
 }
 
 static const char *fairness_str(double j, int n, char *buf, size_t size)
@@ -698,7 +696,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 				       : "same");
 	for (size_t k = 0; k < nr; k++) {
 		fprintf(out, "\n== %s ==\n%-22s %16s %16s %9s  %s\n",
-			rs_escape_name(p[k].path, pb, sizeof(pb), 0), "metric",
+			rs_name_shown(p[k].path, pb, sizeof(pb), 0), "metric",
 			"A", "B", "change", "");
 		for (int i = 0; i < rs_nr_metrics; i++) {
 			double va = rs_metric_value(a, p[k].a, i),

@@ -344,6 +344,13 @@ const char *rs_escape_name(const char *raw, char *out, size_t size, int flags)
 	return out;
 }
 
+const char *rs_name_shown(const char *raw, char *out, size_t size, int flags)
+{
+	return rs_name_needs_escape(raw, flags)
+		       ? rs_escape_name(raw, out, size, flags)
+		       : raw;
+}
+
 void rs_path_canonical(const char *in, char *out)
 {
 	size_t len = 0;

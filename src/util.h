@@ -74,5 +74,7 @@ const char *rs_escape_name(const char *raw, char *out, size_t size, int flags);
 void rs_path_canonical(const char *in, char *out);
 /* Whether raw needs it (a clean name can be shown as it is). */
 bool rs_name_needs_escape(const char *raw, int flags);
+/* The name to show: raw itself when clean, else its escaped form in out. */
+const char *rs_name_shown(const char *raw, char *out, size_t size, int flags);
 
 #endif
