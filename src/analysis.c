@@ -23,6 +23,12 @@ enum how {
 	EV_OVER_MEMCG,
 	EV_OVER_RECLAIM, /* mean nr_reclaimed / nr_to_reclaim */
 	MEM_MIB,
+	OUT_SUM,	  /* outcome key a, summed over the workloads */
+	OUT_ONE,	  /* outcome key a of the one workload that has it */
+	OUT_TRUE,	  /* processes with outcome key a true (non-zero) */
+	OUT_FAILED,	  /* processes that exited non-zero, not OOM-killed */
+	OUT_WORKER_MEAN,  /* mean of the workers' outcome key a */
+	OUT_WORKER_JAIN,  /* Jain's index of the workers' outcome key a */
 };
 
 static const struct {
@@ -30,6 +36,7 @@ static const struct {
 	enum rs_field a, b;
 	enum rs_hist h;
 	double q;
+	enum rs_outcome_key out;
 } how[] = {
 #define F(f)                                                                   \
 	{                                                                      \
@@ -91,63 +98,92 @@ static const struct {
 	{.how = SUM2, .a = RS_F_REFAULTS_ANON, .b = RS_F_REFAULTS_FILE},
 	F(OOM_KILLS),
 	{.how = MEM_MIB},
+#define O(kind, key)                                                           \
+	{                                                                      \
+		.how = kind, .out = RS_OUT_##key                               \
+	}
+	O(OUT_SUM, OPS_PER_S),
+	O(OUT_SUM, MB_PER_S),
+	O(OUT_ONE, LAT_MEAN_MS),
+	O(OUT_ONE, LAT_P50_MS),
+	O(OUT_ONE, LAT_P95_MS),
+	O(OUT_ONE, LAT_P99_MS),
+	O(OUT_SUM, ITERATIONS),
+	O(OUT_SUM, OPS),
+	O(OUT_WORKER_MEAN, PROGRESS),
+	O(OUT_WORKER_JAIN, PROGRESS),
+	O(OUT_TRUE, OOM_KILLED),
+	O(OUT_FAILED, EXIT_STATUS),
+#undef O
 #undef F
 #undef Q
 };
 
 const struct rs_metric rs_metrics[] = {
-	{"scanned", "pages", RS_NEUTRAL, "reclaim"},
-	{"isolated", "pages", RS_NEUTRAL, "reclaim"},
-	{"reclaimed", "pages", RS_NEUTRAL, "reclaim"},
-	{"efficiency", "% reclaimed/isolated", RS_HIGHER, "reclaim"},
-	{"file_share_reclaimed", "%", RS_NEUTRAL, "reclaim"},
-	{"file_share_isolated", "%", RS_NEUTRAL, "reclaim"},
-	{"passes", "MGLRU passes", RS_NEUTRAL, "MGLRU passes"},
-	{"budget", "pages assigned", RS_NEUTRAL, "MGLRU passes"},
-	{"budget_used", "pages", RS_NEUTRAL, "MGLRU passes"},
-	{"budget_use", "% used/assigned", RS_NEUTRAL, "MGLRU passes"},
-	{"exit_budget", "passes", RS_NEUTRAL, "MGLRU passes"},
-	{"exit_no_progress", "passes", RS_NEUTRAL, "MGLRU passes"},
-	{"exit_target", "passes", RS_NEUTRAL, "MGLRU passes"},
-	{"exit_below_min", "passes", RS_NEUTRAL, "MGLRU passes"},
-	{"exit_after_aging", "passes", RS_NEUTRAL, "MGLRU passes"},
-	{"exit_other", "passes", RS_NEUTRAL, "MGLRU passes"},
-	{"pass_p50", "ms", RS_LOWER, "MGLRU passes"},
-	{"pass_p99", "ms", RS_LOWER, "MGLRU passes"},
-	{"pass_max", "ms", RS_LOWER, "MGLRU passes"},
-	{"passes_over_budget", "passes", RS_LOWER, "MGLRU passes"},
-	{"agings", "count", RS_NEUTRAL, "aging"},
-	{"aging_rate", "per s", RS_NEUTRAL, "aging"},
-	{"aging_p50", "ms", RS_LOWER, "aging"},
-	{"aging_p90", "ms", RS_LOWER, "aging"},
-	{"aging_p99", "ms", RS_LOWER, "aging"},
-	{"flusher_wakeups", "count", RS_NEUTRAL, "writeback"},
-	{"throttles", "count", RS_LOWER, "writeback"},
-	{"throttles_writeback", "count", RS_LOWER, "writeback"},
-	{"throttles_isolated", "count", RS_LOWER, "writeback"},
-	{"throttles_noprogress", "count", RS_LOWER, "writeback"},
-	{"throttles_congested", "count", RS_LOWER, "writeback"},
-	{"throttled", "ms", RS_LOWER, "writeback"},
-	{"throttle_p50", "ms", RS_LOWER, "writeback"},
-	{"throttle_p90", "ms", RS_LOWER, "writeback"},
-	{"throttle_p99", "ms", RS_LOWER, "writeback"},
-	{"throttle_max", "ms", RS_LOWER, "writeback"},
-	{"direct_reclaims", "count", RS_LOWER, "latency"},
-	{"direct_p50", "ms", RS_LOWER, "latency"},
-	{"direct_p90", "ms", RS_LOWER, "latency"},
-	{"direct_p99", "ms", RS_LOWER, "latency"},
-	{"direct_max", "ms", RS_LOWER, "latency"},
-	{"direct_over_budget", "reclaims", RS_LOWER, "latency"},
-	{"memcg_reclaims", "count", RS_NEUTRAL, "latency"},
-	{"memcg_p50", "ms", RS_LOWER, "latency"},
-	{"memcg_p90", "ms", RS_LOWER, "latency"},
-	{"memcg_p99", "ms", RS_LOWER, "latency"},
-	{"memcg_max", "ms", RS_LOWER, "latency"},
-	{"memcg_over_budget", "reclaims", RS_LOWER, "latency"},
-	{"over_reclaim", "x nr_to_reclaim", RS_LOWER, "latency"},
-	{"refaults", "pages", RS_LOWER, "outcome"},
-	{"oom_kills", "count", RS_LOWER, "outcome"},
-	{"mem_avg", "MiB", RS_NEUTRAL, "outcome"},
+	{"scanned", "pages", RS_NEUTRAL, "reclaim", false},
+	{"isolated", "pages", RS_NEUTRAL, "reclaim", false},
+	{"reclaimed", "pages", RS_NEUTRAL, "reclaim", false},
+	{"efficiency", "% reclaimed/isolated", RS_HIGHER, "reclaim", false},
+	{"file_share_reclaimed", "%", RS_NEUTRAL, "reclaim", false},
+	{"file_share_isolated", "%", RS_NEUTRAL, "reclaim", false},
+	{"passes", "MGLRU passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"budget", "pages assigned", RS_NEUTRAL, "MGLRU passes", false},
+	{"budget_used", "pages", RS_NEUTRAL, "MGLRU passes", false},
+	{"budget_use", "% used/assigned", RS_NEUTRAL, "MGLRU passes", false},
+	{"exit_budget", "passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"exit_no_progress", "passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"exit_target", "passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"exit_below_min", "passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"exit_after_aging", "passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"exit_other", "passes", RS_NEUTRAL, "MGLRU passes", false},
+	{"pass_p50", "ms", RS_LOWER, "MGLRU passes", false},
+	{"pass_p99", "ms", RS_LOWER, "MGLRU passes", false},
+	{"pass_max", "ms", RS_LOWER, "MGLRU passes", false},
+	{"passes_over_budget", "passes", RS_LOWER, "MGLRU passes", false},
+	{"agings", "count", RS_NEUTRAL, "aging", false},
+	{"aging_rate", "per s", RS_NEUTRAL, "aging", false},
+	{"aging_p50", "ms", RS_LOWER, "aging", false},
+	{"aging_p90", "ms", RS_LOWER, "aging", false},
+	{"aging_p99", "ms", RS_LOWER, "aging", false},
+	{"flusher_wakeups", "count", RS_NEUTRAL, "writeback", false},
+	{"throttles", "count", RS_LOWER, "writeback", false},
+	{"throttles_writeback", "count", RS_LOWER, "writeback", false},
+	{"throttles_isolated", "count", RS_LOWER, "writeback", false},
+	{"throttles_noprogress", "count", RS_LOWER, "writeback", false},
+	{"throttles_congested", "count", RS_LOWER, "writeback", false},
+	{"throttled", "ms", RS_LOWER, "writeback", false},
+	{"throttle_p50", "ms", RS_LOWER, "writeback", false},
+	{"throttle_p90", "ms", RS_LOWER, "writeback", false},
+	{"throttle_p99", "ms", RS_LOWER, "writeback", false},
+	{"throttle_max", "ms", RS_LOWER, "writeback", false},
+	{"direct_reclaims", "count", RS_LOWER, "latency", false},
+	{"direct_p50", "ms", RS_LOWER, "latency", false},
+	{"direct_p90", "ms", RS_LOWER, "latency", false},
+	{"direct_p99", "ms", RS_LOWER, "latency", false},
+	{"direct_max", "ms", RS_LOWER, "latency", false},
+	{"direct_over_budget", "reclaims", RS_LOWER, "latency", false},
+	{"memcg_reclaims", "count", RS_NEUTRAL, "latency", false},
+	{"memcg_p50", "ms", RS_LOWER, "latency", false},
+	{"memcg_p90", "ms", RS_LOWER, "latency", false},
+	{"memcg_p99", "ms", RS_LOWER, "latency", false},
+	{"memcg_max", "ms", RS_LOWER, "latency", false},
+	{"memcg_over_budget", "reclaims", RS_LOWER, "latency", false},
+	{"over_reclaim", "x nr_to_reclaim", RS_LOWER, "latency", false},
+	{"refaults", "pages", RS_LOWER, "outcome", false},
+	{"oom_kills", "count", RS_LOWER, "outcome", false},
+	{"mem_avg", "MiB", RS_NEUTRAL, "outcome", false},
+	{"ops_per_s", "ops/s", RS_HIGHER, "workload", true},
+	{"mb_per_s", "MB/s", RS_HIGHER, "workload", true},
+	{"lat_mean", "ms", RS_LOWER, "workload", true},
+	{"lat_p50", "ms", RS_LOWER, "workload", true},
+	{"lat_p95", "ms", RS_LOWER, "workload", true},
+	{"lat_p99", "ms", RS_LOWER, "workload", true},
+	{"iterations", "completed", RS_HIGHER, "workload", true},
+	{"ops", "operations", RS_HIGHER, "workload", true},
+	{"worker_progress", "mean per worker", RS_HIGHER, "workload", true},
+	{"worker_fairness", "Jain's index of progress", RS_HIGHER, "workload", true},
+	{"oom_killed", "processes", RS_LOWER, "workload", true},
+	{"failed", "processes (exit != 0, not OOM)", RS_LOWER, "workload", true},
 };
 const int rs_nr_metrics = sizeof(rs_metrics) / sizeof(rs_metrics[0]);
 _Static_assert(sizeof(rs_metrics) / sizeof(rs_metrics[0]) ==
@@ -189,6 +225,75 @@ static double event_max_ms(const struct rs_recording *r,
 	default:
 		return NAN;
 	}
+}
+
+/* An outcome in the scope of m: all for the total, else those run in m. */
+static bool outcome_in(const struct rs_outcome *e, const struct rs_rec_memcg *m)
+{
+	return m->is_total || (e->memcg && m->path && !strcmp(e->memcg, m->path));
+}
+
+static double outcome_value(const struct rs_recording *r,
+			    const struct rs_rec_memcg *m, enum how kind,
+			    enum rs_outcome_key key)
+{
+	double sum = 0, one = NAN, *x;
+	int n = 0, ones = 0;
+
+	x = calloc(r->nr_outcomes ? r->nr_outcomes : 1, sizeof(*x));
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < r->nr_outcomes; i++) {
+		const struct rs_outcome *e = &r->outcomes[i];
+		double v = e->v[key];
+		bool worker = e->worker >= 0;
+
+		if (!outcome_in(e, m) || isnan(v))
+			continue;
+		switch (kind) {
+		case OUT_SUM:
+		case OUT_ONE:
+			if (worker)
+				continue;
+			sum += v;
+			one = v;
+			ones++;
+			break;
+		case OUT_TRUE:
+			sum += v != 0;
+			break;
+		case OUT_FAILED:
+			sum += v != 0 && !(e->v[RS_OUT_OOM_KILLED] > 0);
+			break;
+		default:
+			if (!worker)
+				continue;
+			break;
+		}
+		x[n++] = v;
+	}
+	switch (kind) {
+	case OUT_SUM:
+		sum = ones ? sum : NAN;
+		break;
+	case OUT_ONE:
+		sum = ones == 1 ? one : NAN;
+		break;
+	case OUT_TRUE:
+	case OUT_FAILED:
+		sum = n ? sum : NAN;
+		break;
+	case OUT_WORKER_MEAN:
+		for (int i = 0; i < n; i++)
+			sum += x[i];
+		sum = n ? sum / n : NAN;
+		break;
+	default:
+		sum = n >= 2 ? rs_jain(x, n) : NAN;
+		break;
+	}
+	free(x);
+	return sum;
 }
 
 double rs_metric_value(const struct rs_recording *r,
@@ -242,6 +347,13 @@ double rs_metric_value(const struct rs_recording *r,
 					     : NAN);
 	case MEM_MIB:
 		return m->mem_current_avg / 1048576;
+	case OUT_SUM:
+	case OUT_ONE:
+	case OUT_TRUE:
+	case OUT_FAILED:
+	case OUT_WORKER_MEAN:
+	case OUT_WORKER_JAIN:
+		return outcome_value(r, m, how[i].how, how[i].out);
 	}
 	return NAN;
 }
@@ -265,6 +377,7 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 
 	memset(t, 0, sizeof(*t));
 	t->path = strdup("(total)");
+	t->is_total = true;
 	t->mem_current_avg = NAN;
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		t->hist_known[h] = r->nr_memcgs > 0;

@@ -15,6 +15,7 @@ struct rs_metric {
 	const char *unit; /* for people: "pages", "%", "ms", ... */
 	enum rs_better better;
 	const char *section; /* report heading it belongs to */
+	bool from_outcome;   /* the workload's own figure (outcome records) */
 };
 
 extern const struct rs_metric rs_metrics[];

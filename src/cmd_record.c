@@ -21,9 +21,10 @@ struct record_opts {
 	const char *cgroup;
 	__u64 ring_bytes; /* 0: the collector's default */
 	bool quiet;
+	const char *outcome; /* the workload's outcome records, read at stop */
 };
 
-enum { OPT_RING_SIZE = 0x100 };
+enum { OPT_RING_SIZE = 0x100, OPT_OUTCOME };
 
 static const struct argp_option options[] = {
 	{"output", 'o', "FILE", 0, "Write to FILE instead of stdout", 0},
@@ -47,6 +48,13 @@ static const struct argp_option options[] = {
 	 "bytes or with K, M or G (default 4M). A larger ring rides out "
 	 "longer consumer stalls; one that stays in the CPU's cache (1M) "
 	 "makes each record cheaper for the reclaiming task",
+	 0},
+	{"outcome", OPT_OUTCOME, "FILE", 0,
+	 "When stopping, copy the workload's own results from FILE into the "
+	 "recording, before the summary: NDJSON `outcome` records "
+	 "(throughput, latency, iterations, exit status, OOM kill; see "
+	 "docs/recording-format.md). A line that is not one is left out "
+	 "and named on stderr",
 	 0},
 	{"quiet", 'q', NULL, 0, "No status line on stderr", 0},
 	{0},
@@ -105,9 +113,61 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case 'q':
 		o->quiet = true;
 		return 0;
+	case OPT_OUTCOME:
+		o->outcome = arg;
+		return 0;
 	default:
 		return rs_cli_parse_default(key, arg, state, &o->common);
 	}
+}
+
+/*
+ * The workload's outcome records from path into out, each line checked
+ * (a JSON object of type "outcome" naming its workload) and written
+ * compact; the others are named on stderr and left out.  A write error
+ * is returned; a missing file is said and is not one (a workload killed
+ * before it wrote leaves none: its exit status line says why).
+ */
+static int copy_outcomes(FILE *out, const char *path)
+{
+	FILE *in = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, nr = 0;
+	ssize_t len;
+	int err = 0;
+
+	if (!in) {
+		fprintf(stderr,
+			"reclaimscope: no workload outcome in the recording: "
+			"cannot read %s: %s\n",
+			path, strerror(errno));
+		return 0;
+	}
+	while (!err && (len = getline(&line, &cap, in)) >= 0) {
+		json_error_t jerr;
+		json_t *o;
+
+		nr++;
+		if (len == 0 || (len == 1 && line[0] == '\n'))
+			continue;
+		o = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!json_is_object(o) ||
+		    !json_is_string(json_object_get(o, "workload")) ||
+		    strcmp(json_string_value(json_object_get(o, "type")) ?: "",
+			   "outcome"))
+			fprintf(stderr,
+				"reclaimscope: %s:%zu: not an outcome record "
+				"(%s); left out of the recording\n",
+				path, nr, o ? "needs type \"outcome\" and a "
+					      "\"workload\""
+					    : jerr.text);
+		else if (rs_json_write_line(out, o))
+			err = errno ? errno : EIO;
+		json_decref(o);
+	}
+	free(line);
+	fclose(in);
+	return err;
 }
 
 struct recorder {
@@ -345,6 +405,8 @@ int rs_cmd_record(int argc, char **argv)
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;
 		json_decref(line);
+		if (o.outcome && !r.write_error)
+			r.write_error = copy_outcomes(r.out, o.outcome);
 		line = rs_json_summary(r.model, t, r.filter);
 		if (!r.write_error && rs_json_write_line(r.out, line))
 			r.write_error = errno ? errno : EIO;

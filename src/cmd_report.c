@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* reclaimscope report and diff: recordings into summaries and comparisons. */
 #include <argp.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "analysis.h"
 #include "cli.h"
+#include "compare_view.h"
 #include "recording.h"
 #include "report_view.h"
 #include "util.h"
@@ -16,14 +19,21 @@
 #define DEFAULT_BUDGET_MS 8.3
 
 struct report_opts {
-	const char *files[2];
-	int nr_files, want_files;
+	const char *files[RS_MAX_GROUPS];
+	int nr_files, want_files, max_files;
 	const char *html;
 	double budget_ms;
-	bool json;
+	bool json, markdown, groups, total_only;
 };
 
-enum { OPT_HTML = 0x100, OPT_BUDGET, OPT_JSON };
+enum {
+	OPT_HTML = 0x100,
+	OPT_BUDGET,
+	OPT_JSON,
+	OPT_MARKDOWN,
+	OPT_GROUPS,
+	OPT_TOTAL
+};
 
 static error_t parse_budget(struct argp_state *state, const char *arg,
 			    double *out)
@@ -55,18 +65,33 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		o->json = true;
 		return 0;
+	case OPT_MARKDOWN:
+		o->markdown = true;
+		return 0;
+	case OPT_GROUPS:
+		o->groups = true;
+		return 0;
+	case OPT_TOTAL:
+		o->total_only = true;
+		return 0;
 	case ARGP_KEY_ARG:
-		if (o->nr_files == 2) {
+		if (o->nr_files == o->max_files) {
 			argp_error(state, "unexpected argument '%s'", arg);
 			return EINVAL;
 		}
 		o->files[o->nr_files++] = arg;
 		return 0;
 	case ARGP_KEY_END:
-		if (o->nr_files != want) {
+		if (o->nr_files < want) {
 			argp_error(state, "give %s",
-				   want == 2 ? "two recordings, A and B"
+				   want == 2 ? "two recordings (or folders of "
+					       "them), A and B"
 					     : "one recording");
+			return EINVAL;
+		}
+		if (o->json + o->markdown + !!o->html > 1) {
+			argp_error(state, "give one of --json, --markdown and "
+					  "--html");
 			return EINVAL;
 		}
 		return 0;
@@ -174,7 +199,8 @@ int rs_cmd_report(int argc, char **argv)
 	static const struct argp argp = {options, parse, "FILE", doc,
 					 NULL,	  NULL,	 NULL};
 	struct report_opts o = {.budget_ms = DEFAULT_BUDGET_MS,
-				.want_files = 1};
+				.want_files = 1,
+				.max_files = 1};
 	struct rs_recording r;
 	int rc = 0;
 
@@ -192,34 +218,235 @@ int rs_cmd_report(int argc, char **argv)
 	return rc;
 }
 
+/* Recordings (*.ndjson) at or below dir, appended to *v. */
+static int find_recordings(const char *dir, char ***v, int *n, int depth)
+{
+	struct dirent **ents;
+	int nr = scandir(dir, &ents, NULL, alphasort), rc = 0;
+
+	if (nr < 0) {
+		fprintf(stderr, "reclaimscope: cannot read folder %s: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < nr; i++) {
+		const char *name = ents[i]->d_name;
+		size_t len = strlen(name);
+		char *path = NULL;
+		struct stat st;
+
+		if (rc || name[0] == '.' ||
+		    asprintf(&path, "%s/%s", dir, name) < 0 || stat(path, &st)) {
+			free(path);
+			free(ents[i]);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) && depth < 8) {
+			rc = find_recordings(path, v, n, depth + 1);
+			free(path);
+		} else if (S_ISREG(st.st_mode) && len > 7 &&
+			   !strcmp(name + len - 7, ".ndjson")) {
+			char **grown = realloc(*v, (*n + 1) * sizeof(**v));
+
+			if (!grown) {
+				free(path);
+				rc = -1;
+			} else {
+				*v = grown;
+				(*v)[(*n)++] = path;
+			}
+		} else {
+			free(path);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return rc;
+}
+
+/* A group: a folder's recordings (runs of one setup), or one file. */
+static int load_group(const char *arg, double budget_ms, struct rs_group *g)
+{
+	struct stat st;
+
+	memset(g, 0, sizeof(*g));
+	g->name = strdup(arg);
+	if (!g->name)
+		return 1;
+	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
+		if (find_recordings(arg, &g->files, &g->nr, 0))
+			goto fail;
+		if (!g->nr) {
+			fprintf(stderr,
+				"reclaimscope: %s holds no recording (*.ndjson, "
+				"searched in its subfolders too)\n",
+				arg);
+			goto fail;
+		}
+	} else {
+		g->files = calloc(1, sizeof(*g->files));
+		if (!g->files || !(g->files[0] = strdup(arg)))
+			goto fail;
+		g->nr = 1;
+	}
+	g->runs = calloc(g->nr, sizeof(*g->runs));
+	g->totals = calloc(g->nr, sizeof(*g->totals));
+	if (!g->runs || !g->totals)
+		goto fail;
+	for (int i = 0; i < g->nr; i++) {
+		if (load(g->files[i], budget_ms, &g->runs[i])) {
+			/* the ones read so far are freed, the rest are empty */
+			g->nr = i;
+			goto fail;
+		}
+		rs_recording_total(&g->runs[i], &g->totals[i]);
+	}
+	return 0;
+fail:
+	rs_group_free(g);
+	return 1;
+}
+
+static int write_groups_html(const char *out, const struct rs_group *g,
+			     int ng, bool total_only)
+{
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int err = 0;
+
+	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0) {
+		tmp = NULL;
+		err = ENOMEM;
+	} else if (!(f = fopen(tmp, "wxe"))) {
+		err = errno;
+	} else {
+		if (rs_groups_html(f, g, ng, total_only) || ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) && !err)
+			err = errno ? errno : EIO;
+		if (!err && rename(tmp, out))
+			err = errno;
+		if (err)
+			unlink(tmp);
+	}
+	if (err)
+		fprintf(stderr, "reclaimscope: cannot write %s: %s\n", out,
+			strerror(err));
+	free(tmp);
+	return err ? 1 : 0;
+}
+
+/* diff over groups of runs: means, intervals and tests */
+static int diff_groups(const struct report_opts *o)
+{
+	struct rs_group g[RS_MAX_GROUPS];
+	int ng = 0, rc = 0;
+
+	for (; ng < o->nr_files; ng++)
+		if (load_group(o->files[ng], o->budget_ms, &g[ng])) {
+			rc = 1;
+			goto out;
+		}
+	if (o->json) {
+		json_t *j = rs_groups_json(g, ng, o->total_only);
+
+		json_dumpf(j, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(j);
+	} else if (o->html) {
+		rc = write_groups_html(o->html, g, ng, o->total_only);
+		if (!rc)
+			fprintf(stderr, "reclaimscope: wrote %s\n", o->html);
+	} else {
+		rs_groups_text(stdout, g, ng,
+			       o->markdown ? RS_CMP_MARKDOWN : RS_CMP_TEXT,
+			       o->total_only);
+	}
+out:
+	while (ng-- > 0)
+		rs_group_free(&g[ng]);
+	return rc;
+}
+
+static bool is_folder(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int rs_cmd_diff(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
 		{"json", OPT_JSON, NULL, 0, "JSON instead of text", 0},
 		{"budget-ms", OPT_BUDGET, "MS", 0,
 		 "Latency budget (default 8.3 ms)", 0},
+		{"groups", OPT_GROUPS, NULL, 0,
+		 "Compare as groups of runs even when A and B are single "
+		 "recordings (implied by a folder or a third argument)",
+		 0},
+		{"markdown", OPT_MARKDOWN, NULL, 0,
+		 "Groups: a markdown table per memcg, as in a patch's cover "
+		 "letter",
+		 0},
+		{"html", OPT_HTML, "OUT", 0,
+		 "Groups: write a self-contained HTML page to OUT, each run "
+		 "drawn as a dot beside the means",
+		 0},
+		{"total", OPT_TOTAL, NULL, 0,
+		 "Groups: only the whole recordings and the workload's "
+		 "outcome, not each memcg",
+		 0},
 		{0},
 	};
 	static const char doc[] =
-		"Compare two recordings, e.g. before and after a patch, or "
-		"MGLRU against the classic LRU: per memcg (matched by path) "
-		"and in total, every metric of `report` with A, B, the change "
-		"in %, and whether it is better or worse (lower is better for "
-		"refaults, latencies, throttles and OOM kills; higher for "
-		"efficiency and fairness), plus the fairness index of each.\n"
+		"Compare recordings, e.g. before and after a patch, or MGLRU "
+		"against the classic LRU.\n"
+		"\n"
+		"Two recordings: per memcg (matched by path) and in total, "
+		"every metric of `report` with A, B, the change in %, and "
+		"whether it is better or worse (lower is better for refaults, "
+		"latencies, throttles and OOM kills; higher for efficiency, "
+		"fairness and the workload's throughput), plus the fairness "
+		"index of each.\n"
+		"\n"
+		"Groups of runs: give two or three folders (each holding the "
+		"recordings of repeated runs of one setup, searched "
+		"recursively for *.ndjson, as `scripts/lab` writes them), or "
+		"three files, or --groups.  Per memcg and metric: each group's "
+		"mean ± the half-width of its 95% confidence interval "
+		"(Student's t), the change of B (and C) against A, and a "
+		"verdict only where Welch's two-sided t-test gives p < 0.05 "
+		"(\"no significant change\" otherwise; \"untested\" with "
+		"fewer than two runs on a side).  A memcg path stands for the "
+		"first memcg of that path in each run.\n"
 		"\v"
 		"EXAMPLES:\n"
 		"  reclaimscope diff before.ndjson after.ndjson\n"
 		"  reclaimscope diff --json mglru.ndjson classic.ndjson | jq "
-		".\n";
-	static const struct argp argp = {options, parse, "A B", doc,
+		".\n"
+		"  reclaimscope diff runs/6.18-mglru runs/7.2-mglru "
+		"runs/7.2-classic\n"
+		"  reclaimscope diff --markdown --total before/ after/\n"
+		"  reclaimscope diff --html cmp.html before/ after/\n";
+	static const struct argp argp = {options, parse, "A B [C]", doc,
 					 NULL,	  NULL,	 NULL};
 	struct report_opts o = {.budget_ms = DEFAULT_BUDGET_MS,
-				.want_files = 2};
+				.want_files = 2,
+				.max_files = RS_MAX_GROUPS};
 	struct rs_recording a, b;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
+	if (o.groups || o.nr_files > 2 || is_folder(o.files[0]) ||
+	    is_folder(o.files[1]))
+		return diff_groups(&o);
+	if (o.markdown || o.html || o.total_only) {
+		fprintf(stderr,
+			"reclaimscope: --markdown, --html and --total compare "
+			"groups of runs: add --groups (or give folders)\n");
+		return 2;
+	}
 	if (load(o.files[0], o.budget_ms, &a))
 		return 1;
 	if (load(o.files[1], o.budget_ms, &b)) {

@@ -11,7 +11,7 @@
 #include "model.h"
 #include "run_info.h"
 
-#define RS_SCHEMA 1
+#define RS_SCHEMA 2
 
 json_t *rs_json_header(const struct rs_run_info *info);
 /* The kernel's keys of the header (kernel, mglru, series, ...) into o. */

@@ -316,6 +316,48 @@ static int event(struct reader *rd, json_t *o)
 }
 
 /* "histograms": {"pass": [[le_ns, count], ...] or null, ...} */
+/* [[bound_ns, count], ...] into log2 buckets; what names it for errors */
+static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
+		      __u64 bucket[RS_HIST_BUCKETS])
+{
+	json_t *pair;
+	size_t i;
+
+	if (!json_is_array(arr))
+		return fail(rd, "histogram \"%s\" is not an array", what);
+	json_array_foreach (arr, i, pair) {
+		json_t *le = json_array_get(pair, 0),
+		       *n = json_array_get(pair, 1);
+		json_int_t bound;
+		int b = 0;
+
+		if (!json_is_integer(le) || !json_is_integer(n) ||
+		    json_array_size(pair) != 2 || json_integer_value(n) < 0)
+			return fail(rd,
+				    "histogram \"%s\": an entry is not "
+				    "[bound_ns, count]",
+				    what);
+		bound = json_integer_value(le);
+		while (b < RS_HIST_BUCKETS - 1 &&
+		       (json_int_t)(1LL << b) < bound)
+			b++;
+		if (bound <= 0 || (json_int_t)(1LL << b) != bound)
+			return fail(rd,
+				    "histogram \"%s\": bound %lld is not a "
+				    "power of two up to 2^%d ns",
+				    what, (long long)bound,
+				    RS_HIST_BUCKETS - 1);
+		/* a bucket never holds more than a counter can */
+		if ((double)json_integer_value(n) > MAX_COUNT ||
+		    bucket[b] + (__u64)json_integer_value(n) >
+			    (__u64)MAX_COUNT)
+			return fail(rd, "histogram \"%s\": count over %g",
+				    what, MAX_COUNT);
+		bucket[b] += (__u64)json_integer_value(n);
+	}
+	return 0;
+}
+
 static int histograms(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 {
 	json_t *hs = json_object_get(o, "histograms");
@@ -325,48 +367,117 @@ static int histograms(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 	if (!json_is_object(hs))
 		return fail(rd, "\"histograms\" is not an object");
 	for (int h = 0; h < RS_NR_HISTS; h++) {
-		json_t *arr = json_object_get(hs, rs_hist_infos[h].key), *pair;
-		size_t i;
+		json_t *arr = json_object_get(hs, rs_hist_infos[h].key);
 
 		if (!arr || json_is_null(arr))
 			continue;
-		if (!json_is_array(arr))
-			return fail(rd, "histogram \"%s\" is not an array",
-				    rs_hist_infos[h].key);
 		m->hist_known[h] = true;
-		json_array_foreach (arr, i, pair) {
-			json_t *le = json_array_get(pair, 0),
-			       *n = json_array_get(pair, 1);
-			json_int_t bound;
-			int b = 0;
+		if (hist_pairs(rd, arr, rs_hist_infos[h].key, m->hist[h]))
+			return -1;
+	}
+	return 0;
+}
 
-			if (!json_is_integer(le) || !json_is_integer(n) ||
-			    json_array_size(pair) != 2 ||
-			    json_integer_value(n) < 0)
-				return fail(rd,
-					    "histogram \"%s\": an entry is not "
-					    "[bound_ns, count]",
-					    rs_hist_infos[h].key);
-			bound = json_integer_value(le);
-			while (b < RS_HIST_BUCKETS - 1 &&
-			       (json_int_t)(1LL << b) < bound)
-				b++;
-			if (bound <= 0 || (json_int_t)(1LL << b) != bound)
-				return fail(rd,
-					    "histogram \"%s\": bound %lld is "
-					    "not a power of two up to 2^%d ns",
-					    rs_hist_infos[h].key,
-					    (long long)bound,
-					    RS_HIST_BUCKETS - 1);
-			/* a bucket never holds more than a counter can */
-			if ((double)json_integer_value(n) > MAX_COUNT ||
-			    m->hist[h][b] + (__u64)json_integer_value(n) >
-				    (__u64)MAX_COUNT)
-				return fail(rd,
-					    "histogram \"%s\": count over %g",
-					    rs_hist_infos[h].key, MAX_COUNT);
-			m->hist[h][b] += (__u64)json_integer_value(n);
-		}
+const char *const rs_outcome_keys[RS_NR_OUTCOME_KEYS] = {
+	[RS_OUT_EXIT_STATUS] = "exit_status",
+	[RS_OUT_OOM_KILLED] = "oom_killed",
+	[RS_OUT_DURATION_S] = "duration_s",
+	[RS_OUT_OPS] = "ops",
+	[RS_OUT_OPS_PER_S] = "ops_per_s",
+	[RS_OUT_MB_PER_S] = "mb_per_s",
+	[RS_OUT_LAT_MEAN_MS] = "lat_mean_ms",
+	[RS_OUT_LAT_P50_MS] = "lat_p50_ms",
+	[RS_OUT_LAT_P95_MS] = "lat_p95_ms",
+	[RS_OUT_LAT_P99_MS] = "lat_p99_ms",
+	[RS_OUT_ITERATIONS] = "iterations",
+	[RS_OUT_PROGRESS] = "progress",
+};
+
+/* The entry of (workload, worker), made if new; NULL with the error set. */
+static struct rs_outcome *outcome_of(struct reader *rd, const char *workload,
+				     long worker, const char *memcg)
+{
+	struct rs_recording *r = rd->r;
+	struct rs_outcome *e, *grown;
+
+	for (size_t i = 0; i < r->nr_outcomes; i++) {
+		e = &r->outcomes[i];
+		if (e->worker == worker && !strcmp(e->workload, workload))
+			return e;
+	}
+	if (r->nr_outcomes >= RS_MAX_OUTCOMES) {
+		fail(rd, "over %d workload outcomes", RS_MAX_OUTCOMES);
+		return NULL;
+	}
+	grown = realloc(r->outcomes, (r->nr_outcomes + 1) * sizeof(*grown));
+	if (!grown) {
+		fail(rd, "out of memory");
+		return NULL;
+	}
+	r->outcomes = grown;
+	e = &r->outcomes[r->nr_outcomes];
+	memset(e, 0, sizeof(*e));
+	e->worker = worker;
+	e->workload = strdup(workload);
+	e->memcg = memcg ? strdup(memcg) : NULL;
+	for (int k = 0; k < RS_NR_OUTCOME_KEYS; k++)
+		e->v[k] = NAN;
+	if (!e->workload || (memcg && !e->memcg)) {
+		free(e->workload);
+		free(e->memcg);
+		fail(rd, "out of memory");
+		return NULL;
+	}
+	r->nr_outcomes++;
+	return e;
+}
+
+/* An `outcome` record: what the workload itself measured (schema 2). */
+static int outcome(struct reader *rd, json_t *o)
+{
+	const char *workload = json_string_value(json_object_get(o, "workload"));
+	json_t *worker = json_object_get(o, "worker"),
+	       *memcg = json_object_get(o, "memcg"),
+	       *oom = json_object_get(o, "oom_killed"),
+	       *hist = json_object_get(o, "lat_hist");
+	struct rs_outcome *e;
+	long w = -1;
+
+	if (!workload || !*workload)
+		return fail(rd, "an outcome without a \"workload\" name");
+	if (worker && !json_is_null(worker)) {
+		if (!json_is_integer(worker) || json_integer_value(worker) < 0 ||
+		    json_integer_value(worker) > 1000000)
+			return fail(rd, "outcome \"worker\" is not a number "
+					"from 0 to 1000000");
+		w = (long)json_integer_value(worker);
+	}
+	if (memcg && !json_is_null(memcg) && !json_is_string(memcg))
+		return fail(rd, "outcome \"memcg\" is not a string");
+	e = outcome_of(rd, workload, w, json_string_value(memcg));
+	if (!e)
+		return -1;
+	for (int k = 0; k < RS_NR_OUTCOME_KEYS; k++) {
+		double v;
+
+		if (k == RS_OUT_OOM_KILLED)
+			continue;
+		if (number(rd, o, rs_outcome_keys[k], &v))
+			return -1;
+		if (!isnan(v))
+			e->v[k] = v;
+	}
+	if (oom && !json_is_null(oom)) {
+		if (!json_is_boolean(oom))
+			return fail(rd, "outcome \"oom_killed\" is not true "
+					"or false");
+		e->v[RS_OUT_OOM_KILLED] = json_is_true(oom);
+	}
+	if (hist && !json_is_null(hist)) {
+		memset(e->lat_hist, 0, sizeof(e->lat_hist));
+		e->lat_hist_known = true;
+		if (hist_pairs(rd, hist, "lat_hist", e->lat_hist))
+			return -1;
 	}
 	return 0;
 }
@@ -437,6 +548,8 @@ static int one_line(struct reader *rd, const char *text, size_t len)
 		rc = event(rd, o);
 	else if (!strcmp(type, "summary"))
 		rc = summary(rd, o);
+	else if (!strcmp(type, "outcome"))
+		rc = outcome(rd, o);
 	/* other types: from a newer writer, ignored as the format says */
 	json_decref(o);
 	return rc;
@@ -562,6 +675,11 @@ void rs_recording_free(struct rs_recording *r)
 		free(r->memcgs[i].points);
 	}
 	free(r->memcgs);
+	for (size_t i = 0; i < r->nr_outcomes; i++) {
+		free(r->outcomes[i].workload);
+		free(r->outcomes[i].memcg);
+	}
+	free(r->outcomes);
 	free(r->snap_t);
 	free(r->kernel);
 	free(r->start);

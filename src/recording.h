@@ -37,6 +37,7 @@ struct rs_rec_memcg {
 	__u64 id;
 	char *path;
 	bool gone, in_summary;
+	bool is_total; /* rs_recording_total's: the whole recording */
 	double total[RS_NR_FIELDS]; /* summary; NaN where null */
 	__u64 hist[RS_NR_HISTS][RS_HIST_BUCKETS];
 	bool hist_known[RS_NR_HISTS];
@@ -52,6 +53,40 @@ struct rs_rec_memcg {
 	__u64 budget_use[RS_BUDGET_BINS];
 };
 
+/*
+ * A workload's own result (`outcome` records, schema 2): one per workload
+ * (worker -1) and one per worker of it, each key NaN where absent.  Lines
+ * of the same workload and worker merge, a later key replacing an earlier.
+ */
+enum rs_outcome_key {
+	RS_OUT_EXIT_STATUS,
+	RS_OUT_OOM_KILLED, /* 1 or 0 */
+	RS_OUT_DURATION_S,
+	RS_OUT_OPS,
+	RS_OUT_OPS_PER_S,
+	RS_OUT_MB_PER_S,
+	RS_OUT_LAT_MEAN_MS,
+	RS_OUT_LAT_P50_MS,
+	RS_OUT_LAT_P95_MS,
+	RS_OUT_LAT_P99_MS,
+	RS_OUT_ITERATIONS,
+	RS_OUT_PROGRESS,
+	RS_NR_OUTCOME_KEYS
+};
+/* the record's key of each (rs_outcome_keys[RS_OUT_OPS] is "ops") */
+extern const char *const rs_outcome_keys[RS_NR_OUTCOME_KEYS];
+
+#define RS_MAX_OUTCOMES 4096
+
+struct rs_outcome {
+	char *workload;
+	long worker; /* -1: the workload as a whole */
+	char *memcg; /* the memcg it ran in; NULL if not said */
+	double v[RS_NR_OUTCOME_KEYS];
+	__u64 lat_hist[RS_HIST_BUCKETS]; /* log2 ns buckets, like ours */
+	bool lat_hist_known;
+};
+
 struct rs_recording {
 	int schema;
 	char *kernel, *start;
@@ -65,6 +100,8 @@ struct rs_recording {
 	struct rs_rec_memcg *memcgs; /* sorted by id */
 	size_t nr_memcgs, cap_memcgs;
 	size_t lines;
+	struct rs_outcome *outcomes; /* in the order first seen */
+	size_t nr_outcomes;
 };
 
 /*

@@ -128,12 +128,78 @@ static void memcg_text(FILE *out, const struct rs_recording *r,
 	for (int i = 0; i < rs_nr_metrics; i++) {
 		double v = rs_metric_value(r, m, i);
 
+		/* a workload's own figures: only where it gave them */
+		if (isnan(v) && rs_metrics[i].from_outcome)
+			continue;
 		if (!section || strcmp(section, rs_metrics[i].section)) {
 			section = rs_metrics[i].section;
 			fprintf(out, "  %s\n", section);
 		}
 		fprintf(out, "    %-22s %18s  %s\n", rs_metrics[i].name,
 			shown(r, i, v, buf, sizeof(buf)), rs_metrics[i].unit);
+	}
+}
+
+/* The latency buckets a workload measured, as the seed's tables show them. */
+static void lat_buckets_text(FILE *out, const struct rs_outcome *e)
+{
+	__u64 total = 0, seen = 0;
+
+	for (int b = 0; b < RS_HIST_BUCKETS; b++)
+		total += e->lat_hist[b];
+	if (!total)
+		return;
+	fprintf(out, "    %-21s %10s %8s %8s\n", "latency bucket", "count",
+		"pct", "cumul");
+	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+		char range[48];
+
+		if (!e->lat_hist[b])
+			continue;
+		seen += e->lat_hist[b];
+		/* bucket b holds (2^(b-1), 2^b] ns */
+		snprintf(range, sizeof(range), "(%.3g, %.3g] ms",
+			 b ? ldexp(1, b - 1) / 1e6 : 0, ldexp(1, b) / 1e6);
+		fprintf(out, "    %-21s %10llu %7.2f%% %7.2f%%\n", range,
+			(unsigned long long)e->lat_hist[b],
+			100.0 * (double)e->lat_hist[b] / (double)total,
+			100.0 * (double)seen / (double)total);
+	}
+}
+
+/* What each workload reported of itself, the whole first, then workers. */
+static void outcomes_text(FILE *out, const struct rs_recording *r)
+{
+	char pb[RS_PATH_BUF];
+
+	if (!r->nr_outcomes)
+		return;
+	fprintf(out, "\nworkload outcome (what the workload measured itself)\n");
+	for (size_t i = 0; i < r->nr_outcomes; i++) {
+		const struct rs_outcome *e = &r->outcomes[i];
+
+		if (e->worker >= 0 && r->nr_outcomes > 16)
+			continue; /* many workers: their mean and Jain's index */
+		fprintf(out, "  %s", rs_name_shown(e->workload, pb, sizeof(pb), 0));
+		if (e->worker >= 0)
+			fprintf(out, " worker %ld", e->worker);
+		if (e->memcg)
+			fprintf(out, " in %s",
+				rs_name_shown(e->memcg, pb, sizeof(pb), 0));
+		fputc(':', out);
+		for (int k = 0; k < RS_NR_OUTCOME_KEYS; k++) {
+			if (isnan(e->v[k]))
+				continue;
+			if (k == RS_OUT_OOM_KILLED)
+				fprintf(out, " %s %s", rs_outcome_keys[k],
+					e->v[k] ? "yes" : "no");
+			else
+				fprintf(out, " %s %.6g", rs_outcome_keys[k],
+					e->v[k]);
+		}
+		fputc('\n', out);
+		if (e->lat_hist_known)
+			lat_buckets_text(out, e);
 	}
 }
 
@@ -144,6 +210,7 @@ void rs_report_text(FILE *out, const char *name, const struct rs_recording *r)
 	const struct rs_rec_memcg **list = by_reclaim(r, &nr);
 
 	header_lines(out, name, r);
+	outcomes_text(out, r);
 	rs_recording_total(r, &total);
 	memcg_text(out, r, &total);
 	rs_rec_memcg_release(&total);
@@ -154,7 +221,7 @@ void rs_report_text(FILE *out, const char *name, const struct rs_recording *r)
 
 /* --- HTML -------------------------------------------------------------- */
 
-static void html_escape(FILE *out, const char *s)
+void rs_html_escape(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -182,15 +249,49 @@ static void html_escape(FILE *out, const char *s)
 #define MB 42 /* bottom margin: x ticks and axis label */
 #define MT 28 /* top margin: title */
 
+void rs_html_head(FILE *out, const char *title, const char *name)
+{
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+		     "charset=\"utf-8\"><title>");
+	rs_html_escape(out, title);
+	rs_html_escape(out, name);
+	/* one palette for light and one for dark backgrounds */
+	fprintf(out,
+		"</title><style>\n"
+		":root{--fg:#1b1b1b;--bg:#fff;--grid:#888;--c0:#1f77b4;"
+		"--c1:#2ca02c;--c2:#9467bd;--c3:#d62728;--c4:#ff7f0e;"
+		"--bar:#1f77b4}\n"
+		"@media (prefers-color-scheme: dark){:root{--fg:#e8e8e8;"
+		"--bg:#161616;--grid:#999;--c0:#6cb6ff;--c1:#7ee787;"
+		"--c2:#d2a8ff;--c3:#ff7b72;--c4:#ffa657;--bar:#6cb6ff}}\n"
+		"body{font:14px system-ui,sans-serif;color:var(--fg);"
+		"background:var(--bg);margin:2em}\n"
+		"svg text{fill:var(--fg)} .t{font-weight:bold;font-size:13px}"
+		" .l{font-size:11px}\n"
+		".ax{stroke:var(--grid)} polyline{fill:none;stroke-width:2}"
+		" .s0{stroke:var(--c0)} .s1{stroke:var(--c1)} "
+		".s2{stroke:var(--c2)} .s3{stroke:var(--c3)} "
+		".s4{stroke:var(--c4)} .b{fill:var(--bar)}\n"
+		"figure{display:inline-block;margin:0 1em 1em 0}\n"
+		"table{border-collapse:collapse} td,th{padding:2px 8px;"
+		"border-bottom:1px solid var(--grid);text-align:right}"
+		" td:first-child,th:first-child{text-align:left}"
+		" .sec td{font-weight:bold;text-align:left}\n"
+		"pre{white-space:pre-wrap}\n"
+		".better{color:var(--c1)} .worse{color:var(--c3)} "
+		".dot{fill:var(--c0)} .mean{stroke:var(--fg);stroke-width:2}\n"
+		"</style></head><body>\n");
+}
+
 static void chart_open(FILE *out, const char *id, const char *title)
 {
 	fprintf(out,
 		"<figure><svg class=\"chart\" id=\"%s\" viewBox=\"0 0 %d %d\" "
 		"width=\"%d\" height=\"%d\" role=\"img\"><title>",
 		id, W, H, W, H);
-	html_escape(out, title);
+	rs_html_escape(out, title);
 	fprintf(out, "</title><text x=\"%d\" y=\"18\" class=\"t\">", ML);
-	html_escape(out, title);
+	rs_html_escape(out, title);
 	fprintf(out, "</text>");
 }
 
@@ -209,12 +310,12 @@ static void axes(FILE *out, const char *xlabel, const char *ylabel, double ymax)
 	fprintf(out,
 		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">",
 		(ML + W - 10) / 2, H - 6);
-	html_escape(out, xlabel);
+	rs_html_escape(out, xlabel);
 	fprintf(out,
 		"</text><text class=\"l\" text-anchor=\"middle\" "
 		"transform=\"translate(14 %d) rotate(-90)\">",
 		(MT + H - MB) / 2);
-	html_escape(out, ylabel);
+	rs_html_escape(out, ylabel);
 	fprintf(out, "</text>");
 }
 
@@ -362,7 +463,7 @@ static void metrics_table(FILE *out, const struct rs_recording *r,
 	fprintf(out, "<table><thead><tr><th>metric</th><th>unit</th>");
 	for (size_t c = 0; c < n; c++) {
 		fprintf(out, "<th>");
-		html_escape(out, path_of(cols[c], pb, sizeof(pb)));
+		rs_html_escape(out, path_of(cols[c], pb, sizeof(pb)));
 		fprintf(out, "</th>");
 	}
 	fprintf(out, "</tr></thead><tbody>\n");
@@ -409,38 +510,13 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
 	if (!list)
 		return -1;
 	rs_recording_total(r, &total);
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-		     "charset=\"utf-8\"><title>reclaimscope report: ");
-	html_escape(out, name);
-	/* one palette for light and one for dark backgrounds */
-	fprintf(out,
-		"</title><style>\n"
-		":root{--fg:#1b1b1b;--bg:#fff;--grid:#888;--c0:#1f77b4;"
-		"--c1:#2ca02c;--c2:#9467bd;--c3:#d62728;--c4:#ff7f0e;"
-		"--bar:#1f77b4}\n"
-		"@media (prefers-color-scheme: dark){:root{--fg:#e8e8e8;"
-		"--bg:#161616;--grid:#999;--c0:#6cb6ff;--c1:#7ee787;"
-		"--c2:#d2a8ff;--c3:#ff7b72;--c4:#ffa657;--bar:#6cb6ff}}\n"
-		"body{font:14px system-ui,sans-serif;color:var(--fg);"
-		"background:var(--bg);margin:2em}\n"
-		"svg text{fill:var(--fg)} .t{font-weight:bold;font-size:13px}"
-		" .l{font-size:11px}\n"
-		".ax{stroke:var(--grid)} polyline{fill:none;stroke-width:2}"
-		" .s0{stroke:var(--c0)} .s1{stroke:var(--c1)} "
-		".s2{stroke:var(--c2)} .s3{stroke:var(--c3)} "
-		".s4{stroke:var(--c4)} .b{fill:var(--bar)}\n"
-		"figure{display:inline-block;margin:0 1em 1em 0}\n"
-		"table{border-collapse:collapse} td,th{padding:2px 8px;"
-		"border-bottom:1px solid var(--grid);text-align:right}"
-		" td:first-child,th:first-child{text-align:left}"
-		" .sec td{font-weight:bold;text-align:left}\n"
-		"pre{white-space:pre-wrap}\n"
-		"</style></head><body>\n<h1>reclaimscope report</h1>\n<pre>");
+	rs_html_head(out, "reclaimscope report: ", name);
+	fprintf(out, "<h1>reclaimscope report</h1>\n<pre>");
 	hf = open_memstream(&head, &head_len);
 	if (hf) {
 		header_lines(hf, name, r);
 		fclose(hf);
-		html_escape(out, head);
+		rs_html_escape(out, head);
 		free(head);
 	}
 	fprintf(out, "</pre>\n<h2>Over time, per memcg</h2>\n");
@@ -448,7 +524,7 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
 		char pb[RS_PATH_BUF];
 
 		fprintf(out, "<h3>");
-		html_escape(out, path_of(list[i], pb, sizeof(pb)));
+		rs_html_escape(out, path_of(list[i], pb, sizeof(pb)));
 		fprintf(out, "</h3>\n");
 		for (int s = 0; s < RS_NR_SERIES; s++) {
 			char id[48], title[200];

@@ -19,4 +19,9 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 		     const char *name_b, const struct rs_recording *b);
 
+/* HTML for the pages of report and diff: text escaped, the page's head
+ * (title, then name escaped; the shared style) up to <body> */
+void rs_html_escape(FILE *out, const char *s);
+void rs_html_head(FILE *out, const char *title, const char *name);
+
 #endif

@@ -234,7 +234,7 @@ def untrusted():
     good = open(os.path.join(VM, "wbstorm", "results", "rec.ndjson")).read().splitlines()
     cases = {
         "binary junk": bytes(range(256)) * 4,
-        "newer schema": (good[0].replace('"schema":1', '"schema":7') + "\n").encode(),
+        "newer schema": (re.sub(r'"schema":\d+', '"schema":7', good[0]) + "\n").encode(),
         "a broken line in the middle": ("\n".join(good[:3] + ['{"type":"snapshot",']
                                                   + good[3:]) + "\n").encode(),
         "an absurd number": ("\n".join(

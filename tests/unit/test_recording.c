@@ -45,7 +45,7 @@ static void refusals(void **state)
 	refused("", "t.ndjson", "empty");
 	refused("{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
 		":1:", "not the header");
-	refused("{\"type\":\"header\",\"schema\":2}\n", ":1:", "schema 2");
+	refused("{\"type\":\"header\",\"schema\":3}\n", ":1:", "schema 3");
 	refused(HEADER "not json\n{\"type\":\"summary\"}\n", ":2:", "not JSON");
 	refused(HEADER "{\"type\":\"snapshot\",\"t\":-1,\"memcgs\":[]}\n",
 		":2:", "out of range");
@@ -281,13 +281,71 @@ static void figures(void **state)
 	rs_recording_free(&r);
 }
 
+/* A workload's own outcome: merged per workload and worker, as metrics. */
+static void outcomes(void **state)
+{
+	struct rs_recording r;
+	struct rs_rec_memcg total;
+	const struct rs_rec_memcg *w0;
+	char err[512];
+	const char *text = HEADER
+		"{\"type\":\"outcome\",\"workload\":\"ycsb\",\"memcg\":\"/y\","
+		"\"ops_per_s\":1000,\"lat_p99_ms\":4.5,"
+		"\"lat_hist\":[[1048576,3],[2097152,1]]}\n"
+		"{\"type\":\"outcome\",\"workload\":\"ycsb\",\"exit_status\":0,"
+		"\"oom_killed\":false}\n"
+		"{\"type\":\"outcome\",\"workload\":\"t\",\"worker\":0,"
+		"\"memcg\":\"/w0\",\"progress\":100}\n"
+		"{\"type\":\"outcome\",\"workload\":\"t\",\"worker\":1,"
+		"\"memcg\":\"/w1\",\"progress\":300,\"exit_status\":137,"
+		"\"oom_killed\":true}\n"
+		"{\"type\":\"outcome\",\"workload\":\"t\",\"worker\":2,"
+		"\"memcg\":\"/w2\",\"exit_status\":1}\n"
+		"{\"type\":\"summary\",\"duration\":10,\"memcgs\":["
+		"{\"id\":2,\"path\":\"/w0\",\"reclaimed\":1}]}\n";
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	/* two lines of ycsb's whole merged into one entry */
+	assert_int_equal(r.nr_outcomes, 4);
+	assert_true(r.outcomes[0].v[RS_OUT_EXIT_STATUS] == 0);
+	assert_true(r.outcomes[0].lat_hist_known);
+	assert_int_equal(r.outcomes[0].lat_hist[20], 3);
+	rs_recording_total(&r, &total);
+	assert_true(rs_metric_value(&r, &total, metric("ops_per_s")) == 1000);
+	assert_true(rs_metric_value(&r, &total, metric("lat_p99")) == 4.5);
+	assert_true(rs_metric_value(&r, &total, metric("worker_progress")) ==
+		    200);
+	/* Jain's index of 100 and 300: 400^2 / (2 * 100000) */
+	assert_true(fabs(rs_metric_value(&r, &total,
+					 metric("worker_fairness")) -
+			 0.8) < 1e-12);
+	assert_true(rs_metric_value(&r, &total, metric("oom_killed")) == 1);
+	/* worker 2 exited 1 without an OOM kill; worker 1 was OOM-killed */
+	assert_true(rs_metric_value(&r, &total, metric("failed")) == 1);
+	assert_true(isnan(rs_metric_value(&r, &total, metric("mb_per_s"))));
+	w0 = rs_recording_find(&r, "/w0");
+	assert_true(rs_metric_value(&r, w0, metric("worker_progress")) == 100);
+	assert_true(isnan(rs_metric_value(&r, w0, metric("ops_per_s"))));
+	rs_rec_memcg_release(&total);
+	rs_recording_free(&r);
+	refused(HEADER "{\"type\":\"outcome\",\"ops\":1}\n", ":2:",
+		"workload");
+	refused(HEADER "{\"type\":\"outcome\",\"workload\":\"w\","
+		       "\"oom_killed\":1}\n",
+		":2:", "oom_killed");
+	refused(HEADER "{\"type\":\"outcome\",\"workload\":\"w\","
+		       "\"ops_per_s\":-1}\n",
+		":2:", "ops_per_s");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(refusals),   cmocka_unit_test(long_line),
 		cmocka_unit_test(diff_sides), cmocka_unit_test(many_memcgs),
 		cmocka_unit_test(tolerated),  cmocka_unit_test(jain),
-		cmocka_unit_test(figures),
+		cmocka_unit_test(figures),    cmocka_unit_test(outcomes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,7 +81,7 @@ def common(res):
     if not check(len(rec) >= 2, "recording has a header and a summary"):
         return None, None, rec
     header, summary = rec[0], rec[-1]
-    check(header.get("type") == "header" and header.get("schema") == 1,
+    check(header.get("type") == "header" and header.get("schema") == 2,
           "first line is a schema-1 header")
     check(summary.get("type") == "summary", "last line is the summary")
     check(summary.get("drops") == 0, f"no record dropped ({summary.get('drops')})")
@@ -339,7 +339,7 @@ def daemon_views(res, m):
     check(got == m["throttles"], f"throttle delay histogram counts {got:.0f} throttles")
     with open(os.path.join(res, "api.after.json")) as f:
         api = json.load(f)
-    check(api["header"]["schema"] == 1 and api["summary"]["type"] == "summary",
+    check(api["header"]["schema"] == 2 and api["summary"]["type"] == "summary",
           "the JSON API answers with a header and a summary")
     # top's frames: MGLRU columns filled on the series kernel
     check(open(os.path.join(res, "top.status")).read().strip() == "top exit 0",

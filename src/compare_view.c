@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+#include "compare_view.h"
+#include "model.h"
+#include "report_view.h"
+#include "stats.h"
+#include "util.h"
+
+void rs_group_free(struct rs_group *g)
+{
+	for (int i = 0; i < g->nr; i++) {
+		free(g->files[i]);
+		rs_recording_free(&g->runs[i]);
+		if (g->totals)
+			rs_rec_memcg_release(&g->totals[i]);
+	}
+	free(g->files);
+	free(g->runs);
+	free(g->totals);
+	free(g->name);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The memcg of run i a path stands for: the total, or its first listed. */
+static const struct rs_rec_memcg *memcg_in(const struct rs_group *g, int i,
+					   const char *path)
+{
+	const struct rs_recording *r = &g->runs[i];
+
+	if (!path)
+		return &g->totals[i];
+	for (size_t k = 0; k < r->nr_memcgs; k++)
+		if (r->memcgs[k].path && !strcmp(r->memcgs[k].path, path) &&
+		    rs_rec_memcg_listed(r, &r->memcgs[k]))
+			return &r->memcgs[k];
+	return NULL;
+}
+
+/* Metric i of path (NULL: the total) over the runs of g; values into x. */
+static void sample(const struct rs_group *g, const char *path, int i,
+		   double *x, struct rs_sample *s)
+{
+	for (int k = 0; k < g->nr; k++) {
+		const struct rs_rec_memcg *m = memcg_in(g, k, path);
+
+		x[k] = m ? rs_metric_value(&g->runs[k], m, i) : NAN;
+	}
+	rs_sample_of(x, g->nr, s);
+}
+
+/* One row: a metric for one memcg across the groups. */
+struct row {
+	struct rs_sample s[RS_MAX_GROUPS];
+	double *x[RS_MAX_GROUPS]; /* each run's value, NaN where unknown */
+	double change[RS_MAX_GROUPS], p[RS_MAX_GROUPS];
+	const char *verdict[RS_MAX_GROUPS]; /* against the first group */
+};
+
+static const char *verdict_of(int i, const struct rs_sample *a,
+			      const struct rs_sample *b, double p)
+{
+	if (isnan(p))
+		return a->n && b->n ? "untested" : "";
+	if (p >= RS_SIGNIFICANCE)
+		return "no significant change";
+	if (rs_metrics[i].better == RS_NEUTRAL)
+		return b->mean > a->mean ? "higher" : "lower";
+	return (b->mean < a->mean) == (rs_metrics[i].better == RS_LOWER)
+		       ? "better"
+		       : "worse";
+}
+
+/* false when no group has a value */
+static bool row_of(const struct rs_group *g, int ng, const char *path, int i,
+		   struct row *row)
+{
+	bool any = false;
+
+	for (int k = 0; k < ng; k++) {
+		row->x[k] = calloc(g[k].nr ? g[k].nr : 1, sizeof(double));
+		if (row->x[k])
+			sample(&g[k], path, i, row->x[k], &row->s[k]);
+		else
+			row->s[k] = (struct rs_sample){.mean = NAN};
+		any |= row->s[k].n > 0;
+	}
+	for (int k = 1; k < ng; k++) {
+		double a = row->s[0].mean, b = row->s[k].mean;
+
+		row->change[k] = row->s[0].n && row->s[k].n && a != 0
+					 ? 100.0 * (b - a) / fabs(a)
+					 : NAN;
+		row->p[k] = rs_welch_p(&row->s[0], &row->s[k]);
+		row->verdict[k] = verdict_of(i, &row->s[0], &row->s[k], row->p[k]);
+	}
+	return any;
+}
+
+static void row_free(struct row *row, int ng)
+{
+	for (int k = 0; k < ng; k++)
+		free(row->x[k]);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The paths compared, sorted: "(total)" (NULL) first, then every memcg. */
+static char **paths_of(const struct rs_group *g, int ng, bool total_only,
+		       size_t *n)
+{
+	size_t cap = 1;
+	char **v;
+
+	for (int k = 0; k < ng && !total_only; k++)
+		for (int i = 0; i < g[k].nr; i++)
+			cap += g[k].runs[i].nr_memcgs;
+	v = calloc(cap, sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
+	v[(*n)++] = NULL;
+	for (int k = 0; k < ng && !total_only; k++)
+		for (int i = 0; i < g[k].nr; i++) {
+			const struct rs_recording *r = &g[k].runs[i];
+
+			for (size_t m = 0; m < r->nr_memcgs; m++) {
+				const char *p = r->memcgs[m].path;
+				bool seen = false;
+
+				if (!p || !rs_rec_memcg_listed(r, &r->memcgs[m]))
+					continue;
+				for (size_t j = 1; j < *n && !seen; j++)
+					seen = !strcmp(v[j], p);
+				if (!seen)
+					v[(*n)++] = (char *)p;
+			}
+		}
+	if (*n > 1)
+		qsort(v + 1, *n - 1, sizeof(*v), by_name);
+	return v;
+}
+
+/* v for people: whole numbers from 1000 up, else four digits */
+static const char *figure(double v, char *buf, size_t size)
+{
+	snprintf(buf, size, fabs(v) >= 1000 ? "%.0f" : "%.4g", v);
+	return buf;
+}
+
+/* "1234 ± 56" (mean ± 95% half-width), "1234" for one run, "n/a" */
+static const char *mean_ci(const struct rs_sample *s, char *buf, size_t size)
+{
+	char m[32], ci[32];
+
+	if (!s->n)
+		snprintf(buf, size, "n/a");
+	else if (isnan(s->ci95))
+		snprintf(buf, size, "%s", figure(s->mean, m, sizeof(m)));
+	else
+		snprintf(buf, size, "%s ± %s", figure(s->mean, m, sizeof(m)),
+			 figure(s->ci95, ci, sizeof(ci)));
+	return buf;
+}
+
+static const char *change_str(const struct row *row, int k, char *buf,
+			      size_t size)
+{
+	char ch[32];
+
+	if (isnan(row->change[k]))
+		snprintf(ch, sizeof(ch), "-");
+	else
+		snprintf(ch, sizeof(ch), "%+.1f%%", row->change[k]);
+	if (isnan(row->p[k]))
+		snprintf(buf, size, "%s", ch);
+	else
+		snprintf(buf, size, "%s %s (p=%.2g)", ch, row->verdict[k],
+			 row->p[k]);
+	return buf;
+}
+
+/* the kernels of a group's runs, and their LRU: "7.2.13 MGLRU" */
+static void group_kernels(FILE *out, const struct rs_group *g)
+{
+	int mglru = 0;
+
+	for (int i = 0; i < g->nr; i++) {
+		bool same = false;
+
+		for (int j = 0; j < i && !same; j++)
+			same = !strcmp(g->runs[j].kernel, g->runs[i].kernel);
+		if (!same)
+			fprintf(out, "%s%s", i ? ", " : "", g->runs[i].kernel);
+		mglru += g->runs[i].mglru;
+	}
+	fprintf(out, "; MGLRU %s", mglru == g->nr ? "on"
+				   : mglru	  ? "on in some runs"
+						  : "off");
+}
+
+void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
+		    enum rs_compare_format fmt, bool total_only)
+{
+	bool md = fmt == RS_CMP_MARKDOWN;
+	size_t np;
+	char **paths = paths_of(g, ng, total_only, &np);
+	char pb[RS_PATH_BUF], cb[RS_MAX_GROUPS][80], chb[96];
+
+	for (int k = 0; k < ng; k++) {
+		fprintf(out, "%s%c: %s, %d run%s (", md ? "- " : "", 'A' + k,
+			g[k].name, g[k].nr, g[k].nr == 1 ? "" : "s");
+		group_kernels(out, &g[k]);
+		fprintf(out, ")\n");
+	}
+	fprintf(out,
+		"%s%s ± half-width of its 95%% confidence interval (Student's "
+		"t); change against A with Welch's two-sided t-test, called "
+		"better or worse only at p < %.2g\n",
+		md ? "\n" : "", md ? "Each cell: mean" : "each value: mean",
+		RS_SIGNIFICANCE);
+	if (!paths)
+		return;
+	for (size_t p = 0; p < np; p++) {
+		const char *section = NULL;
+		const char *label = paths[p] ? rs_name_shown(paths[p], pb,
+							     sizeof(pb), 0)
+					     : "(total)";
+
+		if (md) {
+			fprintf(out, "\n#### %s\n\n| metric | unit |", label);
+			for (int k = 0; k < ng; k++)
+				fprintf(out, " %c |%s", 'A' + k,
+					k ? " change |" : "");
+			fprintf(out, "\n|---|---|");
+			for (int k = 0; k < ng; k++)
+				fprintf(out, "---:|%s", k ? "---|" : "");
+			fputc('\n', out);
+		} else {
+			fprintf(out, "\n== %s ==\n%-20s", label, "metric");
+			for (int k = 0; k < ng; k++)
+				fprintf(out, " %22c%s", 'A' + k,
+					k ? "  change" : "");
+			fputc('\n', out);
+		}
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			struct row row = {0};
+
+			if (!row_of(g, ng, paths[p], i, &row)) {
+				row_free(&row, ng);
+				continue;
+			}
+			if (!md && (!section ||
+				    strcmp(section, rs_metrics[i].section))) {
+				section = rs_metrics[i].section;
+				fprintf(out, "  %s\n", section);
+			}
+			if (md)
+				fprintf(out, "| %s | %s |", rs_metrics[i].name,
+					rs_metrics[i].unit);
+			else
+				fprintf(out, "%-20s", rs_metrics[i].name);
+			for (int k = 0; k < ng; k++) {
+				mean_ci(&row.s[k], cb[k], sizeof(cb[k]));
+				if (md)
+					fprintf(out, " %s |", cb[k]);
+				else
+					fprintf(out, " %22s", cb[k]);
+				if (!k)
+					continue;
+				change_str(&row, k, chb, sizeof(chb));
+				fprintf(out, md ? " %s |" : "  %s", chb);
+			}
+			fputc('\n', out);
+			row_free(&row, ng);
+		}
+	}
+	free(paths);
+}
+
+static json_t *num(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+json_t *rs_groups_json(const struct rs_group *g, int ng, bool total_only)
+{
+	json_t *o = json_object(), *groups = json_array(), *memcgs = json_array();
+	size_t np;
+	char **paths = paths_of(g, ng, total_only, &np);
+
+	for (int k = 0; k < ng; k++) {
+		json_t *files = json_array(), *kernels = json_array();
+
+		for (int i = 0; i < g[k].nr; i++) {
+			json_array_append_new(files, json_string(g[k].files[i]));
+			json_array_append_new(kernels,
+					      json_string(g[k].runs[i].kernel));
+		}
+		json_array_append_new(groups,
+				      json_pack("{s:s,s:i,s:o,s:o}", "name",
+						g[k].name, "n", g[k].nr,
+						"recordings", files, "kernels",
+						kernels));
+	}
+	json_object_set_new(o, "groups", groups);
+	json_object_set_new(o, "test", json_string("welch_t_two_sided"));
+	json_object_set_new(o, "alpha", json_real(RS_SIGNIFICANCE));
+	json_object_set_new(o, "interval", json_string("mean_95_student_t"));
+	for (size_t p = 0; paths && p < np; p++) {
+		json_t *ms = json_object();
+
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			struct row row = {0};
+			json_t *per = json_array();
+
+			if (!row_of(g, ng, paths[p], i, &row)) {
+				row_free(&row, ng);
+				json_decref(per);
+				continue;
+			}
+			for (int k = 0; k < ng; k++) {
+				json_t *vals = json_array(), *e;
+
+				for (int r = 0; r < g[k].nr; r++)
+					json_array_append_new(vals,
+							      num(row.x[k][r]));
+				e = json_pack("{s:i,s:o,s:o,s:o,s:o}", "n",
+					      row.s[k].n, "mean",
+					      num(row.s[k].mean), "ci95",
+					      num(row.s[k].ci95), "sd",
+					      num(row.s[k].sd), "values", vals);
+				if (k)
+					json_object_update_new(
+						e,
+						json_pack("{s:o,s:o,s:s}",
+							  "change_pct",
+							  num(row.change[k]),
+							  "p", num(row.p[k]),
+							  "verdict",
+							  row.verdict[k]));
+				json_array_append_new(per, e);
+			}
+			json_object_set_new(ms, rs_metrics[i].name,
+					    json_pack("{s:s,s:o}", "unit",
+						      rs_metrics[i].unit,
+						      "groups", per));
+			row_free(&row, ng);
+		}
+		json_array_append_new(memcgs,
+				      json_pack("{s:s,s:o}", "path",
+						paths[p] ? paths[p] : "(total)",
+						"metrics", ms));
+	}
+	json_object_set_new(o, "memcgs", memcgs);
+	free(paths);
+	return o;
+}
+
+/* Each run's value as a dot on one axis per group, the mean as a bar. */
+static void spread_svg(FILE *out, const struct row *row, int ng,
+		       const struct rs_group *g)
+{
+	const double w = 220, h = 16.0 * ng + 4;
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (int k = 0; k < ng; k++) {
+		lo = fmin(lo, row->s[k].min);
+		hi = fmax(hi, row->s[k].max);
+	}
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	if (hi == lo) {
+		hi += fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
+		lo -= fabs(lo) > 0 ? fabs(lo) * 0.1 : 1;
+	}
+	fprintf(out, "<svg width=\"%.0f\" height=\"%.0f\" role=\"img\">", w, h);
+	for (int k = 0; k < ng; k++) {
+		double y = 10 + 16.0 * k;
+
+		fprintf(out,
+			"<text class=\"l\" x=\"0\" y=\"%.0f\">%c</text>"
+			"<line class=\"ax\" x1=\"14\" x2=\"%.0f\" y1=\"%.0f\" "
+			"y2=\"%.0f\"/>",
+			y + 4, 'A' + k, w - 4, y, y);
+		for (int r = 0; r < g[k].nr; r++)
+			if (!isnan(row->x[k][r]))
+				fprintf(out,
+					"<circle class=\"dot\" cx=\"%.1f\" "
+					"cy=\"%.0f\" r=\"3\"><title>run %d: "
+					"%.6g</title></circle>",
+					14 + (w - 20) * (row->x[k][r] - lo) /
+						     (hi - lo),
+					y, r + 1, row->x[k][r]);
+		if (row->s[k].n) {
+			double x = 14 + (w - 20) * (row->s[k].mean - lo) / (hi - lo);
+
+			fprintf(out,
+				"<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" "
+				"y1=\"%.0f\" y2=\"%.0f\"/>",
+				x, x, y - 6, y + 6);
+		}
+	}
+	fprintf(out, "</svg>");
+}
+
+int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
+		   bool total_only)
+{
+	size_t np;
+	char **paths = paths_of(g, ng, total_only, &np);
+	char *head = NULL, pb[RS_PATH_BUF], cb[80], chb[96];
+	size_t head_len;
+	FILE *hf;
+
+	if (!paths)
+		return -1;
+	rs_html_head(out, "reclaimscope diff: ", g[0].name);
+	fprintf(out, "<h1>reclaimscope diff over groups of runs</h1>\n<pre>");
+	hf = open_memstream(&head, &head_len);
+	if (hf) {
+		for (int k = 0; k < ng; k++) {
+			fprintf(hf, "%c: %s, %d runs (", 'A' + k, g[k].name,
+				g[k].nr);
+			group_kernels(hf, &g[k]);
+			fprintf(hf, ")\n");
+		}
+		fprintf(hf,
+			"mean ± half-width of its 95%% confidence interval; "
+			"change against A, Welch's t-test, better or worse "
+			"only at p < %.2g; each dot is one run, the bar the "
+			"mean\n",
+			RS_SIGNIFICANCE);
+		fclose(hf);
+		rs_html_escape(out, head);
+		free(head);
+	}
+	fprintf(out, "</pre>\n");
+	for (size_t p = 0; p < np; p++) {
+		fprintf(out, "<h2>");
+		rs_html_escape(out, paths[p] ? rs_name_shown(paths[p], pb,
+							     sizeof(pb), 0)
+					     : "(total)");
+		fprintf(out, "</h2>\n<table><thead><tr><th>metric</th>"
+			     "<th>unit</th>");
+		for (int k = 0; k < ng; k++)
+			fprintf(out, "<th>%c</th>%s", 'A' + k,
+				k ? "<th>change</th>" : "");
+		fprintf(out, "<th>runs</th></tr></thead><tbody>\n");
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			struct row row = {0};
+
+			if (!row_of(g, ng, paths[p], i, &row)) {
+				row_free(&row, ng);
+				continue;
+			}
+			fprintf(out, "<tr><td>%s</td><td>%s</td>",
+				rs_metrics[i].name, rs_metrics[i].unit);
+			for (int k = 0; k < ng; k++) {
+				fprintf(out, "<td>");
+				rs_html_escape(out, mean_ci(&row.s[k], cb,
+							    sizeof(cb)));
+				fprintf(out, "</td>");
+				if (k)
+					fprintf(out, "<td class=\"%s\">%s</td>",
+						row.verdict[k],
+						change_str(&row, k, chb,
+							   sizeof(chb)));
+			}
+			fprintf(out, "<td>");
+			spread_svg(out, &row, ng, g);
+			fprintf(out, "</td></tr>\n");
+			row_free(&row, ng);
+		}
+		fprintf(out, "</tbody></table>\n");
+	}
+	fprintf(out, "</body></html>\n");
+	free(paths);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `diff` over groups of recordings (repeated runs of one kernel and LRU):
+ * per memcg and metric each group's mean with its 95% confidence
+ * interval, each later group's change against the first, and a verdict
+ * only where Welch's t-test finds the difference significant.  Text,
+ * markdown (the seed's tables), JSON and an HTML page with every run
+ * drawn.  Reads recordings only.
+ */
+#ifndef RS_COMPARE_VIEW_H
+#define RS_COMPARE_VIEW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "recording.h"
+
+#define RS_MAX_GROUPS 3
+/* a difference is called better or worse below this two-sided p */
+#define RS_SIGNIFICANCE 0.05
+
+struct rs_group {
+	char *name;			/* the label: a folder or file as given */
+	char **files;			/* its recordings */
+	struct rs_recording *runs;	/* runs[i] read from files[i] */
+	struct rs_rec_memcg *totals;	/* rs_recording_total of each run */
+	int nr;
+};
+
+void rs_group_free(struct rs_group *g);
+
+enum rs_compare_format { RS_CMP_TEXT, RS_CMP_MARKDOWN };
+
+/* total_only: the whole recordings, not each memcg */
+void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
+		    enum rs_compare_format fmt, bool total_only);
+json_t *rs_groups_json(const struct rs_group *g, int ng, bool total_only);
+int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
+		   bool total_only);
+
+#endif
