@@ -85,6 +85,10 @@ $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wild
 $(OUT)/rs-workload: tests/vm/workload.c | $(OUT)
 	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -o $@
 
+# The reclaim lab's workloads (tests/vm/workloads/), static as well.
+$(OUT)/rs-labload: tests/vm/labload.c | $(OUT)
+	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -lm -o $@
+
 # A kernel's BTF with one struct member left out (tests/host/fields.sh).
 $(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -lbpf -lelf -lz -o $@
@@ -200,7 +204,7 @@ installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
 FORMATTED := src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
-	tests/vm/workload.c tests/bench/rs-bench.c tests/host/btf-without.c
+	tests/vm/workload.c tests/vm/labload.c tests/bench/rs-bench.c tests/host/btf-without.c
 format:
 	clang-format -i $(FORMATTED)
 

@@ -23,7 +23,9 @@ struct report_opts {
 	int nr_files, want_files, max_files;
 	const char *html;
 	double budget_ms;
-	bool json, markdown, groups, total_only;
+	bool json, markdown, groups;
+	struct rs_compare_opts compare;
+	bool *want; /* --metric: per metric */
 };
 
 enum {
@@ -32,7 +34,8 @@ enum {
 	OPT_JSON,
 	OPT_MARKDOWN,
 	OPT_GROUPS,
-	OPT_TOTAL
+	OPT_TOTAL,
+	OPT_METRIC
 };
 
 static error_t parse_budget(struct argp_state *state, const char *arg,
@@ -72,8 +75,26 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		o->groups = true;
 		return 0;
 	case OPT_TOTAL:
-		o->total_only = true;
+		o->compare.total_only = true;
 		return 0;
+	case OPT_METRIC: {
+		int i = 0;
+
+		while (i < rs_nr_metrics && strcmp(rs_metrics[i].name, arg))
+			i++;
+		if (i == rs_nr_metrics) {
+			argp_error(state,
+				   "no metric '%s': `reclaimscope report` lists "
+				   "them, one per line",
+				   arg);
+			return EINVAL;
+		}
+		if (!o->want && !(o->want = calloc(rs_nr_metrics, 1)))
+			return ENOMEM;
+		o->want[i] = true;
+		o->compare.want = o->want;
+		return 0;
+	}
 	case ARGP_KEY_ARG:
 		if (o->nr_files == o->max_files) {
 			argp_error(state, "unexpected argument '%s'", arg);
@@ -308,7 +329,7 @@ fail:
 }
 
 static int write_groups_html(const char *out, const struct rs_group *g,
-			     int ng, bool total_only)
+			     int ng, const struct rs_compare_opts *opts)
 {
 	char *tmp = NULL;
 	FILE *f = NULL;
@@ -320,7 +341,7 @@ static int write_groups_html(const char *out, const struct rs_group *g,
 	} else if (!(f = fopen(tmp, "wxe"))) {
 		err = errno;
 	} else {
-		if (rs_groups_html(f, g, ng, total_only) || ferror(f))
+		if (rs_groups_html(f, g, ng, opts) || ferror(f))
 			err = errno ? errno : EIO;
 		if (fclose(f) && !err)
 			err = errno ? errno : EIO;
@@ -348,19 +369,19 @@ static int diff_groups(const struct report_opts *o)
 			goto out;
 		}
 	if (o->json) {
-		json_t *j = rs_groups_json(g, ng, o->total_only);
+		json_t *j = rs_groups_json(g, ng, &o->compare);
 
 		json_dumpf(j, stdout, JSON_INDENT(1));
 		putchar('\n');
 		json_decref(j);
 	} else if (o->html) {
-		rc = write_groups_html(o->html, g, ng, o->total_only);
+		rc = write_groups_html(o->html, g, ng, &o->compare);
 		if (!rc)
 			fprintf(stderr, "reclaimscope: wrote %s\n", o->html);
 	} else {
 		rs_groups_text(stdout, g, ng,
 			       o->markdown ? RS_CMP_MARKDOWN : RS_CMP_TEXT,
-			       o->total_only);
+			       &o->compare);
 	}
 out:
 	while (ng-- > 0)
@@ -396,6 +417,10 @@ int rs_cmd_diff(int argc, char **argv)
 		{"total", OPT_TOTAL, NULL, 0,
 		 "Groups: only the whole recordings and the workload's "
 		 "outcome, not each memcg",
+		 0},
+		{"metric", OPT_METRIC, "NAME", 0,
+		 "Groups: only this metric (repeat for more; the names are "
+		 "report's)",
 		 0},
 		{0},
 	};
@@ -436,15 +461,23 @@ int rs_cmd_diff(int argc, char **argv)
 				.max_files = RS_MAX_GROUPS};
 	struct rs_recording a, b;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
+	if (argp_parse(&argp, argc, argv, 0, NULL, &o)) {
+		free(o.want);
 		return 2;
+	}
 	if (o.groups || o.nr_files > 2 || is_folder(o.files[0]) ||
-	    is_folder(o.files[1]))
-		return diff_groups(&o);
-	if (o.markdown || o.html || o.total_only) {
+	    is_folder(o.files[1])) {
+		int rc = diff_groups(&o);
+
+		free(o.want);
+		return rc;
+	}
+	free(o.want);
+	if (o.markdown || o.html || o.compare.total_only || o.compare.want) {
 		fprintf(stderr,
-			"reclaimscope: --markdown, --html and --total compare "
-			"groups of runs: add --groups (or give folders)\n");
+			"reclaimscope: --markdown, --html, --total and --metric "
+			"compare groups of runs: add --groups (or give "
+			"folders)\n");
 		return 2;
 	}
 	if (load(o.files[0], o.budget_ms, &a))

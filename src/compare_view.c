@@ -205,11 +205,11 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 }
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
-		    enum rs_compare_format fmt, bool total_only)
+		    enum rs_compare_format fmt, const struct rs_compare_opts *o)
 {
 	bool md = fmt == RS_CMP_MARKDOWN;
 	size_t np;
-	char **paths = paths_of(g, ng, total_only, &np);
+	char **paths = paths_of(g, ng, o->total_only, &np);
 	char pb[RS_PATH_BUF], cb[RS_MAX_GROUPS][80], chb[96];
 
 	for (int k = 0; k < ng; k++) {
@@ -251,7 +251,8 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 		for (int i = 0; i < rs_nr_metrics; i++) {
 			struct row row = {0};
 
-			if (!row_of(g, ng, paths[p], i, &row)) {
+			if ((o->want && !o->want[i]) ||
+			    !row_of(g, ng, paths[p], i, &row)) {
 				row_free(&row, ng);
 				continue;
 			}
@@ -288,11 +289,12 @@ static json_t *num(double v)
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
-json_t *rs_groups_json(const struct rs_group *g, int ng, bool total_only)
+json_t *rs_groups_json(const struct rs_group *g, int ng,
+		       const struct rs_compare_opts *opts)
 {
 	json_t *o = json_object(), *groups = json_array(), *memcgs = json_array();
 	size_t np;
-	char **paths = paths_of(g, ng, total_only, &np);
+	char **paths = paths_of(g, ng, opts->total_only, &np);
 
 	for (int k = 0; k < ng; k++) {
 		json_t *files = json_array(), *kernels = json_array();
@@ -319,7 +321,8 @@ json_t *rs_groups_json(const struct rs_group *g, int ng, bool total_only)
 			struct row row = {0};
 			json_t *per = json_array();
 
-			if (!row_of(g, ng, paths[p], i, &row)) {
+			if ((opts->want && !opts->want[i]) ||
+			    !row_of(g, ng, paths[p], i, &row)) {
 				row_free(&row, ng);
 				json_decref(per);
 				continue;
@@ -410,10 +413,10 @@ static void spread_svg(FILE *out, const struct row *row, int ng,
 }
 
 int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
-		   bool total_only)
+		   const struct rs_compare_opts *o)
 {
 	size_t np;
-	char **paths = paths_of(g, ng, total_only, &np);
+	char **paths = paths_of(g, ng, o->total_only, &np);
 	char *head = NULL, pb[RS_PATH_BUF], cb[80], chb[96];
 	size_t head_len;
 	FILE *hf;
@@ -455,7 +458,8 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 		for (int i = 0; i < rs_nr_metrics; i++) {
 			struct row row = {0};
 
-			if (!row_of(g, ng, paths[p], i, &row)) {
+			if ((o->want && !o->want[i]) ||
+			    !row_of(g, ng, paths[p], i, &row)) {
 				row_free(&row, ng);
 				continue;
 			}

@@ -31,11 +31,17 @@ void rs_group_free(struct rs_group *g);
 
 enum rs_compare_format { RS_CMP_TEXT, RS_CMP_MARKDOWN };
 
-/* total_only: the whole recordings, not each memcg */
+/* What a comparison shows. */
+struct rs_compare_opts {
+	bool total_only;  /* the whole recordings, not each memcg */
+	const bool *want; /* per metric (rs_metrics), or NULL for all */
+};
+
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
-		    enum rs_compare_format fmt, bool total_only);
-json_t *rs_groups_json(const struct rs_group *g, int ng, bool total_only);
+		    enum rs_compare_format fmt, const struct rs_compare_opts *o);
+json_t *rs_groups_json(const struct rs_group *g, int ng,
+		       const struct rs_compare_opts *o);
 int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
-		   bool total_only);
+		   const struct rs_compare_opts *o);
 
 #endif

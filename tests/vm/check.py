@@ -723,9 +723,35 @@ SCENARIOS = {
     "classic": scenario_classic,
     "global": scenario_global,
     "wbstorm": scenario_wbstorm,
+    "lab": scenario_lab,
     "core": scenario_core,
     "legacy": scenario_legacy,
 }
+
+
+def scenario_lab(res, header, summary, rec):
+    """A reclaim lab run (scripts/lab): the workload's outcome is in the
+    recording, and every memcg it used has exact totals and a consistent
+    event stream.  A parent's memory.stat holds its children's counts: it
+    is compared with the sum over its subtree."""
+    outcomes = [l for l in rec if l.get("type") == "outcome"]
+    check(any(o.get("worker") is None for o in outcomes),
+          f"the workload's outcome is in the recording ({len(outcomes)} records)")
+    with open(os.path.join(res, "memcgs")) as f:
+        paths = ["/" + p for p in f.read().split()]
+    mglru = open(os.path.join(res, "lru_gen.enabled")).read().strip() not in ("0x0000", "none")
+    key = "isolated" if mglru else "scanned"
+    for path in paths:
+        name = path.strip("/").replace("/", "_")
+        subtree = [m for m in summary["memcgs"]
+                   if m["path"] == path or m["path"].startswith(path + "/")]
+        for counter, stat in ((key, "pgscan"), ("reclaimed", "pgsteal")):
+            ours = sum(m[counter] for m in subtree)
+            theirs = delta(res, f"memstat.{name}", stat)
+            check(ours == theirs, f"{path}: {counter} {ours} == memory.stat {stat} delta {theirs}")
+        m = memcg(summary, path)
+        if m:
+            consistent(rec, m)
 
 
 def main():

@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rs-labload: the reclaim lab's workloads (tests/vm/workloads/), each the
+ * VM-sized model of a result in the MGLRU series' cover letters, measuring
+ * its own outcome.  The parent stays where it was started (outside the
+ * memcg under test, so an OOM kill there never takes it) and forks workers
+ * that join MEMCG (a path under the cgroup v2 mount, e.g. /wb) before they
+ * touch memory.  When they are done it writes `outcome` records (the
+ * workload, then each worker; docs/recording-format.md) to the file named
+ * by $RS_OUTCOME (stdout if unset), for `record --outcome`:
+ *
+ *   writeback MEMCG PATH MB        write MB to PATH in 1 MiB writes, no sync
+ *   aging MEMCG DIR READERS ANONS ANON_MB ITERATIONS
+ *                                  READERS read their own file in DIR (file0..)
+ *                                  through mmap, pausing 120 ms per pass;
+ *                                  ANONS allocate, touch and free ANON_MB;
+ *                                  ITERATIONS rounds each
+ *   ycsb MEMCG PATH SECONDS WORKERS
+ *                                  4 KiB reads (95 %) and writes (5 %) at
+ *                                  zipfian offsets of PATH, each timed
+ *   tenants PARENT MEMCGS WORKERS ANON_MB DIR SECONDS
+ *                                  MEMCGS memcgs PARENT/t0.. of WORKERS
+ *                                  workers each; a worker holds ANON_MB of
+ *                                  anon and its file in DIR (tenant0..) and
+ *                                  serves requests (touch a random quarter
+ *                                  of both), each timed
+ *   stride MEMCG PATH SECONDS KB   4 KiB of every KB KiB of PATH through
+ *                                  mmap, over and over
+ *
+ * Latencies go into log-linear buckets (64 per power of two): a quantile
+ * is its bucket's upper bound, within 1.6 % of the value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096UL
+#define CGROOT "/sys/fs/cgroup"
+#define MAX_WORKERS 256
+#define SUB 64	    /* sub-buckets per power of two */
+#define POWERS 40   /* up to 2^40 ns, 18 minutes */
+#define LOG2_HIST 38 /* the recording's log2 buckets (RS_HIST_BUCKETS) */
+
+/* What workers share with the parent: survives a worker's OOM kill. */
+struct shared {
+	uint64_t progress[MAX_WORKERS]; /* requests, iterations or passes */
+	uint64_t bytes[MAX_WORKERS];
+	uint64_t lat[POWERS * SUB];
+	uint64_t lat_sum_ns, lat_n;
+};
+
+static struct shared *sh;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "rs-labload: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end || v < 0) {
+		fprintf(stderr, "rs-labload: not a number: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- latency buckets -------------------------------------------------- */
+
+static int lat_index(uint64_t ns)
+{
+	int e = 0;
+
+	if (ns < SUB)
+		return (int)ns; /* exact below 64 ns */
+	while ((ns >> e) >= 2 * SUB)
+		e++;
+	/* ns in [SUB << e, 2 * SUB << e): sub-bucket (ns >> e) - SUB */
+	if (e + 1 >= POWERS)
+		return POWERS * SUB - 1;
+	return (e + 1) * SUB + (int)((ns >> e) - SUB);
+}
+
+/* the largest ns of bucket i */
+static double lat_upper(int i)
+{
+	int e = i / SUB - 1;
+
+	if (i < SUB)
+		return i;
+	return ldexp((double)(i % SUB + SUB + 1), e) - 1;
+}
+
+static void lat_add(double seconds)
+{
+	uint64_t ns = (uint64_t)(seconds * 1e9);
+
+	__atomic_fetch_add(&sh->lat[lat_index(ns)], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sh->lat_sum_ns, ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sh->lat_n, 1, __ATOMIC_RELAXED);
+}
+
+static double lat_quantile_ms(double q)
+{
+	uint64_t seen = 0, want = (uint64_t)ceil(q * (double)sh->lat_n);
+
+	if (!sh->lat_n)
+		return NAN;
+	for (int i = 0; i < POWERS * SUB; i++) {
+		seen += sh->lat[i];
+		if (seen >= want && seen)
+			return lat_upper(i) / 1e6;
+	}
+	return NAN;
+}
+
+/* --- the outcome records ------------------------------------------------ */
+
+static FILE *out;
+
+/* A key and a number; NaN is left out (the reader: absent, unknown). */
+static void key_num(const char *key, double v)
+{
+	if (!isnan(v))
+		fprintf(out, ",\"%s\":%.9g", key, v);
+}
+
+/* the workload's latency buckets in the recording's log2 form */
+static void key_hist(void)
+{
+	uint64_t log2[LOG2_HIST] = {0};
+	bool first = true;
+
+	if (!sh->lat_n)
+		return;
+	for (int i = 0; i < POWERS * SUB; i++) {
+		double up = lat_upper(i);
+		int b = 0;
+
+		while (b < LOG2_HIST - 1 && ldexp(1, b) < up)
+			b++;
+		log2[b] += sh->lat[i];
+	}
+	fprintf(out, ",\"lat_hist\":[");
+	for (int b = 0; b < LOG2_HIST; b++)
+		if (log2[b]) {
+			fprintf(out, "%s[%llu,%llu]", first ? "" : ",",
+				1ULL << b, (unsigned long long)log2[b]);
+			first = false;
+		}
+	fputc(']', out);
+}
+
+/* a record's start: {"type":"outcome","workload":W[,"worker":N],"memcg":M */
+static void record_start(const char *workload, int worker, const char *memcg)
+{
+	fprintf(out, "{\"type\":\"outcome\",\"workload\":\"%s\"", workload);
+	if (worker >= 0)
+		fprintf(out, ",\"worker\":%d", worker);
+	fprintf(out, ",\"memcg\":\"%s\"", memcg);
+}
+
+/* --- workers ------------------------------------------------------------ */
+
+struct worker {
+	pid_t pid;
+	char memcg[256]; /* relative to CGROOT */
+	int exit_status;
+	bool oom_killed;
+};
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		die(path);
+	close(fd);
+}
+
+/* Fork a worker into memcg; it runs fn(idx) and exits 0. */
+static void spawn(struct worker *w, const char *memcg, void (*fn)(int), int idx)
+{
+	char path[512];
+
+	snprintf(w->memcg, sizeof(w->memcg), "%s", memcg);
+	w->pid = fork();
+	if (w->pid < 0)
+		die("fork");
+	if (w->pid)
+		return;
+	snprintf(path, sizeof(path), CGROOT "%s/cgroup.procs", memcg);
+	write_file(path, "0");
+	fn(idx);
+	_exit(0);
+}
+
+static unsigned long long oom_kills(const char *memcg)
+{
+	char path[512], key[64];
+	unsigned long long v, found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CGROOT "%s/memory.events", memcg);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s %llu", key, &v) == 2)
+		if (!strcmp(key, "oom_kill"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/*
+ * Wait for every worker.  SIGKILL while its memcg's oom_kill count rose:
+ * the OOM killer's doing (nothing else in the guest sends SIGKILL).
+ */
+static void reap(struct worker *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int status;
+
+		if (waitpid(w[i].pid, &status, 0) < 0)
+			die("waitpid");
+		w[i].exit_status = WIFEXITED(status) ? WEXITSTATUS(status)
+						     : 128 + WTERMSIG(status);
+		w[i].oom_killed = WIFSIGNALED(status) &&
+				  WTERMSIG(status) == SIGKILL &&
+				  oom_kills(w[i].memcg) > 0;
+	}
+}
+
+/* The workload's whole: exit status the worst of its workers', OOM kills. */
+static void workload_record(const char *name, const char *memcg,
+			    const struct worker *w, int n, double seconds)
+{
+	int status = 0, killed = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (w[i].exit_status && !status)
+			status = w[i].exit_status;
+		killed += w[i].oom_killed;
+	}
+	record_start(name, -1, memcg);
+	fprintf(out, ",\"exit_status\":%d,\"oom_killed\":%s", status,
+		killed ? "true" : "false");
+	key_num("duration_s", seconds);
+	key_num("workers", n);
+	key_num("workers_oom_killed", killed);
+}
+
+static void worker_records(const char *name, const struct worker *w, int n,
+			   bool with_bytes, double seconds)
+{
+	for (int i = 0; i < n; i++) {
+		record_start(name, i, w[i].memcg);
+		fprintf(out, ",\"exit_status\":%d,\"oom_killed\":%s",
+			w[i].exit_status, w[i].oom_killed ? "true" : "false");
+		key_num("progress", (double)sh->progress[i]);
+		if (with_bytes)
+			key_num("mb_per_s", sh->bytes[i] / 1e6 / seconds);
+		fprintf(out, "}\n");
+	}
+}
+
+static void latency_keys(void)
+{
+	key_num("lat_mean_ms",
+		sh->lat_n ? sh->lat_sum_ns / 1e6 / (double)sh->lat_n : NAN);
+	key_num("lat_p50_ms", lat_quantile_ms(0.50));
+	key_num("lat_p95_ms", lat_quantile_ms(0.95));
+	key_num("lat_p99_ms", lat_quantile_ms(0.99));
+	key_hist();
+}
+
+/* --- writeback: the dd reproducer ---------------------------------------- */
+
+static const char *wb_path;
+static long wb_mb;
+
+static void wb_worker(int idx)
+{
+	static char buf[1 << 20];
+	int fd = open(wb_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		die(wb_path);
+	memset(buf, 0, sizeof(buf));
+	for (long i = 0; i < wb_mb; i++) {
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die("write");
+		sh->bytes[idx] += sizeof(buf);
+		sh->progress[idx]++;
+	}
+	close(fd); /* dd does not sync either */
+}
+
+static void do_writeback(const char *memcg, const char *path, long mb)
+{
+	struct worker w;
+	double t = now(), took;
+
+	wb_path = path;
+	wb_mb = mb;
+	spawn(&w, memcg, wb_worker, 0);
+	reap(&w, 1);
+	took = now() - t;
+	workload_record("writeback", memcg, &w, 1, took);
+	key_num("mb_per_s",
+		w.exit_status ? NAN : (double)sh->bytes[0] / 1e6 / took);
+	key_num("ops", (double)sh->progress[0]); /* MiB written */
+	fprintf(out, "}\n");
+	worker_records("writeback", &w, 1, false, took);
+}
+
+/* --- aging: the file/anon mix that OOM-killed MGLRU ---------------------- */
+
+static const char *ag_dir;
+static long ag_anon_mb, ag_iterations;
+
+static void ag_reader(int idx)
+{
+	char path[512];
+	struct stat st;
+	volatile unsigned char sum = 0;
+	unsigned char *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/file%d", ag_dir, idx);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	for (long it = 0; it < ag_iterations; it++) {
+		for (off_t off = 0; off < st.st_size; off += PAGE)
+			sum += p[off];
+		sh->progress[idx]++;
+		usleep(120 * 1000); /* the reproducer's pause per batch */
+	}
+	(void)sum;
+}
+
+static void ag_anon(int idx)
+{
+	size_t size = (size_t)ag_anon_mb << 20;
+
+	for (long it = 0; it < ag_iterations; it++) {
+		unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			die("mmap anon");
+		for (size_t off = 0; off < size; off += PAGE)
+			p[off] = (unsigned char)(off + it);
+		munmap(p, size);
+		sh->progress[idx]++;
+	}
+}
+
+static void do_aging(const char *memcg, const char *dir, long readers,
+		     long anons, long anon_mb, long iterations)
+{
+	struct worker w[MAX_WORKERS];
+	int n = 0;
+	double t = now(), took;
+	uint64_t done = UINT64_MAX, total = 0;
+
+	if (readers + anons > MAX_WORKERS || readers + anons < 1) {
+		fprintf(stderr, "rs-labload: 1 to %d workers\n", MAX_WORKERS);
+		exit(2);
+	}
+	ag_dir = dir;
+	ag_anon_mb = anon_mb;
+	ag_iterations = iterations;
+	for (int i = 0; i < readers; i++, n++)
+		spawn(&w[n], memcg, ag_reader, n);
+	for (int i = 0; i < anons; i++, n++)
+		spawn(&w[n], memcg, ag_anon, n);
+	reap(w, n);
+	took = now() - t;
+	/* iterations every worker finished: the reproducer's "Finished N" */
+	for (int i = 0; i < n; i++) {
+		done = sh->progress[i] < done ? sh->progress[i] : done;
+		total += sh->progress[i];
+	}
+	workload_record("aging", memcg, w, n, took);
+	key_num("iterations", (double)done);
+	key_num("ops", (double)total);
+	fprintf(out, "}\n");
+	worker_records("aging", w, n, false, took);
+}
+
+/* --- ycsb: zipfian reads and updates of a file larger than the memcg ----- */
+
+static const char *ycsb_path;
+static double ycsb_end;
+
+/*
+ * Zipfian ranks with YCSB's constant 0.99 (Gray et al., "Quickly
+ * generating billion-record synthetic databases"), scattered over the file
+ * by a hash as YCSB's ScrambledZipfianGenerator does.
+ */
+struct zipf {
+	uint64_t n;
+	double theta, alpha, zetan, eta;
+};
+
+static void zipf_init(struct zipf *z, uint64_t n)
+{
+	double zeta2 = 1 + pow(0.5, 0.99);
+
+	z->n = n;
+	z->theta = 0.99;
+	z->zetan = 0;
+	for (uint64_t i = 1; i <= n; i++)
+		z->zetan += 1 / pow((double)i, z->theta);
+	z->alpha = 1 / (1 - z->theta);
+	z->eta = (1 - pow(2.0 / (double)n, 1 - z->theta)) /
+		 (1 - zeta2 / z->zetan);
+}
+
+static uint64_t zipf_next(const struct zipf *z, double u)
+{
+	double uz = u * z->zetan;
+
+	if (uz < 1)
+		return 0;
+	if (uz < 1 + pow(0.5, z->theta))
+		return 1;
+	return (uint64_t)((double)z->n *
+			  pow(z->eta * u - z->eta + 1, z->alpha)) %
+	       z->n;
+}
+
+static uint64_t fnv(uint64_t v)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (int i = 0; i < 8; i++) {
+		h ^= v & 0xff;
+		h *= 0x100000001b3ULL;
+		v >>= 8;
+	}
+	return h;
+}
+
+static void ycsb_worker(int idx)
+{
+	char buf[PAGE];
+	struct stat st;
+	struct zipf z;
+	unsigned int seed = 0x5eed + idx;
+	int fd = open(ycsb_path, O_RDWR);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(ycsb_path);
+	zipf_init(&z, st.st_size / PAGE);
+	while (now() < ycsb_end) {
+		uint64_t page = fnv(zipf_next(&z, rand_r(&seed) /
+							  (RAND_MAX + 1.0))) %
+				z.n;
+		bool update = rand_r(&seed) % 100 < 5;
+		double t = now();
+		ssize_t done = update ? pwrite(fd, buf, PAGE, page * PAGE)
+				      : pread(fd, buf, PAGE, page * PAGE);
+
+		if (done != (ssize_t)PAGE)
+			die(update ? "pwrite" : "pread");
+		lat_add(now() - t);
+		sh->progress[idx]++;
+	}
+}
+
+static void do_ycsb(const char *memcg, const char *path, long seconds,
+		    long workers)
+{
+	struct worker w[MAX_WORKERS];
+	double t = now(), took;
+	uint64_t ops = 0;
+
+	if (workers < 1 || workers > MAX_WORKERS) {
+		fprintf(stderr, "rs-labload: 1 to %d workers\n", MAX_WORKERS);
+		exit(2);
+	}
+	ycsb_path = path;
+	ycsb_end = t + seconds;
+	for (int i = 0; i < workers; i++)
+		spawn(&w[i], memcg, ycsb_worker, i);
+	reap(w, workers);
+	took = now() - t;
+	for (int i = 0; i < workers; i++)
+		ops += sh->progress[i];
+	workload_record("ycsb", memcg, w, workers, took);
+	key_num("ops", (double)ops);
+	key_num("ops_per_s", (double)ops / took);
+	latency_keys();
+	fprintf(out, "}\n");
+	worker_records("ycsb", w, workers, false, took);
+}
+
+/* --- tenants: many memcgs of workers with anon and file working sets ----- */
+
+static const char *tn_dir;
+static long tn_anon_mb;
+static double tn_end;
+
+static void tn_worker(int idx)
+{
+	char path[512];
+	size_t anon = (size_t)tn_anon_mb << 20, pages = anon / PAGE;
+	unsigned int seed = 0x7e4a + idx;
+	volatile unsigned char sum = 0;
+	unsigned char *a, *f;
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/tenant%d", tn_dir, idx);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	f = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	a = mmap(NULL, anon, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (f == MAP_FAILED || a == MAP_FAILED)
+		die("mmap");
+	for (size_t off = 0; off < anon; off += PAGE)
+		a[off] = (unsigned char)off;
+	/* a request touches a random quarter of each working set */
+	while (now() < tn_end) {
+		double t = now();
+
+		for (size_t i = 0; i < pages / 4; i++)
+			a[(rand_r(&seed) % pages) * PAGE]++;
+		for (size_t i = 0; i < (size_t)st.st_size / PAGE / 4; i++)
+			sum += f[(rand_r(&seed) % (st.st_size / PAGE)) * PAGE];
+		lat_add(now() - t);
+		sh->progress[idx]++;
+	}
+	(void)sum;
+}
+
+static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
+		       const char *dir, long seconds)
+{
+	struct worker w[MAX_WORKERS];
+	int n = 0;
+	double t = now(), took;
+	uint64_t ops = 0;
+
+	if (memcgs * per < 1 || memcgs * per > MAX_WORKERS) {
+		fprintf(stderr, "rs-labload: 1 to %d workers\n", MAX_WORKERS);
+		exit(2);
+	}
+	tn_dir = dir;
+	tn_anon_mb = anon_mb;
+	tn_end = t + seconds;
+	for (int m = 0; m < memcgs; m++) {
+		char memcg[256];
+
+		snprintf(memcg, sizeof(memcg), "%s/t%d", parent, m);
+		for (int i = 0; i < per; i++, n++)
+			spawn(&w[n], memcg, tn_worker, n);
+	}
+	reap(w, n);
+	took = now() - t;
+	for (int i = 0; i < n; i++)
+		ops += sh->progress[i];
+	workload_record("tenants", parent, w, n, took);
+	key_num("ops", (double)ops);
+	key_num("ops_per_s", (double)ops / took);
+	latency_keys();
+	fprintf(out, "}\n");
+	worker_records("tenants", w, n, false, took);
+}
+
+/* --- stride: 011's strided mmap reads ------------------------------------ */
+
+static const char *st_path;
+static double st_end;
+static long st_stride_kb;
+
+static void st_worker(int idx)
+{
+	struct stat st;
+	volatile unsigned char sum = 0;
+	size_t stride = (size_t)st_stride_kb << 10;
+	int fd = open(st_path, O_RDONLY);
+	unsigned char *p;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(st_path);
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	while (now() < st_end) {
+		for (off_t off = 0; off < st.st_size && now() < st_end;
+		     off += stride) {
+			sum += p[off];
+			sh->bytes[idx] += PAGE; /* fio counts the 4 KiB read */
+		}
+		sh->progress[idx]++;
+	}
+	(void)sum;
+}
+
+static void do_stride(const char *memcg, const char *path, long seconds,
+		      long stride_kb)
+{
+	struct worker w;
+	double t = now(), took;
+
+	if (stride_kb < 4) {
+		fprintf(stderr, "rs-labload: stride below one page\n");
+		exit(2);
+	}
+	st_path = path;
+	st_end = t + seconds;
+	st_stride_kb = stride_kb;
+	spawn(&w, memcg, st_worker, 0);
+	reap(&w, 1);
+	took = now() - t;
+	workload_record("stride", memcg, &w, 1, took);
+	key_num("mb_per_s", (double)sh->bytes[0] / 1e6 / took);
+	key_num("iterations", (double)sh->progress[0]); /* passes */
+	fprintf(out, "}\n");
+	worker_records("stride", &w, 1, false, took);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: rs-labload writeback MEMCG PATH MB\n"
+		"       rs-labload aging MEMCG DIR READERS ANONS ANON_MB "
+		"ITERATIONS\n"
+		"       rs-labload ycsb MEMCG PATH SECONDS WORKERS\n"
+		"       rs-labload tenants PARENT MEMCGS WORKERS ANON_MB DIR "
+		"SECONDS\n"
+		"       rs-labload stride MEMCG PATH SECONDS KB\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *outcome = getenv("RS_OUTCOME");
+
+	if (argc < 2)
+		usage();
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die("mmap shared");
+	out = outcome ? fopen(outcome, "a") : stdout;
+	if (!out)
+		die(outcome);
+	if (!strcmp(argv[1], "writeback") && argc == 5)
+		do_writeback(argv[2], argv[3], number(argv[4]));
+	else if (!strcmp(argv[1], "aging") && argc == 8)
+		do_aging(argv[2], argv[3], number(argv[4]), number(argv[5]),
+			 number(argv[6]), number(argv[7]));
+	else if (!strcmp(argv[1], "ycsb") && argc == 6)
+		do_ycsb(argv[2], argv[3], number(argv[4]), number(argv[5]));
+	else if (!strcmp(argv[1], "tenants") && argc == 8)
+		do_tenants(argv[2], number(argv[3]), number(argv[4]),
+			   number(argv[5]), argv[6], number(argv[7]));
+	else if (!strcmp(argv[1], "stride") && argc == 6)
+		do_stride(argv[2], argv[3], number(argv[4]), number(argv[5]));
+	else
+		usage();
+	if (fclose(out))
+		die("writing the outcome");
+	return 0;
+}

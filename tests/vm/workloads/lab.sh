@@ -1,0 +1,61 @@
+# One run of the reclaim lab (scripts/lab), in the guest: the workload
+# named by rs.workload= (workloads/NAME.sh), under the LRU named by rs.lru=
+# (mglru or classic), at the size named by rs.size= (full or smoke),
+# recorded with `record --events` and the workload's own outcome
+# (outcome.jsonl, `record --outcome`), between two snapshots of the
+# kernel's counters of every memcg it uses (MEMCGS), as the scenarios take
+# them.  Sourced by lib.sh, which defines the helpers.
+#
+# A workload script defines SWAP (zram or none; ZRAM_MB), MEMCGS,
+# workload_setup (files, memcgs), workload_run (rs-labload, with
+# RS_OUTCOME set) and, if it needs one, workload_teardown.
+param() { sed -n "s/.*rs\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+WORKLOAD=$(param workload)
+LRU=$(param lru)
+SIZE=$(param size)
+: "${SIZE:=full}"
+log "workload $WORKLOAD, LRU $LRU, size $SIZE"
+
+# The LRU under test: MGLRU switched on or off before anything is cached.
+lru_gen=/sys/kernel/mm/lru_gen/enabled
+case "$LRU" in
+mglru)
+	[ -f $lru_gen ] || { log "this kernel has no MGLRU (CONFIG_LRU_GEN)"; exit 3; }
+	echo y >$lru_gen
+	;;
+classic) [ ! -f $lru_gen ] || echo n >$lru_gen ;;
+*) log "rs.lru must be mglru or classic, not '$LRU'"; exit 2 ;;
+esac
+cat $lru_gen >lru_gen.enabled 2>/dev/null || echo none >lru_gen.enabled
+# what the lab's report states of the kernel: its preemption model
+cat /sys/kernel/debug/sched/preempt >preempt 2>/dev/null || echo unknown >preempt
+
+# Swap on zram from the kernel's own module, sized by ZRAM_MB.
+setup_zram() { # SIZE_MB
+	[ -e /sys/block/zram0 ] || { log "no zram device: the zram module did not load"; exit 3; }
+	echo "${1}M" >/sys/block/zram0/disksize
+	mkswap /dev/zram0 >/dev/null
+	swapon /dev/zram0
+}
+
+workload_teardown() { :; }
+. "/workloads/$WORKLOAD.sh"
+if [ "$SWAP" = zram ]; then
+	setup_zram "$ZRAM_MB"
+else
+	swapoff -a 2>/dev/null || true
+fi
+cat /proc/swaps >swaps
+workload_setup
+echo "$MEMCGS" >memcgs
+sync
+echo 3 >/proc/sys/vm/drop_caches
+start_record -i 1 --events --outcome /results/outcome.jsonl
+snapshot_counters before $MEMCGS
+export RS_OUTCOME=/results/outcome.jsonl
+# the workload's failure (an OOM kill) is its outcome, not the run's
+workload_run || log "the workload exited $?"
+snapshot_counters after $MEMCGS
+stop_record
+workload_teardown
+log "done"

@@ -1,0 +1,37 @@
+# tenants: the Chrome & Node.js run of the series' cover letter (seed 001),
+# scaled down:
+#
+#   "using 256G ZRAM as swap and spawn 32 memcg 64 workers.  Many memcgs
+#   each applying roughly equal pressure exercises the LRU's ability to
+#   detect/protect each tenant's working set and to balance reclamation
+#   fairly between tenants [...]
+#   MGLRU before: Per-worker mean: 1279.7  Jain's fairness index: 0.995893
+#   MGLRU after:  Per-worker mean: 1295.3  Jain's fairness index: 0.991607
+#   MGLRU disabled: Per-worker mean: 975.0 Jain's fairness index: 0.982156"
+#
+# Eight memcgs of two workers under a 192M parent, each worker holding 24M
+# of anon and reading its own 8M file, on 256M of zram swap.  Outcome:
+# requests per worker (mean, Jain's index), request latency buckets.
+SWAP=zram
+ZRAM_MB=256
+MEMCGS="tenants tenants/t0 tenants/t1 tenants/t2 tenants/t3 tenants/t4 tenants/t5 tenants/t6 tenants/t7"
+case "$SIZE" in
+smoke) TN_SECONDS=8 ;;
+*) TN_SECONDS=30 ;;
+esac
+workload_setup() {
+	setup_loop_fs 200
+	i=0
+	while [ $i -lt 16 ]; do
+		rs-workload write /mnt/tenant$i 8
+		i=$((i + 1))
+	done
+	mkmemcg tenants 192M
+	echo +memory >"$CG/tenants/cgroup.subtree_control"
+	for t in 0 1 2 3 4 5 6 7; do
+		mkdir "$CG/tenants/t$t"
+	done
+}
+workload_run() {
+	rs-labload tenants /tenants 8 2 24 /mnt "$TN_SECONDS"
+}
