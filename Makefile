@@ -2,6 +2,8 @@
 #
 #   make run        install what is missing, build, then `probe` and a
 #                   10-second `record` on the running kernel (root)
+#   make demo       the writeback reproducer on the series kernel in qemu:
+#                   top's frames live, then the report (build/demo)
 #   make test       install what is missing, then unit, host and VM tests
 #                   (what .ci/run runs)
 #   make            build build/reclaimscope
@@ -55,7 +57,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: demo labsmoke bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -170,6 +172,11 @@ SOAK_SECONDS ?= 3600
 soak: $(OUT)/reclaimscope $(OUT)/rs-workload
 	RS_VM_TIMEOUT=$$(($(SOAK_SECONDS) + 900)) RS_VM_APPEND=rs.soak=$(SOAK_SECONDS) \
 		tests/vm/run soak
+
+# The smallest lab run: the writeback reproducer on the series kernel in
+# qemu, top's frames live, the report and its HTML at the end.
+demo: deps
+	scripts/demo
 
 RUN_SECONDS ?= 10
 run: deps

@@ -233,6 +233,18 @@ static bool outcome_in(const struct rs_outcome *e, const struct rs_rec_memcg *m)
 	return m->is_total || (e->memcg && m->path && !strcmp(e->memcg, m->path));
 }
 
+/* A workload's whole when it also has per-worker records: not a process. */
+static bool has_workers(const struct rs_recording *r, const struct rs_outcome *e)
+{
+	if (e->worker >= 0)
+		return false;
+	for (size_t i = 0; i < r->nr_outcomes; i++)
+		if (r->outcomes[i].worker >= 0 &&
+		    !strcmp(r->outcomes[i].workload, e->workload))
+			return true;
+	return false;
+}
+
 static double outcome_value(const struct rs_recording *r,
 			    const struct rs_rec_memcg *m, enum how kind,
 			    enum rs_outcome_key key)
@@ -260,10 +272,12 @@ static double outcome_value(const struct rs_recording *r,
 			ones++;
 			break;
 		case OUT_TRUE:
-			sum += v != 0;
-			break;
 		case OUT_FAILED:
-			sum += v != 0 && !(e->v[RS_OUT_OOM_KILLED] > 0);
+			/* processes: the workers, or the workload if it has none */
+			if (has_workers(r, e))
+				continue;
+			sum += kind == OUT_TRUE ? v != 0
+					       : v != 0 && !(e->v[RS_OUT_OOM_KILLED] > 0);
 			break;
 		default:
 			if (!worker)

@@ -708,27 +708,6 @@ def scenario_bench(res, header, summary, rec):
         exact_totals(res, m, gone=False)
 
 
-SCENARIOS = {
-    "matrix-6.18": scenario_matrix,
-    "matrix-7.3": scenario_matrix,
-    "matrix-7.3-exp": scenario_matrix,
-    "bench": scenario_bench,
-    "soak": scenario_soak,
-    "churn": scenario_churn,
-    "readahead": scenario_readahead,
-    "mix": scenario_mix,
-    "tenants": scenario_tenants,
-    "tenants-legacy": scenario_tenants_legacy,
-    "proactive": scenario_proactive,
-    "classic": scenario_classic,
-    "global": scenario_global,
-    "wbstorm": scenario_wbstorm,
-    "lab": scenario_lab,
-    "core": scenario_core,
-    "legacy": scenario_legacy,
-}
-
-
 def scenario_lab(res, header, summary, rec):
     """A reclaim lab run (scripts/lab): the workload's outcome is in the
     recording, and every memcg it used has exact totals and a consistent
@@ -752,6 +731,27 @@ def scenario_lab(res, header, summary, rec):
         m = memcg(summary, path)
         if m:
             consistent(rec, m)
+
+
+SCENARIOS = {
+    "matrix-6.18": scenario_matrix,
+    "matrix-7.3": scenario_matrix,
+    "matrix-7.3-exp": scenario_matrix,
+    "bench": scenario_bench,
+    "soak": scenario_soak,
+    "churn": scenario_churn,
+    "readahead": scenario_readahead,
+    "mix": scenario_mix,
+    "tenants": scenario_tenants,
+    "tenants-legacy": scenario_tenants_legacy,
+    "proactive": scenario_proactive,
+    "classic": scenario_classic,
+    "global": scenario_global,
+    "wbstorm": scenario_wbstorm,
+    "lab": scenario_lab,
+    "core": scenario_core,
+    "legacy": scenario_legacy,
+}
 
 
 def main():

@@ -53,8 +53,14 @@ echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events --outcome /results/outcome.jsonl
 snapshot_counters before $MEMCGS
 export RS_OUTCOME=/results/outcome.jsonl
+# make demo (rs.demo=1): top's batch frames on the console, live
+if [ "$(param demo)" = 1 ]; then
+	reclaimscope top -b -i 2 >/dev/console 2>&1 &
+	TOP_PID=$!
+fi
 # the workload's failure (an OOM kill) is its outcome, not the run's
 workload_run || log "the workload exited $?"
+[ -z "${TOP_PID:-}" ] || { kill -INT $TOP_PID; wait $TOP_PID || true; }
 snapshot_counters after $MEMCGS
 stop_record
 workload_teardown

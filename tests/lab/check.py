@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""The lab's report checked against the recordings it was made from.
+
+usage: check.py LAB_OUT
+
+For every workload table in LAB_OUT/report.md: each group's cells (mean ±
+95% half-width) are computed again here from the group's recordings
+(runs/WORKLOAD/GROUP/run-K/results/rec.ndjson: the summary's totals and the
+workload's outcome records), and each change and p-value with Welch's test,
+its t distribution integrated numerically (not the tool's continued
+fraction).  Every run must have passed its own checks (run.json "ok"), and
+the recordings must agree with the JSON export.
+"""
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from judge import Judge, load_ndjson  # noqa: E402
+
+judge = Judge()
+check = judge.check
+
+
+def t_pdf(x, df):
+    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)
+                    - 0.5 * math.log(df * math.pi)
+                    - (df + 1) / 2 * math.log1p(x * x / df))
+
+
+def t_two_sided_p(t, df):
+    """Twice the tail beyond |t|, substituting x = |t| / v to bring it onto
+    (0, 1], by the midpoint rule: no cancellation for tiny p."""
+    t, n = abs(t), 20000
+    if t == 0:
+        return 1.0
+    h = 1.0 / n
+    tail = sum(t_pdf(t / v, df) * t / (v * v) for v in ((i + 0.5) * h for i in range(n)))
+    return 2 * tail * h
+
+
+def t_critical(df):
+    lo, hi = 0.0, 1000.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_two_sided_p(mid, df) > 0.05:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def recording_values(path):
+    """{metric: value} of the report's rows this test recomputes."""
+    rec = load_ndjson(judge, path)
+    summary = rec[-1]
+    header = rec[0]
+    outs = [l for l in rec if l.get("type") == "outcome"]
+    whole = [o for o in outs if o.get("worker") is None]
+    tot = lambda k: sum(m[k] for m in summary["memcgs"])  # noqa: E731
+    v = {"scanned": tot("scanned"), "reclaimed": tot("reclaimed"),
+         "refaults": tot("refaults_anon") + tot("refaults_file"),
+         "oom_kills": tot("oom_kills")}
+    if header.get("series"):
+        v["passes"] = tot("shrinks")
+    isolated = tot("isolated")
+    if isolated:
+        v["efficiency"] = 100.0 * v["reclaimed"] / isolated
+    for key, name in (("mb_per_s", "mb_per_s"), ("ops_per_s", "ops_per_s"),
+                      ("iterations", "iterations")):
+        have = [o[key] for o in whole if o.get(key) is not None]
+        if have:
+            v[name] = sum(have)
+    # processes: a workload's workers, or the workload if it has none
+    has_workers = {o["workload"] for o in outs if o.get("worker") is not None}
+    with_oom = [o for o in outs if o.get("oom_killed") is not None
+                and (o.get("worker") is not None or o["workload"] not in has_workers)]
+    if with_oom:
+        v["oom_killed"] = sum(1 for o in with_oom if o["oom_killed"])
+    return v
+
+
+def sample(xs):
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return n, mean, None, None
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+    return n, mean, sd, t_critical(n - 1) * sd / math.sqrt(n)
+
+
+def welch(a, b):
+    (na, ma, sa, _), (nb, mb, sb, _) = a, b
+    if sa is None or sb is None:
+        return None
+    va, vb = sa * sa / na, sb * sb / nb
+    if va + vb == 0:
+        return 1.0 if ma == mb else 0.0
+    df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
+    return t_two_sided_p((mb - ma) / math.sqrt(va + vb), df)
+
+
+def near(shown, exact):
+    """A cell's figure (4 significant digits, or whole from 1000 up)."""
+    if exact == 0:
+        return shown == 0
+    return abs(shown - exact) <= max(0.51, 6e-4 * abs(exact))
+
+
+def cell(text):
+    m = re.fullmatch(r"\s*(-?[0-9.e+-]+)(?: ± ([0-9.e+-]+))?\s*", text)
+    return (float(m.group(1)), float(m.group(2)) if m.group(2) else None) if m else None
+
+
+def main():
+    out = sys.argv[1]
+    report = open(os.path.join(out, "report.md")).read()
+    sections = re.split(r"^## ", report, flags=re.M)[1:]
+    check(sections, "the report has a section per workload")
+    for sec in sections:
+        workload = sec.split("\n", 1)[0].strip()
+        groups = re.findall(r"^\| ([A-C]): (\S+) \| (\S+) \| (\S+) \| (\d+) of (\d+) \|", sec, re.M)
+        check(len(groups) >= 2, f"{workload}: two groups or more")
+        values = {}
+        for letter, group, _, _, ok, total in groups:
+            runs = sorted(glob.glob(os.path.join(out, "runs", workload, group, "run-*")))
+            check(len(runs) == int(total), f"{workload} {group}: {total} runs listed, {len(runs)} made")
+            infos = [json.load(open(os.path.join(r, "run.json"))) for r in runs]
+            check(all(i["status"] == "ok" for i in infos),
+                  f"{workload} {group}: every run passed its checks "
+                  f"({[i.get('why') for i in infos if i['status'] != 'ok']})")
+            recs = [os.path.join(r, "results", "rec.ndjson") for r in runs]
+            values[letter] = [recording_values(p) for p in recs if os.path.exists(p)]
+            check(len(values[letter]) == int(ok), f"{workload} {group}: {ok} recordings")
+        rows = re.findall(r"^\| (\w+) \| [^|]* \|(.*)\|$", sec, re.M)
+        checked = 0
+        for metric, rest in rows:
+            if metric in ("group", "metric"):
+                continue
+            cells = [c.strip() for c in rest.split("|")]
+            # A | B | change B | C | change C
+            letters = ["A", "B", "C"][:1 + (len(cells) - 1) // 2]
+            samples = {}
+            for i, letter in enumerate(letters):
+                text = cells[0 if i == 0 else 2 * i - 1]
+                got = cell(text)
+                xs = [v[metric] for v in values.get(letter, []) if metric in v]
+                if not xs:
+                    continue
+                samples[letter] = s = sample(xs)
+                if not check(got is not None, f"{workload} {metric} {letter}: a figure ({text})"):
+                    continue
+                check(near(got[0], s[1]), f"{workload} {metric} {letter}: mean {got[0]} == {s[1]:.6g}")
+                if s[3] is not None:
+                    check(near(got[1], s[3]), f"{workload} {metric} {letter}: 95% half-width {got[1]} == {s[3]:.6g}")
+                checked += 1
+                if i == 0 or "A" not in samples:
+                    continue
+                change = cells[2 * i]
+                p = welch(samples["A"], s)
+                m = re.search(r"p=([0-9.e+-]+)", change)
+                if p is None:
+                    check(m is None, f"{workload} {metric} {letter}: no test with one run ({change})")
+                    continue
+                if check(m is not None, f"{workload} {metric} {letter}: a p-value ({change})"):
+                    shown = float(m.group(1))
+                    # shown with two significant digits
+                    digit = 10 ** (math.floor(math.log10(p)) - 1) if p > 0 else 0
+                    check(abs(shown - p) <= 0.5 * digit + 1e-9 + 1e-4 * p,
+                          f"{workload} {metric} {letter}: p {shown} == Welch {p:.3g}")
+                    called = "better" in change or "worse" in change or \
+                        "higher" in change or "lower" in change
+                    check(called == (p < 0.05), f"{workload} {metric} {letter}: verdict only at p < 0.05 ({change})")
+        check(checked >= 6, f"{workload}: {checked} cells recomputed from the recordings")
+        # the JSON export carries the same runs
+        js = json.load(open(os.path.join(out, f"{workload}.json")))
+        check([g["n"] for g in js["groups"]] == [len(values[l]) for l, *_ in groups],
+              f"{workload}.json: the groups' run counts")
+    return judge.close("lab check")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
