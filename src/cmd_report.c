@@ -25,7 +25,7 @@ struct report_opts {
 	double budget_ms;
 	bool json, markdown, groups;
 	struct rs_compare_opts compare;
-	bool *want; /* --metric: per metric */
+	int *metrics; /* --metric, in the order given */
 };
 
 enum {
@@ -89,10 +89,14 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 				   arg);
 			return EINVAL;
 		}
-		if (!o->want && !(o->want = calloc(rs_nr_metrics, 1)))
+		for (int j = 0; j < o->compare.nr_metrics; j++)
+			if (o->metrics[j] == i)
+				return 0;
+		if (!o->metrics &&
+		    !(o->metrics = calloc(rs_nr_metrics, sizeof(int))))
 			return ENOMEM;
-		o->want[i] = true;
-		o->compare.want = o->want;
+		o->metrics[o->compare.nr_metrics++] = i;
+		o->compare.metrics = o->metrics;
 		return 0;
 	}
 	case ARGP_KEY_ARG:
@@ -419,8 +423,8 @@ int rs_cmd_diff(int argc, char **argv)
 		 "outcome, not each memcg",
 		 0},
 		{"metric", OPT_METRIC, "NAME", 0,
-		 "Groups: only this metric (repeat for more; the names are "
-		 "report's)",
+		 "Groups: only this metric, in the order given (repeat for "
+		 "more; the names are report's)",
 		 0},
 		{0},
 	};
@@ -462,18 +466,18 @@ int rs_cmd_diff(int argc, char **argv)
 	struct rs_recording a, b;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o)) {
-		free(o.want);
+		free(o.metrics);
 		return 2;
 	}
 	if (o.groups || o.nr_files > 2 || is_folder(o.files[0]) ||
 	    is_folder(o.files[1])) {
 		int rc = diff_groups(&o);
 
-		free(o.want);
+		free(o.metrics);
 		return rc;
 	}
-	free(o.want);
-	if (o.markdown || o.html || o.compare.total_only || o.compare.want) {
+	free(o.metrics);
+	if (o.markdown || o.html || o.compare.total_only || o.compare.metrics) {
 		fprintf(stderr,
 			"reclaimscope: --markdown, --html, --total and --metric "
 			"compare groups of runs: add --groups (or give "

@@ -153,6 +153,17 @@ static const char *figure(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* The j-th metric shown: its index into rs_metrics. */
+static int metric_at(const struct rs_compare_opts *o, int j)
+{
+	return o->metrics ? o->metrics[j] : j;
+}
+
+static int metrics_shown(const struct rs_compare_opts *o)
+{
+	return o->metrics ? o->nr_metrics : rs_nr_metrics;
+}
+
 /* "1234 ± 56" (mean ± 95% half-width), "1234" for one run, "n/a" */
 static const char *mean_ci(const struct rs_sample *s, char *buf, size_t size)
 {
@@ -174,7 +185,11 @@ static const char *change_str(const struct row *row, int k, char *buf,
 	char ch[32];
 
 	if (isnan(row->change[k]))
-		snprintf(ch, sizeof(ch), "-");
+		snprintf(ch, sizeof(ch), "%s",
+			 row->s[0].n && row->s[k].n && row->s[0].mean == 0 &&
+					 row->s[k].mean != 0
+				 ? "from 0"
+				 : "-");
 	else
 		snprintf(ch, sizeof(ch), "%+.1f%%", row->change[k]);
 	if (isnan(row->p[k]))
@@ -248,11 +263,11 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 					k ? "  change" : "");
 			fputc('\n', out);
 		}
-		for (int i = 0; i < rs_nr_metrics; i++) {
+		for (int j = 0; j < metrics_shown(o); j++) {
 			struct row row = {0};
+			int i = metric_at(o, j);
 
-			if ((o->want && !o->want[i]) ||
-			    !row_of(g, ng, paths[p], i, &row)) {
+			if (!row_of(g, ng, paths[p], i, &row)) {
 				row_free(&row, ng);
 				continue;
 			}
@@ -317,12 +332,12 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 	for (size_t p = 0; paths && p < np; p++) {
 		json_t *ms = json_object();
 
-		for (int i = 0; i < rs_nr_metrics; i++) {
+		for (int j = 0; j < metrics_shown(opts); j++) {
 			struct row row = {0};
 			json_t *per = json_array();
+			int i = metric_at(opts, j);
 
-			if ((opts->want && !opts->want[i]) ||
-			    !row_of(g, ng, paths[p], i, &row)) {
+			if (!row_of(g, ng, paths[p], i, &row)) {
 				row_free(&row, ng);
 				json_decref(per);
 				continue;
@@ -455,11 +470,11 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			fprintf(out, "<th>%c</th>%s", 'A' + k,
 				k ? "<th>change</th>" : "");
 		fprintf(out, "<th>runs</th></tr></thead><tbody>\n");
-		for (int i = 0; i < rs_nr_metrics; i++) {
+		for (int j = 0; j < metrics_shown(o); j++) {
 			struct row row = {0};
+			int i = metric_at(o, j);
 
-			if ((o->want && !o->want[i]) ||
-			    !row_of(g, ng, paths[p], i, &row)) {
+			if (!row_of(g, ng, paths[p], i, &row)) {
 				row_free(&row, ng);
 				continue;
 			}

@@ -33,8 +33,9 @@ enum rs_compare_format { RS_CMP_TEXT, RS_CMP_MARKDOWN };
 
 /* What a comparison shows. */
 struct rs_compare_opts {
-	bool total_only;  /* the whole recordings, not each memcg */
-	const bool *want; /* per metric (rs_metrics), or NULL for all */
+	bool total_only;   /* the whole recordings, not each memcg */
+	const int *metrics; /* indexes into rs_metrics, in the order shown; */
+	int nr_metrics;	    /* NULL: all, in the table's order */
 };
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,

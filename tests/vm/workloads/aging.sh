@@ -10,21 +10,23 @@
 #   - MGLRU enabled: OOM [...] after about ~10-20 iterations [...]
 #   - MGLRU enabled after this series: Finished 128 iterations."
 #
-# Here 112M anon (two workers of 56M) + 64M file (two readers of 32M)
-# against a 128M limit, the seed's proportions, no swap.  Outcome:
+# Here 120M anon (two workers of 60M) + 64M file (four readers of 16M)
+# against a 128M limit (the seed's 22 G over 16 G, with anon a little
+# closer to the limit), no swap.  Outcome:
 # iterations every worker finished, OOM kills.
 SWAP=none
 MEMCGS=aging
 case "$SIZE" in
 smoke) AG_ITER=8 ;;
-*) AG_ITER=32 ;;
+*) AG_ITER=64 ;;
 esac
 workload_setup() {
 	setup_loop_fs 100
-	rs-workload write /mnt/file0 32
-	rs-workload write /mnt/file1 32
+	for i in 0 1 2 3; do
+		rs-workload write /mnt/file$i 16
+	done
 	mkmemcg aging 128M
 }
 workload_run() {
-	rs-labload aging /aging /mnt 2 2 56 "$AG_ITER"
+	rs-labload aging /aging /mnt 4 2 60 "$AG_ITER"
 }
