@@ -16,6 +16,7 @@
 #   make install    binary, man page and systemd unit (PREFIX, DESTDIR)
 #   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
+#   make labsmoke   the reclaim lab at its smallest, its table checked
 #   make sanitize   unit and host tests built with ASan+UBSan (build/san)
 #   make soak       an hour in the VM: nothing dropped, flat RSS (not in test)
 #   make lint       clang-format check, cppcheck and clang-tidy on src/
@@ -145,7 +146,7 @@ lint: $(SKELS)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint installtest hosttest benchsmoke vmtest reporttest
+tests: unit fuzz sanitize lint installtest hosttest benchsmoke vmtest reporttest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), then
@@ -172,6 +173,14 @@ SOAK_SECONDS ?= 3600
 soak: $(OUT)/reclaimscope $(OUT)/rs-workload
 	RS_VM_TIMEOUT=$$(($(SOAK_SECONDS) + 900)) RS_VM_APPEND=rs.soak=$(SOAK_SECONDS) \
 		tests/vm/run soak
+
+# The reclaim lab at its smallest (two kernels x the writeback workload x
+# two runs, smoke sizes): the report's cells recomputed from its recordings.
+labsmoke: $(OUT)/reclaimscope $(OUT)/rs-workload $(OUT)/rs-labload
+	rm -rf $(OUT)/lab-smoke
+	scripts/lab -k 6.18=trixie-backports:6.18 -k 7.2=sid -w writeback -l mglru \
+		-n 2 -s smoke -o $(OUT)/lab-smoke >/dev/null
+	python3 tests/lab/check.py $(OUT)/lab-smoke
 
 # The smallest lab run: the writeback reproducer on the series kernel in
 # qemu, top's frames live, the report and its HTML at the end.

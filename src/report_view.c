@@ -468,6 +468,13 @@ static void metrics_table(FILE *out, const struct rs_recording *r,
 	}
 	fprintf(out, "</tr></thead><tbody>\n");
 	for (int i = 0; i < rs_nr_metrics; i++) {
+		bool known = !rs_metrics[i].from_outcome;
+
+		/* a workload's own figures: only where it gave them */
+		for (size_t c = 0; c < n && !known; c++)
+			known = !isnan(rs_metric_value(r, cols[c], i));
+		if (!known)
+			continue;
 		if (!section || strcmp(section, rs_metrics[i].section)) {
 			section = rs_metrics[i].section;
 			fprintf(out,
