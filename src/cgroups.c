@@ -456,9 +456,19 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 	if (dir < 0)
 		return;
 	for (int w = 0; w < RS_CG_NR_FILES; w++) {
-		if (!(files & (1u << w)) ||
-		    rs_read_file_at(dir, cg_files[w].file[cg->version == 2],
-				    text, sizeof(text)))
+		int err;
+
+		if (!(files & (1u << w)))
+			continue;
+		err = rs_read_file_at(dir, cg_files[w].file[cg->version == 2],
+				      text, sizeof(text));
+		/* there but not ours to read: unknown, never a made-up 0 */
+		for (int k = 0; k < 2 && cg_files[w].keys[k].key &&
+				(err == -EACCES || err == -EPERM);
+		     k++)
+			rs_model_cg_unreadable(m, id, cg_files[w].keys[k].field,
+					       baseline);
+		if (err)
 			continue;
 		for (int k = 0; k < 2 && cg_files[w].keys[k].key; k++) {
 			__u64 v;

@@ -64,12 +64,16 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	return o;
 }
 
-/* Field values, null where the hooks to know them are missing. */
-static void set_fields(json_t *o, const __u64 *v, __u64 attached)
+/*
+ * A memcg's field values, null where the hooks to know them are missing or
+ * its own file could not be read.
+ */
+static void set_fields(json_t *o, const __u64 *v, const struct rs_model *m,
+		       const struct rs_memcg *mc)
 {
 	for (int f = 0; f < RS_NR_FIELDS; f++)
 		json_object_set_new(o, rs_fields[f].key,
-				    rs_field_known(f, attached)
+				    rs_memcg_field_known(m, mc, f)
 					    ? json_integer((json_int_t)v[f])
 					    : json_null());
 }
@@ -112,7 +116,7 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 		if (!any_nonzero(v) || !rs_path_matches(mc->path, filter))
 			continue;
 		e = memcg_head(mc);
-		set_fields(e, v, rs_model_hooks(m));
+		set_fields(e, v, m, mc);
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
@@ -311,7 +315,7 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 			continue;
 		e = memcg_head(mc);
 		rs_memcg_values(mc, false, v);
-		set_fields(e, v, rs_model_hooks(m));
+		set_fields(e, v, m, mc);
 		json_object_set_new(e, "nodes", breakdowns(m, mc, &by_rec));
 		json_object_set_new(e, "by_reclaimer", by_rec);
 		json_object_set_new(e, "histograms",

@@ -25,7 +25,8 @@ static const struct {
 	 "serve Prometheus metrics and a JSON API over HTTP"},
 	{"report", rs_cmd_report,
 	 "summarize a recording (text, or HTML with charts)"},
-	{"diff", rs_cmd_diff, "compare two recordings, before and after"},
+	{"diff", rs_cmd_diff,
+	 "compare recordings, or groups of runs with confidence intervals"},
 };
 
 static const char doc[] =
@@ -40,6 +41,10 @@ static const char doc[] =
 	"fully?\n"
 	"  reclaimscope record -d 30 -o r.ndjson\n"
 	"  reclaimscope record --events --cgroup /workload -i 5\n"
+	"\n"
+	"To judge one kernel (or patch) against another over repeated runs "
+	"of the MGLRU series' workloads in qemu guests, the source tree's "
+	"scripts/lab (README: \"Judge a kernel\").\n"
 	"\n"
 	"Needs root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF.";
 

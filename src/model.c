@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"
+#include "fields.h"
 #include "util.h"
 
 /* The memcg's own counters (RS_HOOK_CGROUPFS fields), in this order. */
@@ -26,6 +27,9 @@ struct path_entry {
 	double last_active; /* model time of its last interval with a count */
 	bool cg_sampled;
 	__u64 cg_base[NR_CG], cg_last[NR_CG], cg_prev[NR_CG];
+	/* per own counter: its file could not be read at the last try
+	 * (cg_unreadable), or at the start (cg_no_base: unknown for good) */
+	unsigned cg_unreadable, cg_no_base;
 };
 
 struct rs_model {
@@ -354,6 +358,7 @@ static void cg_restore(struct rs_model *m)
 		struct rs_memcg *mc = &m->memcgs[n];
 		struct path_entry *p = next_path(m, &cursor, mc->id);
 
+		mc->own_unknown = p ? p->cg_unreadable | p->cg_no_base : 0;
 		if (!p || !p->cg_sampled)
 			continue;
 		for (size_t i = 0; i < NR_CG; i++)
@@ -560,6 +565,7 @@ void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
 		return;
 	p->cg_base[i] = p->cg_last[i] = p->cg_prev[i] = value;
 	p->cg_sampled = true;
+	p->cg_unreadable &= ~(1u << i);
 }
 
 void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
@@ -572,8 +578,31 @@ void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
 		return;
 	/* no baseline: created during the run, so it started from 0 */
 	p->cg_sampled = true;
+	p->cg_unreadable &= ~(1u << i);
 	if (value >= p->cg_last[i])
 		p->cg_last[i] = value;
+}
+
+void rs_model_cg_unreadable(struct rs_model *m, __u64 id, enum rs_field f,
+			    bool baseline)
+{
+	int i;
+	struct path_entry *p = cg_counter(m, id, f, &i);
+
+	if (!p)
+		return;
+	p->cg_unreadable |= 1u << i;
+	if (baseline)
+		p->cg_no_base |= 1u << i;
+}
+
+bool rs_memcg_field_known(const struct rs_model *m, const struct rs_memcg *mc,
+			  enum rs_field f)
+{
+	int i = cg_index(f);
+
+	return rs_field_known(f, m->hooks) &&
+	       (i < 0 || !(mc->own_unknown & (1u << i)));
 }
 
 void rs_model_cg_apply(struct rs_model *m)
@@ -584,6 +613,8 @@ void rs_model_cg_apply(struct rs_model *m)
 		struct rs_memcg *mc = &m->memcgs[n];
 		struct path_entry *p = next_path(m, &cursor, mc->id);
 
+		if (p)
+			mc->own_unknown = p->cg_unreadable | p->cg_no_base;
 		if (!p || !p->cg_sampled)
 			continue;
 		for (size_t i = 0; i < NR_CG; i++) {

@@ -61,6 +61,7 @@ struct rs_memcg {
 	 */
 	const __u64 *sum_total, *sum_interval;
 	__u64 own_total[RS_MEMCG_OWN_FIELDS], own_interval[RS_MEMCG_OWN_FIELDS];
+	unsigned own_unknown; /* own counters whose file could not be read */
 	size_t first_cell,
 		nr_cells; /* cells of this memcg, see rs_model_cells */
 };
@@ -141,6 +142,17 @@ void rs_model_cg_baseline(struct rs_model *m, __u64 id, enum rs_field f,
 void rs_model_cg_sample(struct rs_model *m, __u64 id, enum rs_field f,
 			__u64 value);
 void rs_model_cg_apply(struct rs_model *m);
+/*
+ * The file of own counter f could not be read (EACCES, EPERM): the counter
+ * is unknown (null, absent) until a read succeeds, and for the whole run
+ * when it was the baseline read (what came before the run is not known).
+ */
+void rs_model_cg_unreadable(struct rs_model *m, __u64 id, enum rs_field f,
+			    bool baseline);
+/* Field f of mc can be known: its hooks are attached and, for an own
+ * counter, its file could be read. */
+bool rs_memcg_field_known(const struct rs_model *m, const struct rs_memcg *mc,
+			  enum rs_field f);
 
 /* Gauges read from cgroupfs this interval (NaN: unknown). */
 void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,

@@ -148,7 +148,8 @@ static void memcg_series(FILE *out, const struct rs_model *m, enum rs_field f,
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		__u64 v = rs_memcg_value(mc, f, false);
 
-		if (!v)
+		/* 0 and unknown (its file unreadable) are both absent */
+		if (!v || !rs_memcg_field_known(m, mc, f))
 			continue;
 		fprintf(out, "%s{", name);
 		put_memcg(out, mc, true);

@@ -97,7 +97,9 @@ struct rs_top_value rs_top_value(const struct rs_model *m,
 			return NA;
 		return val(v[a] / interval);
 	case SUM_RATE:
-		if (!rs_field_known(a, hooks) || !rs_field_known(b, hooks))
+		if (!rs_field_known(a, hooks) || !rs_field_known(b, hooks) ||
+		    (mc && (!rs_memcg_field_known(m, mc, a) ||
+			    !rs_memcg_field_known(m, mc, b))))
 			return NA;
 		/* per memcg only: cgroupfs has no per-node split */
 		if (row->node >= 0)

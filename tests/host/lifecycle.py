@@ -7,6 +7,8 @@
   and after).
 - While running, the process holds no capability (CapEff, CapPrm, CapBnd).
 - A second daemon on a port in use says why it will not start.
+- A memcg whose own files cannot be read: its refaults and OOM kills are
+  null, not 0.
 - Not root, root without CAP_BPF/CAP_PERFMON/CAP_SYS_ADMIN, no kernel BTF:
   a clear message and exit status 1, never a crash; no tracefs or debugfs:
   the same hooks as with them.
@@ -623,6 +625,91 @@ def few_descriptors():
           f"few descriptors: it did not spin ({ticks} ticks of CPU)")
 
 
+def memcg_root():
+    """(cgroup version, this process's memcg directory)."""
+    try:
+        with open("/sys/fs/cgroup/cgroup.controllers") as f:
+            if "memory" in f.read().split():
+                with open("/proc/self/cgroup") as g:
+                    own = [l.split(":", 2)[2].strip() for l in g if l.startswith("0::")][0]
+                return 2, "/sys/fs/cgroup" + own.rstrip("/")
+    except OSError:
+        pass
+    with open("/proc/mounts") as f:
+        mnt = [l.split()[1] for l in f if l.split()[2] == "cgroup"
+               and "memory" in l.split()[3].split(",")]
+    with open("/proc/self/cgroup") as g:
+        own = [l.split(":", 2)[2].strip() for l in g
+               if "memory" in l.split(":")[1].split(",")][0]
+    return 1, mnt[0] + own.rstrip("/")
+
+
+def unreadable_memcg():
+    """A memcg whose own files exist but cannot be read (EACCES: mode 000,
+    and record without CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH): its refaults
+    and OOM kills are null in the recording, never 0, while its reclaim
+    counts are there; a readable sibling's are numbers."""
+    version, parent = memcg_root()
+    workload = os.path.join(os.path.dirname(BIN), "rs-workload")
+    if not os.path.exists(workload):
+        workload = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "build", "rs-workload")
+    data = os.path.join(WORK, "unreadable.data")
+    out = os.path.join(WORK, "unreadable.ndjson")
+    subprocess.run([workload, "write", data, "48"], check=True)
+    dirs = {}
+    for name in ("rs-unreadable", "rs-readable"):
+        d = dirs[name] = os.path.join(parent, f"{name}-{os.getpid()}")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "memory.max" if version == 2
+                               else "memory.limit_in_bytes"), "w") as f:
+            f.write(str(16 << 20))
+    hidden = [os.path.join(dirs["rs-unreadable"], f) for f in
+              (("memory.stat", "memory.events") if version == 2
+               else ("memory.stat", "memory.oom_control"))]
+    for f in hidden:
+        os.chmod(f, 0)
+    drop = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
+            "--bounding-set=-dac_override,-dac_read_search"]
+    rec = subprocess.Popen(drop + [BIN, "record", "-q", "-i", "0.5", "-o", out],
+                           stderr=subprocess.PIPE)
+    try:
+        wait_until(lambda: os.path.exists(out) and os.path.getsize(out) > 0, 60)
+        for d in dirs.values():
+            # out of the page cache, then read through the small memcg:
+            # charged to it, reclaimed in it
+            fd = os.open(data, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+            subprocess.run(["sh", "-c", 'echo $$ >"$0/cgroup.procs" && exec "$@"',
+                            d, workload, "mmap", data, "2", "0"], check=True)
+        time.sleep(1)
+    finally:
+        rec.send_signal(signal.SIGINT)
+        rc = rec.wait(timeout=60)
+        for d in dirs.values():
+            try:
+                os.rmdir(d)
+            except OSError:
+                pass
+    os.unlink(data)
+    check(rc == 0, f"record without DAC override exits 0 ({rec.stderr.read().decode()[:160]})")
+    with open(out) as f:
+        summary = json.loads(f.read().splitlines()[-1])
+    by = {m["path"].rsplit("/", 1)[-1].rsplit("-", 1)[0]: m
+          for m in summary["memcgs"] if m.get("path") and f"-{os.getpid()}" in m["path"]}
+    bad, good = by.get("rs-unreadable"), by.get("rs-readable")
+    if check(bad is not None and good is not None,
+             f"both memcgs in the summary ({sorted(by)})"):
+        check(bad["scanned"] > 0 and good["scanned"] > 0,
+              f"both reclaimed in (scanned {bad['scanned']}, {good['scanned']})")
+        check(all(bad[k] is None for k in ("refaults_anon", "refaults_file", "oom_kills")),
+              "unreadable memcg: refaults and OOM kills null, not 0 "
+              f"({bad['refaults_anon']}, {bad['refaults_file']}, {bad['oom_kills']})")
+        check(all(isinstance(good[k], int) for k in ("refaults_anon", "refaults_file", "oom_kills")),
+              "readable sibling: refaults and OOM kills are numbers")
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     base = bpf_ids()
@@ -637,7 +724,8 @@ def main():
                       ("lifecycle", lambda: lifecycle(base)),
                       ("second_daemon", second_daemon),
                       ("privileges", privileges),
-                      ("bad_options", bad_options)):
+                      ("bad_options", bad_options),
+                      ("unreadable_memcg", unreadable_memcg)):
         if not only or name in only:
             run()
     return judge.close("lifecycle")

@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
+#include "json_view.h"
 #include "model.h"
 
 static const __u64 all_hooks = (1ULL << RS_NR_HOOKS) - 1;
@@ -218,6 +220,52 @@ static void own_counters(void **state)
 	assert_int_equal(total_of(mc, RS_F_REFAULTS_FILE), 20);
 	assert_int_equal(interval_of(mc, RS_F_REFAULTS_FILE), 5);
 	assert_int_equal(total_of(mc, RS_F_SCANNED), 10);
+	rs_model_free(m);
+}
+
+/*
+ * An own counter whose file could not be read (EACCES) is unknown, not 0:
+ * null in the JSON, until a read succeeds; for good when the baseline could
+ * not be read (what came before the run is not known).
+ */
+static void own_counters_unreadable(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	const struct rs_memcg *mc;
+	json_t *sum, *e;
+	size_t i;
+
+	(void)state;
+	rs_model_cg_baseline(m, 100, RS_F_REFAULTS_FILE, 40);
+	rs_model_cg_unreadable(m, 200, RS_F_REFAULTS_FILE, true);
+	rs_model_begin(m);
+	add(m, 100, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	add(m, 200, 0, RS_RECLAIMER_MEMCG, 10, 4);
+	rs_model_end(m, 1.0);
+	rs_model_cg_unreadable(m, 100, RS_F_REFAULTS_FILE, false);
+	rs_model_cg_sample(m, 200, RS_F_REFAULTS_FILE, 7);
+	rs_model_cg_apply(m);
+	mc = rs_model_find(m, 100);
+	assert_false(rs_memcg_field_known(m, mc, RS_F_REFAULTS_FILE));
+	assert_true(rs_memcg_field_known(m, mc, RS_F_REFAULTS_ANON));
+	assert_true(rs_memcg_field_known(m, mc, RS_F_SCANNED));
+	/* a later read of 200 does not make up for its baseline */
+	assert_false(rs_memcg_field_known(m, rs_model_find(m, 200),
+					  RS_F_REFAULTS_FILE));
+	sum = rs_json_summary(m, 1.0, NULL);
+	json_array_foreach (json_object_get(sum, "memcgs"), i, e) {
+		assert_true(json_is_null(json_object_get(e, "refaults_file")));
+		assert_true(json_is_integer(json_object_get(e, "scanned")));
+	}
+	json_decref(sum);
+	/* readable again: the cumulative counter is exact again */
+	rs_model_begin(m);
+	rs_model_end(m, 2.0);
+	rs_model_cg_sample(m, 100, RS_F_REFAULTS_FILE, 60);
+	rs_model_cg_apply(m);
+	mc = rs_model_find(m, 100);
+	assert_true(rs_memcg_field_known(m, mc, RS_F_REFAULTS_FILE));
+	assert_int_equal(total_of(mc, RS_F_REFAULTS_FILE), 20);
 	rs_model_free(m);
 }
 
@@ -555,6 +603,7 @@ int main(void)
 		cmocka_unit_test(memcg_death_keeps_path),
 		cmocka_unit_test(stats_interval),
 		cmocka_unit_test(own_counters),
+		cmocka_unit_test(own_counters_unreadable),
 		cmocka_unit_test(sums_of_one_and_many_cells),
 		cmocka_unit_test(path_entries_in_one_walk),
 		cmocka_unit_test(hist_buckets_are_le_bounds),
