@@ -49,8 +49,11 @@ static size_t slot_of(const struct reader *rd, __u64 id)
 	size_t i = (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 20) &
 		   (rd->nr_slots - 1);
 
-	while (rd->slots[i] && rd->r->memcgs[rd->slots[i] - 1].id != id)
+	rd->r->index_probes++;
+	while (rd->slots[i] && rd->r->memcgs[rd->slots[i] - 1].id != id) {
 		i = (i + 1) & (rd->nr_slots - 1);
+		rd->r->index_probes++;
+	}
 	return i;
 }
 

@@ -102,6 +102,12 @@ struct rs_recording {
 	size_t lines;
 	struct rs_outcome *outcomes; /* in the order first seen */
 	size_t nr_outcomes;
+	/*
+	 * Slots the reader's id index looked at, all lookups together: about
+	 * one per lookup whatever order the ids come in (a unit test bounds
+	 * it, so that reading stays O(n log n) with the final sort).
+	 */
+	size_t index_probes;
 };
 
 /*

@@ -178,6 +178,13 @@ static void many_memcgs(void **state)
 	}
 	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.nr_memcgs, n);
+	/*
+	 * 2n lookups, n inserts and the rehashes as the table doubles: a few
+	 * slots each, in descending order as in ascending (a scan of a list,
+	 * or a sorted array kept by insertion, would look at ~n per lookup)
+	 */
+	if (r.index_probes > 16 * n)
+		fail_msg("%zu slots looked at for %zu memcgs", r.index_probes, n);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(r.memcgs[i].id, i + 1);
 		assert_true(r.memcgs[i].total[RS_F_SCANNED] == 2);
