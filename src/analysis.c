@@ -23,12 +23,12 @@ enum how {
 	EV_OVER_MEMCG,
 	EV_OVER_RECLAIM, /* mean nr_reclaimed / nr_to_reclaim */
 	MEM_MIB,
-	OUT_SUM,	  /* outcome key a, summed over the workloads */
-	OUT_ONE,	  /* outcome key a of the one workload that has it */
-	OUT_TRUE,	  /* processes with outcome key a true (non-zero) */
-	OUT_FAILED,	  /* processes that exited non-zero, not OOM-killed */
-	OUT_WORKER_MEAN,  /* mean of the workers' outcome key a */
-	OUT_WORKER_JAIN,  /* Jain's index of the workers' outcome key a */
+	OUT_SUM,	 /* outcome key a, summed over the workloads */
+	OUT_ONE,	 /* outcome key a of the one workload that has it */
+	OUT_TRUE,	 /* processes with outcome key a true (non-zero) */
+	OUT_FAILED,	 /* processes that exited non-zero, not OOM-killed */
+	OUT_WORKER_MEAN, /* mean of the workers' outcome key a */
+	OUT_WORKER_JAIN, /* Jain's index of the workers' outcome key a */
 };
 
 static const struct {
@@ -100,7 +100,7 @@ static const struct {
 	{.how = MEM_MIB},
 #define O(kind, key)                                                           \
 	{                                                                      \
-		.how = kind, .out = RS_OUT_##key                               \
+		.how = (kind), .out = RS_OUT_##key                             \
 	}
 	O(OUT_SUM, OPS_PER_S),
 	O(OUT_SUM, MB_PER_S),
@@ -181,9 +181,11 @@ const struct rs_metric rs_metrics[] = {
 	{"iterations", "completed", RS_HIGHER, "workload", true},
 	{"ops", "operations", RS_HIGHER, "workload", true},
 	{"worker_progress", "mean per worker", RS_HIGHER, "workload", true},
-	{"worker_fairness", "Jain's index of progress", RS_HIGHER, "workload", true},
+	{"worker_fairness", "Jain's index of progress", RS_HIGHER, "workload",
+	 true},
 	{"oom_killed", "processes", RS_LOWER, "workload", true},
-	{"failed", "processes (exit != 0, not OOM)", RS_LOWER, "workload", true},
+	{"failed", "processes (exit != 0, not OOM)", RS_LOWER, "workload",
+	 true},
 };
 const int rs_nr_metrics = sizeof(rs_metrics) / sizeof(rs_metrics[0]);
 _Static_assert(sizeof(rs_metrics) / sizeof(rs_metrics[0]) ==
@@ -230,11 +232,13 @@ static double event_max_ms(const struct rs_recording *r,
 /* An outcome in the scope of m: all for the total, else those run in m. */
 static bool outcome_in(const struct rs_outcome *e, const struct rs_rec_memcg *m)
 {
-	return m->is_total || (e->memcg && m->path && !strcmp(e->memcg, m->path));
+	return m->is_total ||
+	       (e->memcg && m->path && !strcmp(e->memcg, m->path));
 }
 
 /* A workload's whole when it also has per-worker records: not a process. */
-static bool has_workers(const struct rs_recording *r, const struct rs_outcome *e)
+static bool has_workers(const struct rs_recording *r,
+			const struct rs_outcome *e)
 {
 	if (e->worker >= 0)
 		return false;
@@ -273,11 +277,14 @@ static double outcome_value(const struct rs_recording *r,
 			break;
 		case OUT_TRUE:
 		case OUT_FAILED:
-			/* processes: the workers, or the workload if it has none */
+			/* processes: the workers, or the workload if it has
+			 * none */
 			if (has_workers(r, e))
 				continue;
-			sum += kind == OUT_TRUE ? v != 0
-					       : v != 0 && !(e->v[RS_OUT_OOM_KILLED] > 0);
+			sum += kind == OUT_TRUE
+				       ? v != 0
+				       : v != 0 &&
+						 !(e->v[RS_OUT_OOM_KILLED] > 0);
 			break;
 		default:
 			if (!worker)

@@ -150,7 +150,8 @@ static int copy_outcomes(FILE *out, const char *path)
 		nr++;
 		if (len == 0 || (len == 1 && line[0] == '\n'))
 			continue;
-		o = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES, &jerr);
+		o = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
+			       &jerr);
 		if (!json_is_object(o) ||
 		    !json_is_string(json_object_get(o, "workload")) ||
 		    strcmp(json_string_value(json_object_get(o, "type")) ?: "",
@@ -158,9 +159,10 @@ static int copy_outcomes(FILE *out, const char *path)
 			fprintf(stderr,
 				"reclaimscope: %s:%zu: not an outcome record "
 				"(%s); left out of the recording\n",
-				path, nr, o ? "needs type \"outcome\" and a "
-					      "\"workload\""
-					    : jerr.text);
+				path, nr,
+				o ? "needs type \"outcome\" and a "
+				    "\"workload\""
+				  : jerr.text);
 		else if (rs_json_write_line(out, o))
 			err = errno ? errno : EIO;
 		json_decref(o);

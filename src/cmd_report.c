@@ -83,10 +83,11 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		while (i < rs_nr_metrics && strcmp(rs_metrics[i].name, arg))
 			i++;
 		if (i == rs_nr_metrics) {
-			argp_error(state,
-				   "no metric '%s': `reclaimscope report` lists "
-				   "them, one per line",
-				   arg);
+			argp_error(
+				state,
+				"no metric '%s': `reclaimscope report` lists "
+				"them, one per line",
+				arg);
 			return EINVAL;
 		}
 		for (int j = 0; j < o->compare.nr_metrics; j++)
@@ -261,7 +262,8 @@ static int find_recordings(const char *dir, char ***v, int *n, int depth)
 		struct stat st;
 
 		if (rc || name[0] == '.' ||
-		    asprintf(&path, "%s/%s", dir, name) < 0 || stat(path, &st)) {
+		    asprintf(&path, "%s/%s", dir, name) < 0 ||
+		    stat(path, &st)) {
 			free(path);
 			free(ents[i]);
 			continue;
@@ -303,7 +305,8 @@ static int load_group(const char *arg, double budget_ms, struct rs_group *g)
 			goto fail;
 		if (!g->nr) {
 			fprintf(stderr,
-				"reclaimscope: %s holds no recording (*.ndjson, "
+				"reclaimscope: %s holds no recording "
+				"(*.ndjson, "
 				"searched in its subfolders too)\n",
 				arg);
 			goto fail;
@@ -332,8 +335,8 @@ fail:
 	return 1;
 }
 
-static int write_groups_html(const char *out, const struct rs_group *g,
-			     int ng, const struct rs_compare_opts *opts)
+static int write_groups_html(const char *out, const struct rs_group *g, int ng,
+			     const struct rs_compare_opts *opts)
 {
 	char *tmp = NULL;
 	FILE *f = NULL;
@@ -364,11 +367,13 @@ static int write_groups_html(const char *out, const struct rs_group *g,
 /* diff over groups of runs: means, intervals and tests */
 static int diff_groups(const struct report_opts *o)
 {
-	struct rs_group g[RS_MAX_GROUPS];
+	struct rs_group *g = calloc(RS_MAX_GROUPS, sizeof(*g));
 	int ng = 0, rc = 0;
 
-	for (; ng < o->nr_files; ng++)
-		if (load_group(o->files[ng], o->budget_ms, &g[ng])) {
+	if (!g)
+		return 1;
+	for (; ng < o->nr_files && ng < RS_MAX_GROUPS; ng++)
+		if (load_group(o->files[ng], o->budget_ms, g + ng)) {
 			rc = 1;
 			goto out;
 		}
@@ -388,8 +393,9 @@ static int diff_groups(const struct report_opts *o)
 			       &o->compare);
 	}
 out:
-	while (ng-- > 0)
-		rs_group_free(&g[ng]);
+	for (int k = 0; k < RS_MAX_GROUPS; k++)
+		rs_group_free(g + k);
+	free(g);
 	return rc;
 }
 
@@ -478,10 +484,10 @@ int rs_cmd_diff(int argc, char **argv)
 	}
 	free(o.metrics);
 	if (o.markdown || o.html || o.compare.total_only || o.compare.metrics) {
-		fprintf(stderr,
-			"reclaimscope: --markdown, --html, --total and --metric "
-			"compare groups of runs: add --groups (or give "
-			"folders)\n");
+		fprintf(stderr, "reclaimscope: --markdown, --html, --total and "
+				"--metric "
+				"compare groups of runs: add --groups (or give "
+				"folders)\n");
 		return 2;
 	}
 	if (load(o.files[0], o.budget_ms, &a))

@@ -40,8 +40,8 @@ static const struct rs_rec_memcg *memcg_in(const struct rs_group *g, int i,
 }
 
 /* Metric i of path (NULL: the total) over the runs of g; values into x. */
-static void sample(const struct rs_group *g, const char *path, int i,
-		   double *x, struct rs_sample *s)
+static void sample(const struct rs_group *g, const char *path, int i, double *x,
+		   struct rs_sample *s)
 {
 	for (int k = 0; k < g->nr; k++) {
 		const struct rs_rec_memcg *m = memcg_in(g, k, path);
@@ -54,7 +54,7 @@ static void sample(const struct rs_group *g, const char *path, int i,
 /* One row: a metric for one memcg across the groups. */
 struct row {
 	struct rs_sample s[RS_MAX_GROUPS];
-	double *x[RS_MAX_GROUPS]; /* each run's value, NaN where unknown */
+	double *x[RS_MAX_GROUPS]; /* each run's value; NaN where unknown */
 	double change[RS_MAX_GROUPS], p[RS_MAX_GROUPS];
 	const char *verdict[RS_MAX_GROUPS]; /* against the first group */
 };
@@ -73,18 +73,27 @@ static const char *verdict_of(int i, const struct rs_sample *a,
 		       : "worse";
 }
 
-/* false when no group has a value */
+/* Room for one value per run of every group, for row_of. */
+static double *row_space(const struct rs_group *g, int ng)
+{
+	size_t runs = 1;
+
+	for (int k = 0; k < ng; k++)
+		runs += g[k].nr;
+	return calloc(runs, sizeof(double));
+}
+
+/* Metric i of path across the groups, run values into space (row_space);
+ * false when no group has a value. */
 static bool row_of(const struct rs_group *g, int ng, const char *path, int i,
-		   struct row *row)
+		   double *space, struct row *row)
 {
 	bool any = false;
 
 	for (int k = 0; k < ng; k++) {
-		row->x[k] = calloc(g[k].nr ? g[k].nr : 1, sizeof(double));
-		if (row->x[k])
-			sample(&g[k], path, i, row->x[k], &row->s[k]);
-		else
-			row->s[k] = (struct rs_sample){.mean = NAN};
+		row->x[k] = space;
+		space += g[k].nr;
+		sample(&g[k], path, i, row->x[k], &row->s[k]);
 		any |= row->s[k].n > 0;
 	}
 	for (int k = 1; k < ng; k++) {
@@ -94,15 +103,10 @@ static bool row_of(const struct rs_group *g, int ng, const char *path, int i,
 					 ? 100.0 * (b - a) / fabs(a)
 					 : NAN;
 		row->p[k] = rs_welch_p(&row->s[0], &row->s[k]);
-		row->verdict[k] = verdict_of(i, &row->s[0], &row->s[k], row->p[k]);
+		row->verdict[k] =
+			verdict_of(i, &row->s[0], &row->s[k], row->p[k]);
 	}
 	return any;
-}
-
-static void row_free(struct row *row, int ng)
-{
-	for (int k = 0; k < ng; k++)
-		free(row->x[k]);
 }
 
 static int by_name(const void *a, const void *b)
@@ -133,7 +137,8 @@ static char **paths_of(const struct rs_group *g, int ng, bool total_only,
 				const char *p = r->memcgs[m].path;
 				bool seen = false;
 
-				if (!p || !rs_rec_memcg_listed(r, &r->memcgs[m]))
+				if (!p ||
+				    !rs_rec_memcg_listed(r, &r->memcgs[m]))
 					continue;
 				for (size_t j = 1; j < *n && !seen; j++)
 					seen = !strcmp(v[j], p);
@@ -214,9 +219,10 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 			fprintf(out, "%s%s", i ? ", " : "", g->runs[i].kernel);
 		mglru += g->runs[i].mglru;
 	}
-	fprintf(out, "; MGLRU %s", mglru == g->nr ? "on"
-				   : mglru	  ? "on in some runs"
-						  : "off");
+	fprintf(out, "; MGLRU %s",
+		mglru == g->nr ? "on"
+		: mglru	       ? "on in some runs"
+			       : "off");
 }
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
@@ -225,6 +231,7 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	bool md = fmt == RS_CMP_MARKDOWN;
 	size_t np;
 	char **paths = paths_of(g, ng, o->total_only, &np);
+	double *space = row_space(g, ng);
 	char pb[RS_PATH_BUF], cb[RS_MAX_GROUPS][80], chb[96];
 
 	for (int k = 0; k < ng; k++) {
@@ -239,13 +246,16 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 		"better or worse only at p < %.2g\n",
 		md ? "\n" : "", md ? "Each cell: mean" : "each value: mean",
 		RS_SIGNIFICANCE);
-	if (!paths)
+	if (!paths || !space) {
+		free(paths);
+		free(space);
 		return;
+	}
 	for (size_t p = 0; p < np; p++) {
 		const char *section = NULL;
-		const char *label = paths[p] ? rs_name_shown(paths[p], pb,
-							     sizeof(pb), 0)
-					     : "(total)";
+		const char *label =
+			paths[p] ? rs_name_shown(paths[p], pb, sizeof(pb), 0)
+				 : "(total)";
 
 		if (md) {
 			fprintf(out, "\n#### %s\n\n| metric | unit |", label);
@@ -267,10 +277,8 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 			struct row row = {0};
 			int i = metric_at(o, j);
 
-			if (!row_of(g, ng, paths[p], i, &row)) {
-				row_free(&row, ng);
+			if (!row_of(g, ng, paths[p], i, space, &row))
 				continue;
-			}
 			if (!md && (!section ||
 				    strcmp(section, rs_metrics[i].section))) {
 				section = rs_metrics[i].section;
@@ -293,10 +301,10 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 				fprintf(out, md ? " %s |" : "  %s", chb);
 			}
 			fputc('\n', out);
-			row_free(&row, ng);
 		}
 	}
 	free(paths);
+	free(space);
 }
 
 static json_t *num(double v)
@@ -307,29 +315,31 @@ static json_t *num(double v)
 json_t *rs_groups_json(const struct rs_group *g, int ng,
 		       const struct rs_compare_opts *opts)
 {
-	json_t *o = json_object(), *groups = json_array(), *memcgs = json_array();
+	json_t *o = json_object(), *groups = json_array(),
+	       *memcgs = json_array();
 	size_t np;
 	char **paths = paths_of(g, ng, opts->total_only, &np);
+	double *space = row_space(g, ng);
 
 	for (int k = 0; k < ng; k++) {
 		json_t *files = json_array(), *kernels = json_array();
 
 		for (int i = 0; i < g[k].nr; i++) {
-			json_array_append_new(files, json_string(g[k].files[i]));
+			json_array_append_new(files,
+					      json_string(g[k].files[i]));
 			json_array_append_new(kernels,
 					      json_string(g[k].runs[i].kernel));
 		}
-		json_array_append_new(groups,
-				      json_pack("{s:s,s:i,s:o,s:o}", "name",
-						g[k].name, "n", g[k].nr,
-						"recordings", files, "kernels",
-						kernels));
+		json_array_append_new(
+			groups, json_pack("{s:s,s:i,s:o,s:o}", "name",
+					  g[k].name, "n", g[k].nr, "recordings",
+					  files, "kernels", kernels));
 	}
 	json_object_set_new(o, "groups", groups);
 	json_object_set_new(o, "test", json_string("welch_t_two_sided"));
 	json_object_set_new(o, "alpha", json_real(RS_SIGNIFICANCE));
 	json_object_set_new(o, "interval", json_string("mean_95_student_t"));
-	for (size_t p = 0; paths && p < np; p++) {
+	for (size_t p = 0; paths && space && p < np; p++) {
 		json_t *ms = json_object();
 
 		for (int j = 0; j < metrics_shown(opts); j++) {
@@ -337,8 +347,7 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 			json_t *per = json_array();
 			int i = metric_at(opts, j);
 
-			if (!row_of(g, ng, paths[p], i, &row)) {
-				row_free(&row, ng);
+			if (!row_of(g, ng, paths[p], i, space, &row)) {
 				json_decref(per);
 				continue;
 			}
@@ -355,20 +364,18 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 					      num(row.s[k].sd), "values", vals);
 				if (k)
 					json_object_update_new(
-						e,
-						json_pack("{s:o,s:o,s:s}",
-							  "change_pct",
-							  num(row.change[k]),
-							  "p", num(row.p[k]),
-							  "verdict",
-							  row.verdict[k]));
+						e, json_pack("{s:o,s:o,s:s}",
+							     "change_pct",
+							     num(row.change[k]),
+							     "p", num(row.p[k]),
+							     "verdict",
+							     row.verdict[k]));
 				json_array_append_new(per, e);
 			}
 			json_object_set_new(ms, rs_metrics[i].name,
 					    json_pack("{s:s,s:o}", "unit",
 						      rs_metrics[i].unit,
 						      "groups", per));
-			row_free(&row, ng);
 		}
 		json_array_append_new(memcgs,
 				      json_pack("{s:s,s:o}", "path",
@@ -377,6 +384,7 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 	}
 	json_object_set_new(o, "memcgs", memcgs);
 	free(paths);
+	free(space);
 	return o;
 }
 
@@ -413,10 +421,11 @@ static void spread_svg(FILE *out, const struct row *row, int ng,
 					"cy=\"%.0f\" r=\"3\"><title>run %d: "
 					"%.6g</title></circle>",
 					14 + (w - 20) * (row->x[k][r] - lo) /
-						     (hi - lo),
+							(hi - lo),
 					y, r + 1, row->x[k][r]);
 		if (row->s[k].n) {
-			double x = 14 + (w - 20) * (row->s[k].mean - lo) / (hi - lo);
+			double x = 14 +
+				   (w - 20) * (row->s[k].mean - lo) / (hi - lo);
 
 			fprintf(out,
 				"<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" "
@@ -432,12 +441,16 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 {
 	size_t np;
 	char **paths = paths_of(g, ng, o->total_only, &np);
+	double *space = row_space(g, ng);
 	char *head = NULL, pb[RS_PATH_BUF], cb[80], chb[96];
 	size_t head_len;
 	FILE *hf;
 
-	if (!paths)
+	if (!paths || !space) {
+		free(paths);
+		free(space);
 		return -1;
+	}
 	rs_html_head(out, "reclaimscope diff: ", g[0].name);
 	fprintf(out, "<h1>reclaimscope diff over groups of runs</h1>\n<pre>");
 	hf = open_memstream(&head, &head_len);
@@ -474,10 +487,8 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			struct row row = {0};
 			int i = metric_at(o, j);
 
-			if (!row_of(g, ng, paths[p], i, &row)) {
-				row_free(&row, ng);
+			if (!row_of(g, ng, paths[p], i, space, &row))
 				continue;
-			}
 			fprintf(out, "<tr><td>%s</td><td>%s</td>",
 				rs_metrics[i].name, rs_metrics[i].unit);
 			for (int k = 0; k < ng; k++) {
@@ -494,11 +505,11 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			fprintf(out, "<td>");
 			spread_svg(out, &row, ng, g);
 			fprintf(out, "</td></tr>\n");
-			row_free(&row, ng);
 		}
 		fprintf(out, "</tbody></table>\n");
 	}
 	fprintf(out, "</body></html>\n");
 	free(paths);
+	free(space);
 	return ferror(out) ? -1 : 0;
 }

@@ -20,10 +20,10 @@
 #define RS_SIGNIFICANCE 0.05
 
 struct rs_group {
-	char *name;			/* the label: a folder or file as given */
-	char **files;			/* its recordings */
-	struct rs_recording *runs;	/* runs[i] read from files[i] */
-	struct rs_rec_memcg *totals;	/* rs_recording_total of each run */
+	char *name;		     /* the label: a folder or file as given */
+	char **files;		     /* its recordings */
+	struct rs_recording *runs;   /* runs[i] read from files[i] */
+	struct rs_rec_memcg *totals; /* rs_recording_total of each run */
 	int nr;
 };
 
@@ -33,13 +33,14 @@ enum rs_compare_format { RS_CMP_TEXT, RS_CMP_MARKDOWN };
 
 /* What a comparison shows. */
 struct rs_compare_opts {
-	bool total_only;   /* the whole recordings, not each memcg */
+	bool total_only;    /* the whole recordings, not each memcg */
 	const int *metrics; /* indexes into rs_metrics, in the order shown; */
 	int nr_metrics;	    /* NULL: all, in the table's order */
 };
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
-		    enum rs_compare_format fmt, const struct rs_compare_opts *o);
+		    enum rs_compare_format fmt,
+		    const struct rs_compare_opts *o);
 json_t *rs_groups_json(const struct rs_group *g, int ng,
 		       const struct rs_compare_opts *o);
 int rs_groups_html(FILE *out, const struct rs_group *g, int ng,

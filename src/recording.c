@@ -352,10 +352,9 @@ static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
 				    RS_HIST_BUCKETS - 1);
 		/* a bucket never holds more than a counter can */
 		if ((double)json_integer_value(n) > MAX_COUNT ||
-		    bucket[b] + (__u64)json_integer_value(n) >
-			    (__u64)MAX_COUNT)
-			return fail(rd, "histogram \"%s\": count over %g",
-				    what, MAX_COUNT);
+		    bucket[b] + (__u64)json_integer_value(n) > (__u64)MAX_COUNT)
+			return fail(rd, "histogram \"%s\": count over %g", what,
+				    MAX_COUNT);
 		bucket[b] += (__u64)json_integer_value(n);
 	}
 	return 0;
@@ -438,7 +437,8 @@ static struct rs_outcome *outcome_of(struct reader *rd, const char *workload,
 /* An `outcome` record: what the workload itself measured (schema 2). */
 static int outcome(struct reader *rd, json_t *o)
 {
-	const char *workload = json_string_value(json_object_get(o, "workload"));
+	const char *workload =
+		json_string_value(json_object_get(o, "workload"));
 	json_t *worker = json_object_get(o, "worker"),
 	       *memcg = json_object_get(o, "memcg"),
 	       *oom = json_object_get(o, "oom_killed"),
@@ -449,7 +449,8 @@ static int outcome(struct reader *rd, json_t *o)
 	if (!workload || !*workload)
 		return fail(rd, "an outcome without a \"workload\" name");
 	if (worker && !json_is_null(worker)) {
-		if (!json_is_integer(worker) || json_integer_value(worker) < 0 ||
+		if (!json_is_integer(worker) ||
+		    json_integer_value(worker) < 0 ||
 		    json_integer_value(worker) > 1000000)
 			return fail(rd, "outcome \"worker\" is not a number "
 					"from 0 to 1000000");

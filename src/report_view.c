@@ -174,13 +174,16 @@ static void outcomes_text(FILE *out, const struct rs_recording *r)
 
 	if (!r->nr_outcomes)
 		return;
-	fprintf(out, "\nworkload outcome (what the workload measured itself)\n");
+	fprintf(out,
+		"\nworkload outcome (what the workload measured itself)\n");
 	for (size_t i = 0; i < r->nr_outcomes; i++) {
 		const struct rs_outcome *e = &r->outcomes[i];
 
 		if (e->worker >= 0 && r->nr_outcomes > 16)
-			continue; /* many workers: their mean and Jain's index */
-		fprintf(out, "  %s", rs_name_shown(e->workload, pb, sizeof(pb), 0));
+			continue; /* many workers: their mean and Jain's index
+				   */
+		fprintf(out, "  %s",
+			rs_name_shown(e->workload, pb, sizeof(pb), 0));
 		if (e->worker >= 0)
 			fprintf(out, " worker %ld", e->worker);
 		if (e->memcg)

@@ -22,8 +22,7 @@ void rs_sample_of(const double *x, int n, struct rs_sample *s)
 		if (!isnan(x[i]))
 			sq += (x[i] - s->mean) * (x[i] - s->mean);
 	s->sd = s->n >= 2 ? sqrt(sq / (s->n - 1)) : NAN;
-	s->ci95 = s->n >= 2 ? rs_t_critical(0.05, s->n - 1) * s->sd /
-				      sqrt(s->n)
+	s->ci95 = s->n >= 2 ? rs_t_critical(0.05, s->n - 1) * s->sd / sqrt(s->n)
 			    : NAN;
 	if (!s->n)
 		s->min = s->max = NAN;
@@ -122,7 +121,6 @@ double rs_welch_p(const struct rs_sample *a, const struct rs_sample *b)
 	se2 = va + vb;
 	if (se2 == 0)
 		return a->mean == b->mean ? 1 : 0;
-	df = se2 * se2 /
-	     (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return rs_t_two_sided_p((b->mean - a->mean) / sqrt(se2), df);
 }

@@ -184,7 +184,8 @@ static void many_memcgs(void **state)
 	 * or a sorted array kept by insertion, would look at ~n per lookup)
 	 */
 	if (r.index_probes > 16 * n)
-		fail_msg("%zu slots looked at for %zu memcgs", r.index_probes, n);
+		fail_msg("%zu slots looked at for %zu memcgs", r.index_probes,
+			 n);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(r.memcgs[i].id, i + 1);
 		assert_true(r.memcgs[i].total[RS_F_SCANNED] == 2);
@@ -324,9 +325,9 @@ static void outcomes(void **state)
 	assert_true(rs_metric_value(&r, &total, metric("worker_progress")) ==
 		    200);
 	/* Jain's index of 100 and 300: 400^2 / (2 * 100000) */
-	assert_true(fabs(rs_metric_value(&r, &total,
-					 metric("worker_fairness")) -
-			 0.8) < 1e-12);
+	assert_true(
+		fabs(rs_metric_value(&r, &total, metric("worker_fairness")) -
+		     0.8) < 1e-12);
 	assert_true(rs_metric_value(&r, &total, metric("oom_killed")) == 1);
 	/* worker 2 exited 1 without an OOM kill; worker 1 was OOM-killed */
 	assert_true(rs_metric_value(&r, &total, metric("failed")) == 1);
@@ -336,8 +337,7 @@ static void outcomes(void **state)
 	assert_true(isnan(rs_metric_value(&r, w0, metric("ops_per_s"))));
 	rs_rec_memcg_release(&total);
 	rs_recording_free(&r);
-	refused(HEADER "{\"type\":\"outcome\",\"ops\":1}\n", ":2:",
-		"workload");
+	refused(HEADER "{\"type\":\"outcome\",\"ops\":1}\n", ":2:", "workload");
 	refused(HEADER "{\"type\":\"outcome\",\"workload\":\"w\","
 		       "\"oom_killed\":1}\n",
 		":2:", "oom_killed");

@@ -49,8 +49,8 @@
 #define PAGE 4096UL
 #define CGROOT "/sys/fs/cgroup"
 #define MAX_WORKERS 256
-#define SUB 64	    /* sub-buckets per power of two */
-#define POWERS 40   /* up to 2^40 ns, 18 minutes */
+#define SUB 64	     /* sub-buckets per power of two */
+#define POWERS 40    /* up to 2^40 ns, 18 minutes */
 #define LOG2_HIST 38 /* the recording's log2 buckets (RS_HIST_BUCKETS) */
 
 /* What workers share with the parent: survives a worker's OOM kill. */
@@ -483,9 +483,9 @@ static void ycsb_worker(int idx)
 		die(ycsb_path);
 	zipf_init(&z, st.st_size / PAGE);
 	while (now() < ycsb_end) {
-		uint64_t page = fnv(zipf_next(&z, rand_r(&seed) /
-							  (RAND_MAX + 1.0))) %
-				z.n;
+		uint64_t page =
+			fnv(zipf_next(&z, rand_r(&seed) / (RAND_MAX + 1.0))) %
+			z.n;
 		bool update = rand_r(&seed) % 100 < 5;
 		double t = now();
 		ssize_t done = update ? pwrite(fd, buf, PAGE, page * PAGE)
