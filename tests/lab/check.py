@@ -176,6 +176,10 @@ def main():
                         "higher" in change or "lower" in change
                     check(called == (p < 0.05), f"{workload} {metric} {letter}: verdict only at p < 0.05 ({change})")
         check(checked >= 6, f"{workload}: {checked} cells recomputed from the recordings")
+        # the HTML page: every group, each run drawn
+        page = open(os.path.join(out, f"{workload}.html")).read()
+        check(all(g in page for _, g, *_ in groups) and page.count("<circle") >= 2 * len(groups),
+              f"{workload}.html names the groups and draws their runs")
         # the JSON export carries the same runs
         js = json.load(open(os.path.join(out, f"{workload}.json")))
         check([g["n"] for g in js["groups"]] == [len(values[l]) for l, *_ in groups],
