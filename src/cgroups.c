@@ -573,6 +573,13 @@ struct parent_count {
 	bool known;
 };
 
+/* a path (key: a const char **) against a parent_count, by strcmp */
+static int parent_cmp(const void *key, const void *entry)
+{
+	return strcmp(*(const char *const *)key,
+		      ((const struct parent_count *)entry)->path);
+}
+
 struct parents {
 	struct parent_count *v;
 	size_t nr, cap;
@@ -585,24 +592,19 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 	const char *slash = strrchr(path, '/');
 	char parent[RS_CG_PATH_MAX], dir[RS_CG_PATH_MAX], file[RS_CG_PATH_MAX],
 		text[8192];
-	struct parent_count fresh = {0};
-	size_t lo = 0, hi = ps->nr;
+	struct parent_count fresh = {0}, *slot;
+	const char *key = parent;
+	bool found;
+	size_t pos;
 
 	if (!slash || !strcmp(path, "/"))
 		return false; /* the root has no parent */
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(ps->v[mid].path, parent);
-
-		if (!c) {
-			*count = ps->v[mid].count;
-			return ps->v[mid].known;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	pos = rs_sorted_find(ps->v, ps->nr, sizeof(*ps->v), &key, parent_cmp,
+			     &found);
+	if (found) {
+		*count = ps->v[pos].count;
+		return ps->v[pos].known;
 	}
 	fresh.known = dir_of(cg, parent[0] ? parent : "/", dir, sizeof(dir)) &&
 		      snprintf(file, sizeof(file), "%s/memory.stat", dir) <
@@ -619,12 +621,15 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 		fresh.known = key_value(text, key, &v);
 		fresh.count += v;
 	}
-	if (!rs_grow((void **)&ps->v, &ps->cap, ps->nr + 1, sizeof(*ps->v)) ||
-	    !(fresh.path = strdup(parent)))
+	if (!(fresh.path = strdup(parent)))
 		return false;
-	memmove(&ps->v[lo + 1], &ps->v[lo], (ps->nr - lo) * sizeof(*ps->v));
-	ps->v[lo] = fresh;
-	ps->nr++;
+	slot = rs_sorted_insert((void **)&ps->v, &ps->nr, &ps->cap,
+				sizeof(*ps->v), pos);
+	if (!slot) {
+		free(fresh.path);
+		return false;
+	}
+	*slot = fresh;
 	*count = fresh.count;
 	return fresh.known;
 }

@@ -126,27 +126,25 @@ void rs_model_begin(struct rs_model *m)
 	m->hists_dirty = false;
 }
 
-/* Binary search; returns the index of key or where it would go. */
-static size_t find_cell(const struct rs_model *m, const struct rs_agg_key *key,
-			bool *found)
+static int cell_cmp(const void *key, const void *cell)
 {
-	size_t lo = 0, hi = m->nr_cells;
+	return key_cmp(key, &((const struct rs_cell *)cell)->key);
+}
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = key_cmp(&m->cells[mid].key, key);
+static int path_cmp(const void *key, const void *entry)
+{
+	__u64 id = *(const __u64 *)key,
+	      other = ((const struct path_entry *)entry)->id;
 
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return (id > other) - (id < other);
+}
+
+static int memcg_cmp(const void *key, const void *mc)
+{
+	__u64 id = *(const __u64 *)key,
+	      other = ((const struct rs_memcg *)mc)->id;
+
+	return (id > other) - (id < other);
 }
 
 int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
@@ -157,17 +155,13 @@ int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 	size_t i;
 
 	m->untouched = false;
-	i = find_cell(m, key, &found);
-
+	i = rs_sorted_find(m->cells, m->nr_cells, sizeof(*m->cells), key,
+			   cell_cmp, &found);
 	if (!found) {
-		if (!rs_grow((void **)&m->cells, &m->cap_cells, m->nr_cells + 1,
-			     sizeof(*m->cells)))
+		cell = rs_sorted_insert((void **)&m->cells, &m->nr_cells,
+					&m->cap_cells, sizeof(*m->cells), i);
+		if (!cell)
 			return -1;
-		memmove(&m->cells[i + 1], &m->cells[i],
-			(m->nr_cells - i) * sizeof(*m->cells));
-		m->nr_cells++;
-		cell = &m->cells[i];
-		memset(cell, 0, sizeof(*cell));
 		cell->key = *key;
 		memset(cell->key.pad, 0, sizeof(cell->key.pad));
 	}
@@ -187,21 +181,13 @@ int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 static struct path_entry *find_path(const struct rs_model *m, __u64 id,
 				    size_t *pos)
 {
-	size_t lo = 0, hi = m->nr_paths;
+	bool found;
+	size_t i = rs_sorted_find(m->paths, m->nr_paths, sizeof(*m->paths), &id,
+				  path_cmp, &found);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->paths[mid].id == id)
-			return &m->paths[mid];
-		if (m->paths[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (pos)
-		*pos = lo;
-	return NULL;
+		*pos = i;
+	return found ? &m->paths[i] : NULL;
 }
 
 /*
@@ -399,19 +385,11 @@ const struct rs_memcg *rs_model_memcg(const struct rs_model *m, size_t i)
 
 const struct rs_memcg *rs_model_find(const struct rs_model *m, __u64 id)
 {
-	size_t lo = 0, hi = m->nr_memcgs;
+	bool found;
+	size_t i = rs_sorted_find(m->memcgs, m->nr_memcgs, sizeof(*m->memcgs),
+				  &id, memcg_cmp, &found);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->memcgs[mid].id == id)
-			return &m->memcgs[mid];
-		if (m->memcgs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return found ? &m->memcgs[i] : NULL;
 }
 
 const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr)
@@ -434,14 +412,10 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 
 	if (p)
 		return p;
-	if (!rs_grow((void **)&m->paths, &m->cap_paths, m->nr_paths + 1,
-		     sizeof(*m->paths)))
+	p = rs_sorted_insert((void **)&m->paths, &m->nr_paths, &m->cap_paths,
+			     sizeof(*m->paths), pos);
+	if (!p)
 		return NULL;
-	memmove(&m->paths[pos + 1], &m->paths[pos],
-		(m->nr_paths - pos) * sizeof(*m->paths));
-	m->nr_paths++;
-	p = &m->paths[pos];
-	memset(p, 0, sizeof(*p));
 	p->id = id;
 	p->last_aging = NAN;
 	p->last_active = NAN;
@@ -527,9 +501,8 @@ void rs_model_forget(struct rs_model *m, __u64 id)
 	if (p) {
 		free(p->path);
 		free_hists(p->hists);
-		pos = (size_t)(p - m->paths);
-		memmove(p, p + 1, (m->nr_paths - pos - 1) * sizeof(*p));
-		m->nr_paths--;
+		rs_sorted_remove(m->paths, &m->nr_paths, sizeof(*m->paths),
+				 (size_t)(p - m->paths));
 	}
 	for (size_t i = 0; i < m->nr_cells; i++)
 		if (m->cells[i].key.cgroup_id != id)

@@ -163,6 +163,53 @@ int rs_read_file(const char *path, char *buf, size_t size)
 	return rs_read_file_at(AT_FDCWD, path, buf, size);
 }
 
+size_t rs_sorted_find(const void *base, size_t nr, size_t size, const void *key,
+		      int (*cmp)(const void *key, const void *element),
+		      bool *found)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp(key, (const char *)base + mid * size);
+
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+void *rs_sorted_insert(void **base, size_t *nr, size_t *cap, size_t size,
+		       size_t pos)
+{
+	char *at;
+
+	if (pos > *nr || !rs_grow(base, cap, *nr + 1, size))
+		return NULL;
+	at = (char *)*base + pos * size;
+	memmove(at + size, at, (*nr - pos) * size);
+	memset(at, 0, size);
+	(*nr)++;
+	return at;
+}
+
+void rs_sorted_remove(void *base, size_t *nr, size_t size, size_t pos)
+{
+	char *at = (char *)base + pos * size;
+
+	if (pos >= *nr)
+		return;
+	memmove(at, at + size, (*nr - pos - 1) * size);
+	(*nr)--;
+}
+
 bool rs_grow(void **array, size_t *cap, size_t n, size_t size)
 {
 	size_t bigger = *cap ? *cap * 2 : 64;

@@ -33,6 +33,23 @@ int rs_read_file_at(int dir, const char *path, char *buf, size_t size);
  * contents are kept.  False (array unchanged) without memory.
  */
 bool rs_grow(void **array, size_t *cap, size_t n, size_t size);
+
+/*
+ * Sorted arrays of fixed-size elements, the one implementation the model
+ * and the cgroup resolver keep theirs with.  cmp(key, element) orders a
+ * key against an element as strcmp does.
+ *
+ * rs_sorted_find: the index of the element equal to key (*found true), or
+ * where it would go (*found false).  rs_sorted_insert: room at pos (from
+ * rs_sorted_find), the rest moved up, zeroed; NULL when out of memory.
+ * rs_sorted_remove: the element at pos taken out, the rest moved down.
+ */
+size_t rs_sorted_find(const void *base, size_t nr, size_t size, const void *key,
+		      int (*cmp)(const void *key, const void *element),
+		      bool *found);
+void *rs_sorted_insert(void **base, size_t *nr, size_t *cap, size_t size,
+		       size_t pos);
+void rs_sorted_remove(void *base, size_t *nr, size_t size, size_t pos);
 /*
  * When a snapshot reads the BPF counter maps (src/collector.c: why).  flag:
  * what the exchange of the programs' change flag returned; all: a snapshot

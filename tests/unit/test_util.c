@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util.h"
 
@@ -209,10 +210,62 @@ static void read_gate(void **state)
 	assert_false(rs_read_gate_due(&g, false, false));
 }
 
+static int int_cmp(const void *key, const void *element)
+{
+	int a = *(const int *)key, b = *(const int *)element;
+
+	return (a > b) - (a < b);
+}
+
+/* The sorted-array helper the model and the resolver keep theirs with:
+ * inserts in any order stay sorted, found where they are, removable. */
+static void sorted_arrays(void **state)
+{
+	int *v = NULL, *slot;
+	size_t nr = 0, cap = 0, pos;
+	bool found;
+
+	(void)state;
+	assert_int_equal(
+		rs_sorted_find(v, nr, sizeof(*v), &(int){3}, int_cmp, &found),
+		0);
+	assert_false(found);
+	for (int i = 0; i < 1000; i++) {
+		int key = (i * 7919) % 1000; /* every number once, shuffled */
+
+		pos = rs_sorted_find(v, nr, sizeof(*v), &key, int_cmp, &found);
+		assert_false(found);
+		slot = rs_sorted_insert((void **)&v, &nr, &cap, sizeof(*v),
+					pos);
+		assert_non_null(slot);
+		assert_int_equal(*slot, 0); /* zeroed */
+		*slot = key;
+	}
+	assert_int_equal(nr, 1000);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(v[i], i);
+	pos = rs_sorted_find(v, nr, sizeof(*v), &(int){500}, int_cmp, &found);
+	assert_true(found);
+	assert_int_equal(pos, 500);
+	rs_sorted_remove(v, &nr, sizeof(*v), pos);
+	assert_int_equal(nr, 999);
+	assert_int_equal(v[500], 501);
+	pos = rs_sorted_find(v, nr, sizeof(*v), &(int){500}, int_cmp, &found);
+	assert_false(found);
+	assert_int_equal(pos, 500);
+	/* out of range: nothing happens */
+	assert_null(
+		rs_sorted_insert((void **)&v, &nr, &cap, sizeof(*v), nr + 1));
+	rs_sorted_remove(v, &nr, sizeof(*v), nr);
+	assert_int_equal(nr, 999);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_u64),
+		cmocka_unit_test(sorted_arrays),
 		cmocka_unit_test(parse_seconds),
 		cmocka_unit_test(parse_decimal),
 		cmocka_unit_test(parse_size),
