@@ -105,3 +105,26 @@ const char *rs_wb_reason_name(unsigned int reason, char *buf, size_t size)
 	snprintf(buf, size, "reason_%u", reason);
 	return buf;
 }
+
+const struct rs_global_stat rs_global_stats[] = {
+	{RS_STAT_RING_DROPS, "drops", "ring_drops_total",
+	 "event records dropped: the ring buffer was full", true},
+	{RS_STAT_RING_RECORDS, "records", "ring_records_total",
+	 "event records submitted to the ring buffer", false},
+	{RS_STAT_AGG_FULL, "agg_full", "agg_map_full_total",
+	 "counter updates lost: the per-memcg map reached its cap of tracked "
+	 "(memcg, node, reclaimer) cells",
+	 true},
+	{RS_STAT_NAMES_FULL, "names_full", "names_map_full_total",
+	 "memcgs made while the naming map was full: named by a cgroupfs scan "
+	 "if they still exist",
+	 false},
+	{RS_STAT_PROG_MISSES, "missed", "missed_events_total",
+	 "events lost: the kernel skipped every copy of a program", true},
+	{RS_STAT_STATE_MISSES, "state_misses", "state_misses_total",
+	 "events without per-task state (not attributed)", false},
+	{RS_STAT_HIST_FULL, "hist_full", "hist_map_full_total",
+	 "histogram updates lost: the histogram map was full", false},
+};
+const size_t rs_nr_global_stats =
+	sizeof(rs_global_stats) / sizeof(rs_global_stats[0]);

@@ -52,6 +52,20 @@ static inline bool rs_field_known(enum rs_field f, __u64 attached)
 	return (rs_fields[f].needs & attached) == rs_fields[f].needs;
 }
 
+/*
+ * The tool's own counters (enum rs_stat) that views show: one row each,
+ * so that the recording's key, the Prometheus metric and the reader agree.
+ */
+struct rs_global_stat {
+	enum rs_stat stat;
+	const char *key;  /* JSON key of the summary (and snapshot) */
+	const char *prom; /* Prometheus name, without the prefix */
+	const char *help;
+	bool in_snapshot; /* also per interval, in every snapshot */
+};
+extern const struct rs_global_stat rs_global_stats[];
+extern const size_t rs_nr_global_stats;
+
 const char *rs_reclaimer_name(unsigned int reclaimer);
 const char *rs_exit_reason_name(unsigned int reason);
 const char *rs_aging_trigger_name(unsigned int trigger);

@@ -120,15 +120,12 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
-	json_object_set_new(o, "drops",
-			    json_integer((json_int_t)rs_model_stat_interval(
-				    m, RS_STAT_RING_DROPS)));
-	json_object_set_new(o, "agg_full",
-			    json_integer((json_int_t)rs_model_stat_interval(
-				    m, RS_STAT_AGG_FULL)));
-	json_object_set_new(o, "missed",
-			    json_integer((json_int_t)rs_model_stat_interval(
-				    m, RS_STAT_PROG_MISSES)));
+	for (size_t i = 0; i < rs_nr_global_stats; i++)
+		if (rs_global_stats[i].in_snapshot)
+			json_object_set_new(
+				o, rs_global_stats[i].key,
+				json_integer((json_int_t)rs_model_stat_interval(
+					m, rs_global_stats[i].stat)));
 	/* MGLRU can be switched while we run: its state now */
 	if (info)
 		json_object_set_new(o, "mglru",
@@ -263,28 +260,11 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 
 	json_object_set_new(o, "type", json_string("summary"));
 	json_object_set_new(o, "duration", json_real(duration));
-	json_object_set_new(
-		o, "drops",
-		json_integer((json_int_t)rs_model_stat(m, RS_STAT_RING_DROPS)));
-	json_object_set_new(o, "records",
-			    json_integer((json_int_t)rs_model_stat(
-				    m, RS_STAT_RING_RECORDS)));
+	for (size_t i = 0; i < rs_nr_global_stats; i++)
+		json_object_set_new(o, rs_global_stats[i].key,
+				    json_integer((json_int_t)rs_model_stat(
+					    m, rs_global_stats[i].stat)));
 	json_object_set_new(o, "drops_by_kind", drops_by_kind(m));
-	json_object_set_new(
-		o, "agg_full",
-		json_integer((json_int_t)rs_model_stat(m, RS_STAT_AGG_FULL)));
-	json_object_set_new(
-		o, "names_full",
-		json_integer((json_int_t)rs_model_stat(m, RS_STAT_NAMES_FULL)));
-	json_object_set_new(o, "missed",
-			    json_integer((json_int_t)rs_model_stat(
-				    m, RS_STAT_PROG_MISSES)));
-	json_object_set_new(o, "state_misses",
-			    json_integer((json_int_t)rs_model_stat(
-				    m, RS_STAT_STATE_MISSES)));
-	json_object_set_new(
-		o, "hist_full",
-		json_integer((json_int_t)rs_model_stat(m, RS_STAT_HIST_FULL)));
 	if (rs_model_hooks(m) & RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC))
 		json_object_set_new(o, "passes_without_budget",
 				    json_integer((json_int_t)rs_model_stat(

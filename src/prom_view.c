@@ -318,22 +318,14 @@ static void tool_health(FILE *out, const struct rs_model *m,
 			info->hooks[h].state == RS_HOOK_ATTACHED);
 	}
 	hook_cost(out, info);
-	stat_counter(out, m, RS_STAT_RING_DROPS, PREFIX "ring_drops_total",
-		     "event records dropped: the ring buffer was full");
-	stat_counter(out, m, RS_STAT_RING_RECORDS, PREFIX "ring_records_total",
-		     "event records submitted to the ring buffer");
-	stat_counter(out, m, RS_STAT_PROG_MISSES, PREFIX "missed_events_total",
-		     "events lost: the kernel skipped every copy of a program");
-	stat_counter(out, m, RS_STAT_AGG_FULL, PREFIX "agg_map_full_total",
-		     "counter updates lost: the per-memcg map reached its cap "
-		     "of tracked (memcg, node, reclaimer) cells");
-	stat_counter(out, m, RS_STAT_HIST_FULL, PREFIX "hist_map_full_total",
-		     "histogram updates lost: the histogram map was full");
-	stat_counter(out, m, RS_STAT_NAMES_FULL, PREFIX "names_map_full_total",
-		     "memcgs made while the naming map was full: named by a "
-		     "cgroupfs scan if they still exist");
-	stat_counter(out, m, RS_STAT_STATE_MISSES, PREFIX "state_misses_total",
-		     "events without per-task state (not attributed)");
+	for (size_t i = 0; i < rs_nr_global_stats; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), PREFIX "%s",
+			 rs_global_stats[i].prom);
+		stat_counter(out, m, rs_global_stats[i].stat, name,
+			     rs_global_stats[i].help);
+	}
 	if (rs_model_hooks(m) & RS_HOOK_BIT(WAKEUP_FLUSHER_THREADS)) {
 		head(out, PREFIX "flusher_calls_total", "counter",
 		     "wakeup_flusher_threads calls by reason, all callers",

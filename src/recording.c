@@ -40,7 +40,9 @@ struct reader {
 	 * at the end: a file listing ids in any order reads in O(n log n).
 	 */
 	size_t *slots, nr_slots; /* a power of two, at most half full */
-	bool header_seen;	 /* the first record was the header */
+	/* the snapshots' per-interval global counts, for a cut-short file */
+	double snap_stats[RS_NR_STATS];
+	bool header_seen; /* the first record was the header */
 };
 
 static size_t slot_of(const struct reader *rd, __u64 id)
@@ -204,6 +206,21 @@ static int header(struct reader *rd, json_t *o)
 	return 0;
 }
 
+/* Where a recording keeps a global count the report uses; NULL: not kept. */
+static __u64 *stat_of(struct rs_recording *r, enum rs_stat stat)
+{
+	switch (stat) {
+	case RS_STAT_RING_DROPS:
+		return &r->drops;
+	case RS_STAT_PROG_MISSES:
+		return &r->missed;
+	case RS_STAT_AGG_FULL:
+		return &r->agg_full;
+	default:
+		return NULL;
+	}
+}
+
 static int snapshot(struct reader *rd, json_t *o)
 {
 	json_t *memcgs = json_object_get(o, "memcgs"), *e;
@@ -225,6 +242,17 @@ static int snapshot(struct reader *rd, json_t *o)
 		     rd->r->nr_snaps + 1, sizeof(*rd->r->snap_t)))
 		return fail(rd, "out of memory");
 	rd->r->snap_t[rd->r->nr_snaps++] = t;
+	/* per interval: summed, they stand for a missing summary's */
+	for (size_t k = 0; k < rs_nr_global_stats; k++) {
+		double v;
+
+		if (!rs_global_stats[k].in_snapshot)
+			continue;
+		if (number(rd, o, rs_global_stats[k].key, &v))
+			return -1;
+		if (!isnan(v))
+			rd->snap_stats[rs_global_stats[k].stat] += v;
+	}
 	if (!json_is_array(memcgs))
 		return fail(rd, "a snapshot without a \"memcgs\" array");
 	json_array_foreach (memcgs, i, e) {
@@ -495,15 +523,15 @@ static int summary(struct reader *rd, json_t *o)
 
 	if (number(rd, o, "duration", &r->duration))
 		return -1;
-	if (number(rd, o, "drops", &v))
-		return -1;
-	r->drops = isnan(v) ? 0 : (__u64)v;
-	if (number(rd, o, "missed", &v))
-		return -1;
-	r->missed = isnan(v) ? 0 : (__u64)v;
-	if (number(rd, o, "agg_full", &v))
-		return -1;
-	r->agg_full = isnan(v) ? 0 : (__u64)v;
+	for (size_t i = 0; i < rs_nr_global_stats; i++) {
+		__u64 *to = stat_of(r, rs_global_stats[i].stat);
+
+		if (!to)
+			continue;
+		if (number(rd, o, rs_global_stats[i].key, &v))
+			return -1;
+		*to = isnan(v) ? 0 : (__u64)v;
+	}
 	if (!json_is_array(memcgs))
 		return fail(rd, "the summary has no \"memcgs\" array");
 	json_array_foreach (memcgs, i, e) {
@@ -609,6 +637,12 @@ static void totals_from_snapshots(struct reader *rd)
 	struct rs_recording *r = rd->r;
 
 	r->duration = rd->last_t;
+	for (size_t k = 0; k < rs_nr_global_stats; k++) {
+		__u64 *to = stat_of(r, rs_global_stats[k].stat);
+
+		if (to)
+			*to = (__u64)rd->snap_stats[rs_global_stats[k].stat];
+	}
 	for (size_t i = 0; i < r->nr_memcgs; i++)
 		for (int f = 0; f < RS_NR_FIELDS; f++)
 			r->memcgs[i].total[f] =
