@@ -22,8 +22,8 @@
  *                                  MEMCGS memcgs PARENT/t0.. of WORKERS
  *                                  workers each; a worker holds ANON_MB of
  *                                  anon and its file in DIR (tenant0..) and
- *                                  serves requests (touch a random quarter
- *                                  of both), each timed
+ *                                  serves requests (touch a random
+ *                                  sixteenth of both), each timed
  *   stride MEMCG PATH SECONDS KB   4 KiB of every KB KiB of PATH through
  *                                  mmap, over and over
  *
@@ -552,13 +552,13 @@ static void tn_worker(int idx)
 		die("mmap");
 	for (size_t off = 0; off < anon; off += PAGE)
 		a[off] = (unsigned char)off;
-	/* a request touches a random quarter of each working set */
+	/* a request touches a random sixteenth of each working set */
 	while (now() < tn_end) {
 		double t = now();
 
-		for (size_t i = 0; i < pages / 4; i++)
+		for (size_t i = 0; i < pages / 16; i++)
 			a[(rand_r(&seed) % pages) * PAGE]++;
-		for (size_t i = 0; i < (size_t)st.st_size / PAGE / 4; i++)
+		for (size_t i = 0; i < (size_t)st.st_size / PAGE / 16; i++)
 			sum += f[(rand_r(&seed) % (st.st_size / PAGE)) * PAGE];
 		lat_add(now() - t);
 		sh->progress[idx]++;
