@@ -20,8 +20,9 @@
 struct rs_collector {
 	struct reclaimscope_bpf *skel;
 	/* per rs_prog_specs index: the program and its copies "<prog>_<n>" */
-	struct bpf_link *links[64][RS_COPIES];
-	bool spec_attached[64]; /* outlives the links: rs_collector_stop() */
+	struct bpf_link *links[RS_MAX_PROG_SPECS][RS_COPIES];
+	/* outlives the links: rs_collector_stop() */
+	bool spec_attached[RS_MAX_PROG_SPECS];
 	__u64 second_runs[RS_NR_SLOTS]; /* from the last snapshot */
 	struct ring_buffer *ring;
 	rs_record_fn fn;
@@ -70,7 +71,7 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 /* --- choosing programs ---------------------------------------------------- */
 
 struct choice {
-	bool enabled[64]; /* per rs_prog_specs index */
+	bool enabled[RS_MAX_PROG_SPECS]; /* per rs_prog_specs index */
 	bool hook_failed[RS_NR_HOOKS];
 };
 

@@ -86,3 +86,6 @@ const struct rs_prog_spec rs_prog_specs[] = {
 };
 
 const int rs_nr_prog_specs = sizeof(rs_prog_specs) / sizeof(rs_prog_specs[0]);
+_Static_assert(sizeof(rs_prog_specs) / sizeof(rs_prog_specs[0]) <=
+		       RS_MAX_PROG_SPECS,
+	       "the collector's per-spec arrays hold every program spec");

@@ -21,6 +21,10 @@ struct rs_prog_spec {
 	const char *pattern; /* parameter names (functions) or types (tp) */
 };
 
+/* per-spec arrays of the collector are sized by this (a static assert in
+ * hooks.c keeps the table within it) */
+#define RS_MAX_PROG_SPECS 64
+
 extern const struct rs_prog_spec rs_prog_specs[];
 extern const int rs_nr_prog_specs;
 

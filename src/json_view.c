@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "json_view.h"
 #include "fields.h"
@@ -155,13 +156,21 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 {
 	size_t nr;
 	const struct rs_cell *cells = rs_model_cells(m, &nr);
-	__u64 per_node[64][RS_NR_FIELDS];
-	int nodes[64], nr_nodes = 0;
+	/* at most one node per cell: every node kept, however many */
+	size_t room = mc->nr_cells ? mc->nr_cells : 1;
+	__u64(*per_node)[RS_NR_FIELDS] = calloc(room, sizeof(*per_node));
+	int *nodes = calloc(room, sizeof(*nodes)), nr_nodes = 0;
 	__u64 per_rec[RS_NR_RECLAIMERS][RS_NR_FIELDS];
 	bool rec_seen[RS_NR_RECLAIMERS] = {false};
 	json_t *arr = json_array();
 
 	memset(per_rec, 0, sizeof(per_rec));
+	if (!per_node || !nodes) {
+		free(per_node);
+		free(nodes);
+		*by_reclaimer = json_object();
+		return arr;
+	}
 	for (size_t i = mc->first_cell;
 	     i < mc->first_cell + mc->nr_cells && i < nr; i++) {
 		const struct rs_cell *c = &cells[i];
@@ -170,12 +179,8 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 		for (n = 0; n < nr_nodes; n++)
 			if (nodes[n] == c->key.node)
 				break;
-		if (n == nr_nodes) {
-			if (nr_nodes == 64)
-				continue;
+		if (n == nr_nodes)
 			nodes[nr_nodes++] = c->key.node;
-			memset(per_node[n], 0, sizeof(per_node[n]));
-		}
 		for (int f = 0; f < RS_NR_FIELDS; f++)
 			per_node[n][f] += c->total[f];
 		if (c->key.reclaimer < RS_NR_RECLAIMERS) {
@@ -194,6 +199,8 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 		add_brief(e, per_node[n], rs_model_hooks(m));
 		json_array_append_new(arr, e);
 	}
+	free(per_node);
+	free(nodes);
 	*by_reclaimer = json_object();
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++) {
 		json_t *e;

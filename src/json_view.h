@@ -9,9 +9,8 @@
 #include <jansson.h>
 #include <stdio.h>
 #include "model.h"
+#include "recording.h"
 #include "run_info.h"
-
-#define RS_SCHEMA 2
 
 json_t *rs_json_header(const struct rs_run_info *info);
 /* The kernel's keys of the header (kernel, mglru, series, ...) into o. */

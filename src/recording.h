@@ -14,6 +14,12 @@
 #include <stdio.h>
 #include "rs_common.h"
 
+/*
+ * The recording format's version (docs/recording-format.md): what `record`
+ * writes and the newest this reader reads.  2 added the outcome record.
+ */
+#define RS_SCHEMA 2
+
 /* Rates charted over time, per memcg, from the snapshots. */
 enum rs_rec_series {
 	RS_SERIES_SCANNED,

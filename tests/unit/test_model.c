@@ -269,6 +269,29 @@ static void own_counters_unreadable(void **state)
 	rs_model_free(m);
 }
 
+/* A memcg with cells on more nodes than a small fixed array would hold:
+ * the summary lists every node (the JSON view once kept 64). */
+static void many_nodes(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	json_t *sum, *nodes;
+
+	(void)state;
+	rs_model_begin(m);
+	for (int node = 0; node < 70; node++)
+		add(m, 100, (__u16)node, RS_RECLAIMER_KSWAPD, 1, 1);
+	rs_model_end(m, 1.0);
+	sum = rs_json_summary(m, 1.0, NULL);
+	nodes = json_object_get(
+		json_array_get(json_object_get(sum, "memcgs"), 0), "nodes");
+	assert_int_equal(json_array_size(nodes), 70);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(nodes, 69), "scanned")),
+			 1);
+	json_decref(sum);
+	rs_model_free(m);
+}
+
 /*
  * The memcgs find their path entries in one walk (next_path): entries that
  * exist, entries made on the way (an active memcg without one), and memcgs
@@ -604,6 +627,7 @@ int main(void)
 		cmocka_unit_test(stats_interval),
 		cmocka_unit_test(own_counters),
 		cmocka_unit_test(own_counters_unreadable),
+		cmocka_unit_test(many_nodes),
 		cmocka_unit_test(sums_of_one_and_many_cells),
 		cmocka_unit_test(path_entries_in_one_walk),
 		cmocka_unit_test(hist_buckets_are_le_bounds),
