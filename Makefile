@@ -210,6 +210,7 @@ PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 install: $(OUT)/reclaimscope
 	install -D -m 0755 $(OUT)/reclaimscope $(DESTDIR)$(SBINDIR)/reclaimscope
 	install -D -m 0644 docs/reclaimscope.8 $(DESTDIR)$(MANDIR)/man8/reclaimscope.8
@@ -217,6 +218,8 @@ install: $(OUT)/reclaimscope
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/reclaimscope.service.in \
 		>$(DESTDIR)$(UNITDIR)/reclaimscope.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/reclaimscope.service
+	install -D -m 0644 packaging/bash-completion/reclaimscope \
+		$(DESTDIR)$(COMPLETIONDIR)/reclaimscope
 
 # report and diff on the VM scenarios' recordings (after vmtest)
 reporttest: $(OUT)/reclaimscope

@@ -35,7 +35,8 @@ enum {
 	OPT_MARKDOWN,
 	OPT_GROUPS,
 	OPT_TOTAL,
-	OPT_METRIC
+	OPT_METRIC,
+	OPT_METRICS
 };
 
 static error_t parse_budget(struct argp_state *state, const char *arg,
@@ -71,6 +72,17 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case OPT_MARKDOWN:
 		o->markdown = true;
 		return 0;
+	case OPT_METRICS:
+		/* name, unit, better direction, section: for --metric, scripts
+		 */
+		for (int i = 0; i < rs_nr_metrics; i++)
+			printf("%s\t%s\t%s\t%s\n", rs_metrics[i].name,
+			       rs_metrics[i].unit,
+			       rs_metrics[i].better == RS_LOWER	   ? "lower"
+			       : rs_metrics[i].better == RS_HIGHER ? "higher"
+								   : "-",
+			       rs_metrics[i].section);
+		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
 	case OPT_GROUPS:
 		o->groups = true;
 		return 0;
@@ -205,6 +217,15 @@ int rs_cmd_report(int argc, char **argv)
 		 "Latency budget passes and reclaims are counted against "
 		 "(default 8.3, a 120 Hz frame)",
 		 0},
+		{"json", OPT_JSON, NULL, 0,
+		 "One JSON document instead of text: every metric of every "
+		 "memcg under its report name (null where unknown), the "
+		 "outcome records, drops and fairness",
+		 0},
+		{"metrics", OPT_METRICS, NULL, 0,
+		 "List the metrics (name, unit, which way is better, section), "
+		 "one per line, and exit",
+		 0},
 		{0},
 	};
 	static const char doc[] =
@@ -221,7 +242,9 @@ int rs_cmd_report(int argc, char **argv)
 		"EXAMPLES:\n"
 		"  reclaimscope report run.ndjson\n"
 		"  reclaimscope report run.ndjson --html run.html\n"
-		"  reclaimscope report --budget-ms 16.7 run.ndjson\n";
+		"  reclaimscope report --budget-ms 16.7 run.ndjson\n"
+		"  reclaimscope report --json run.ndjson | jq "
+		"'.memcgs[0].metrics.reclaimed'\n";
 	static const struct argp argp = {options, parse, "FILE", doc,
 					 NULL,	  NULL,	 NULL};
 	struct report_opts o = {.budget_ms = DEFAULT_BUDGET_MS,
@@ -234,7 +257,15 @@ int rs_cmd_report(int argc, char **argv)
 		return 2;
 	if (load(o.files[0], o.budget_ms, &r))
 		return 1;
-	rs_report_text(stdout, o.files[0], &r);
+	if (o.json) {
+		json_t *j = rs_report_json(o.files[0], &r);
+
+		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+		putchar('\n');
+		json_decref(j);
+	} else {
+		rs_report_text(stdout, o.files[0], &r);
+	}
 	if (o.html) {
 		rc = write_html(o.html, o.files[0], &r);
 		if (!rc)

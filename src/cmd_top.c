@@ -29,7 +29,7 @@ struct top_opts {
 	bool tree, per_node, all, no_color;
 };
 
-enum { OPT_NO_COLOR = 0x100, OPT_ALL };
+enum { OPT_NO_COLOR = 0x100, OPT_ALL, OPT_COLUMNS };
 
 static const struct argp_option options[] = {
 	{"interval", 'i', "SECONDS", 0,
@@ -50,6 +50,10 @@ static const struct argp_option options[] = {
 	{"all", OPT_ALL, NULL, 0, "Also memcgs idle in the last interval", 0},
 	{"no-color", OPT_NO_COLOR, NULL, 0,
 	 "No colours (also when NO_COLOR is set)", 0},
+	{"columns", OPT_COLUMNS, NULL, 0,
+	 "Print the column titles --sort takes, one per line, and exit "
+	 "(needs no privileges)",
+	 0},
 	{0},
 };
 
@@ -100,10 +104,11 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 's':
 		if (col_by_title(arg) < 0) {
-			argp_error(state,
-				   "no column '%s': see the column titles in "
-				   "`reclaimscope top -b -n 1`",
-				   arg);
+			argp_error(
+				state,
+				"no column '%s': `reclaimscope top --columns` "
+				"lists them",
+				arg);
 			return EINVAL;
 		}
 		o->sort = arg;
@@ -123,6 +128,13 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case OPT_NO_COLOR:
 		o->no_color = true;
 		return 0;
+	case OPT_COLUMNS:
+		for (int c = 0; c < rs_top_nr_cols; c++) {
+			char buf[64];
+
+			printf("%s\n", rs_top_col_title(c, buf, sizeof(buf)));
+		}
+		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
 	default:
 		return rs_cli_parse_default(key, arg, state, &o->common);
 	}

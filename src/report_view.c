@@ -8,6 +8,20 @@
 #include "model.h"
 #include "util.h"
 
+/* Most reclaimed first, unknown last, then by id: one order for a file. */
+static int more_reclaimed(const void *x, const void *y)
+{
+	const struct rs_rec_memcg *a = *(const struct rs_rec_memcg *const *)x,
+				  *b = *(const struct rs_rec_memcg *const *)y;
+	double va = a->total[RS_F_RECLAIMED], vb = b->total[RS_F_RECLAIMED];
+
+	if (isnan(va) != isnan(vb))
+		return isnan(va) ? 1 : -1;
+	if (!isnan(va) && va != vb)
+		return va > vb ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
 /* Listed memcgs, most reclaimed first (unknown last). */
 static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
 					      size_t *nr)
@@ -24,19 +38,8 @@ static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
 	for (size_t i = 0; i < r->nr_memcgs; i++)
 		if (rs_rec_memcg_listed(r, &r->memcgs[i]))
 			list[n++] = &r->memcgs[i];
-	/* insertion sort: reports list tens of memcgs, not millions */
-	for (size_t i = 1; i < n; i++) {
-		const struct rs_rec_memcg *m = list[i];
-		double v = m->total[RS_F_RECLAIMED];
-		size_t j = i;
-
-		while (j > 0 && !(list[j - 1]->total[RS_F_RECLAIMED] >= v) &&
-		       !isnan(v)) {
-			list[j] = list[j - 1];
-			j--;
-		}
-		list[j] = m;
-	}
+	/* a recording may hold 100,000 memcgs: O(n log n) */
+	qsort(list, n, sizeof(*list), more_reclaimed);
 	*nr = n;
 	return list;
 }
@@ -220,6 +223,111 @@ void rs_report_text(FILE *out, const char *name, const struct rs_recording *r)
 	for (size_t i = 0; i < nr; i++)
 		memcg_text(out, r, list[i]);
 	free(list);
+}
+
+/* --- JSON -------------------------------------------------------------- */
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+/* Every metric of m under its report name; null where unknown. */
+static json_t *metrics_json(const struct rs_recording *r,
+			    const struct rs_rec_memcg *m)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < rs_nr_metrics; i++) {
+		double v = rs_metric_value(r, m, i);
+
+		/* a workload's own figures: only where it gave them */
+		if (isnan(v) && rs_metrics[i].from_outcome)
+			continue;
+		json_object_set_new(o, rs_metrics[i].name, num_or_null(v));
+	}
+	return o;
+}
+
+static json_t *outcomes_json(const struct rs_recording *r)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < r->nr_outcomes; i++) {
+		const struct rs_outcome *e = &r->outcomes[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "workload", json_string(e->workload));
+		json_object_set_new(o, "worker",
+				    e->worker >= 0 ? json_integer(e->worker)
+						   : json_null());
+		json_object_set_new(o, "memcg",
+				    e->memcg ? json_string(e->memcg)
+					     : json_null());
+		for (int k = 0; k < RS_NR_OUTCOME_KEYS; k++) {
+			if (isnan(e->v[k]))
+				continue;
+			json_object_set_new(o, rs_outcome_keys[k],
+					    k == RS_OUT_OOM_KILLED
+						    ? json_boolean(e->v[k] != 0)
+						    : json_real(e->v[k]));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+json_t *rs_report_json(const char *name, const struct rs_recording *r)
+{
+	json_t *o = json_object(), *memcgs = json_array(),
+	       *units = json_object();
+	struct rs_rec_memcg total;
+	size_t nr;
+	const struct rs_rec_memcg **list = by_reclaim(r, &nr);
+	int n;
+	double j = rs_fairness(r, &n);
+
+	json_object_set_new(o, "recording", json_string(name));
+	json_object_set_new(o, "header",
+			    json_pack("{s:i,s:s?,s:s?,s:f,s:b,s:b,s:b,s:b}",
+				      "schema", r->schema, "kernel", r->kernel,
+				      "start", r->start, "duration",
+				      r->duration, "mglru", r->mglru, "series",
+				      r->series, "events", r->has_events,
+				      "cut_short", !r->has_summary));
+	json_object_set_new(o, "drops", json_integer((json_int_t)r->drops));
+	json_object_set_new(o, "missed", json_integer((json_int_t)r->missed));
+	json_object_set_new(o, "agg_full",
+			    json_integer((json_int_t)r->agg_full));
+	json_object_set_new(o, "budget_ms", json_real(r->budget_ns / 1e6));
+	json_object_set_new(
+		o, "fairness",
+		json_pack("{s:o,s:i}", "index", num_or_null(j), "memcgs", n));
+	for (int i = 0; i < rs_nr_metrics; i++)
+		json_object_set_new(units, rs_metrics[i].name,
+				    json_string(rs_metrics[i].unit));
+	json_object_set_new(o, "units", units);
+	json_object_set_new(o, "outcomes", outcomes_json(r));
+	rs_recording_total(r, &total);
+	json_array_append_new(memcgs,
+			      json_pack("{s:s,s:o}", "path", "(total)",
+					"metrics", metrics_json(r, &total)));
+	rs_rec_memcg_release(&total);
+	for (size_t i = 0; list && i < nr; i++) {
+		const struct rs_rec_memcg *m = list[i];
+		json_t *e = json_object();
+
+		json_object_set_new(e, "path",
+				    m->path ? json_string(m->path)
+					    : json_null());
+		json_object_set_new(e, "id", json_integer((json_int_t)m->id));
+		json_object_set_new(e, "gone", json_boolean(m->gone));
+		json_object_set_new(e, "metrics", metrics_json(r, m));
+		json_array_append_new(memcgs, e);
+	}
+	free(list);
+	json_object_set_new(o, "memcgs", memcgs);
+	return o;
 }
 
 /* --- HTML -------------------------------------------------------------- */

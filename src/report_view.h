@@ -13,6 +13,9 @@
 
 void rs_report_text(FILE *out, const char *name, const struct rs_recording *r);
 int rs_report_html(FILE *out, const char *name, const struct rs_recording *r);
+/* Everything the text report prints, as one document: the metrics under
+ * their report names, per memcg ("(total)" first), null where unknown. */
+json_t *rs_report_json(const char *name, const struct rs_recording *r);
 
 void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		  const char *name_b, const struct rs_recording *b);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make install` into a scratch DESTDIR: the files land where PREFIX says,
-# the binary runs, the man page renders without warnings, and systemd
-# accepts the unit.
+# the binary runs, the man page renders without warnings, systemd accepts
+# the unit, and the bash completion completes (tests/host/completion.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dest="$top/build/installtest"
@@ -31,5 +31,14 @@ check "unit listens on loopback" grep -q -- "--listen 127.0.0.1:" "$unit"
 sed "s|^ExecStart=/usr/sbin/|ExecStart=$dest/usr/sbin/|" "$unit" >"$dest/reclaimscope.service"
 check "systemd-analyze verify accepts the unit" \
 	sh -c "! systemd-analyze verify --man=no '$dest/reclaimscope.service' 2>&1 | grep ."
+check "bash completion installed" test -f "$dest/usr/share/bash-completion/completions/reclaimscope"
+# the installed completion, driven as bash drives it
+if "$top/tests/host/completion.sh" "$dest/usr/share/bash-completion/completions/reclaimscope" \
+	"$dest/usr/sbin/reclaimscope"; then
+	passed=$((passed + 1))
+else
+	echo "  FAIL  bash completion"
+	failed=$((failed + 1))
+fi
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

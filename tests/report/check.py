@@ -255,6 +255,33 @@ def untrusted():
           "a recording cut mid-line is reported up to its last whole line")
 
 
+def report_json():
+    """report --json says what the text report says: for every scenario's
+    recording, every memcg block's every figure, and the memcgs in the same
+    order."""
+    compared = 0
+    for name in sorted(os.listdir(VM)):
+        rec = os.path.join(VM, name, "results", "rec.ndjson")
+        if not os.path.exists(rec):
+            continue
+        text = run("report", rec).stdout
+        doc = json.loads(run("report", "--json", rec).stdout)
+        paths = [l[3:].rsplit(" ==", 1)[0].replace(" (gone)", "")
+                 for l in text.splitlines() if l.startswith("== ")]
+        check([m["path"] or f"(id {m['id']})" for m in doc["memcgs"]] == paths,
+              f"{name}: report --json lists the text report's memcgs in its order")
+        for m in doc["memcgs"][:20]:
+            want = report_values(text, m["path"])
+            got = {k: v for k, v in m["metrics"].items() if k in want}
+            same = all(close(got.get(k), v) for k, v in want.items())
+            check(same and set(got) == set(want),
+                  f"{name} {m['path']}: {len(want)} figures equal the text's")
+            compared += 1
+        check(doc["drops"] == json.loads(open(rec).read().splitlines()[-1]).get("drops", doc["drops"]),
+              f"{name}: drops as the summary says")
+    check(compared >= 10, f"report --json compared on {compared} memcgs")
+
+
 def main():
     global BIN, VM, WORK
     BIN, VM, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
@@ -264,6 +291,7 @@ def main():
     fairness()
     diff()
     html()
+    report_json()
     untrusted()
     return judge.close("report")
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The bash completion (packaging/bash-completion/reclaimscope) as bash
+# runs it: commands, each command's options from its --help, top's --sort
+# columns, report's metrics for --metric, recordings for report.
+# usage: completion.sh COMPLETION_FILE BINARY
+set -uo pipefail
+file=$1 bin=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+passed=0 failed=0
+# shellcheck disable=SC1091
+. /usr/share/bash-completion/bash_completion
+# shellcheck disable=SC1090
+. "$file"
+PATH="$(dirname "$bin"):$PATH"
+complete_line() { # WORDS...: COMPREPLY for the last word
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_reclaimscope reclaimscope "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+expect() { # WHAT WANT WORDS...: WANT among the completions
+	local what=$1 want=$2
+	shift 2
+	if complete_line "$@" | grep -qx -- "$want"; then
+		echo "  ok    $what"
+		passed=$((passed + 1))
+	else
+		echo "  FAIL  $what (got: $(complete_line "$@" | tr '\n' ' '))"
+		failed=$((failed + 1))
+	fi
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+touch "$work/run.ndjson" "$work/notes.txt"
+cd "$work" || exit 1
+expect "commands" top reclaimscope to
+expect "commands: diff" diff reclaimscope di
+expect "record's options from its --help" --outcome reclaimscope record --out
+expect "diff's options" --markdown reclaimscope diff --mark
+expect "top --sort columns" eff% reclaimscope top --sort e
+expect "diff --metric names" efficiency reclaimscope diff --metric effi
+expect "report takes recordings" run.ndjson reclaimscope report r
+if complete_line reclaimscope report n | grep -qx notes.txt; then
+	echo "  FAIL  report offers only recordings (and folders)"
+	failed=$((failed + 1))
+else
+	echo "  ok    report offers only recordings (and folders)"
+	passed=$((passed + 1))
+fi
+echo "completion: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
