@@ -17,6 +17,7 @@
 #   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
 #   make labsmoke   the reclaim lab at its smallest, its table checked
+#   make promtest   the Prometheus rules: promtool check and unit tests
 #   make sanitize   unit and host tests built with ASan+UBSan (build/san)
 #   make soak       an hour in the VM: nothing dropped, flat RSS (not in test)
 #   make lint       clang-format check, cppcheck and clang-tidy on src/
@@ -58,7 +59,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: demo labsmoke bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: demo labsmoke promtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -146,7 +147,7 @@ lint: $(SKELS)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint installtest hosttest benchsmoke vmtest reporttest labsmoke
+tests: unit fuzz sanitize lint installtest promtest hosttest benchsmoke vmtest reporttest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), then
@@ -220,10 +221,23 @@ install: $(OUT)/reclaimscope
 	chmod 0644 $(DESTDIR)$(UNITDIR)/reclaimscope.service
 	install -D -m 0644 packaging/bash-completion/reclaimscope \
 		$(DESTDIR)$(COMPLETIONDIR)/reclaimscope
+	install -D -m 0644 $(RULES) \
+		$(DESTDIR)$(PREFIX)/share/reclaimscope/prometheus/reclaimscope-rules.yml
+
+# The shipped Prometheus rules: promtool's checks and unit tests (alerts
+# that must fire and must not); after vmtest, also that every series they
+# read is one the daemon serves.
+RULES := packaging/prometheus/reclaimscope-rules.yml
+promtest:
+	promtool check rules $(RULES)
+	cd tests/prometheus && promtool test rules rules_test.yml
+	if ls $(OUT)/vm/*/results/metrics.*.txt >/dev/null 2>&1; then \
+		tests/prometheus/names.sh $(RULES) $(OUT)/vm/*/results/metrics.*.txt; fi
 
 # report and diff on the VM scenarios' recordings (after vmtest)
 reporttest: $(OUT)/reclaimscope
 	python3 tests/report/check.py $(OUT)/reclaimscope $(OUT)/vm $(OUT)/reporttest
+	tests/prometheus/names.sh $(RULES) $(OUT)/vm/*/results/metrics.*.txt
 
 installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
