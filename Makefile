@@ -18,6 +18,9 @@
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
 #   make labsmoke   the reclaim lab at its smallest, its table checked
 #   make promtest   the Prometheus rules: promtool check and unit tests
+#   make deb        the Debian package (build/deb), lintian-clean
+#   make debtest    the package installed, run and removed in a bookworm
+#                   chroot (debootstrap)
 #   make sanitize   unit and host tests built with ASan+UBSan (build/san)
 #   make soak       an hour in the VM: nothing dropped, flat RSS (not in test)
 #   make lint       clang-format check, cppcheck and clang-tidy on src/
@@ -59,7 +62,7 @@ APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: demo labsmoke promtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: demo labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -78,7 +81,7 @@ $(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKELS) | $(OUT
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUT)/reclaimscope: $(APP_OBJS)
-	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # The benchmark programs and their driver (tests/bench): never installed.
 $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h)
@@ -147,7 +150,7 @@ lint: $(SKELS)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint installtest promtest hosttest benchsmoke vmtest reporttest labsmoke
+tests: unit fuzz sanitize lint installtest debtest promtest hosttest benchsmoke vmtest reporttest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), then
@@ -233,6 +236,23 @@ promtest:
 	cd tests/prometheus && promtool test rules rules_test.yml
 	if ls $(OUT)/vm/*/results/metrics.*.txt >/dev/null 2>&1; then \
 		tests/prometheus/names.sh $(RULES) $(OUT)/vm/*/results/metrics.*.txt; fi
+
+# The Debian package, built the Debian way (packaging/debian, debhelper)
+# from a copy of this tree, then lintian: no error or warning.
+DEB_VERSION := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' packaging/debian/changelog)
+DEB_TREE := $(OUT)/deb/reclaimscope-$(DEB_VERSION)
+deb:
+	rm -rf $(OUT)/deb
+	mkdir -p $(DEB_TREE)
+	tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $(DEB_TREE)
+	cp -r packaging/debian $(DEB_TREE)/debian
+	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; }
+	lintian --fail-on error,warning --info $(OUT)/deb/*.changes
+	@echo "deb: $$(ls $(OUT)/deb/*.deb)"
+
+debtest: deb
+	tests/host/deb.sh $(OUT)/deb/reclaimscope_$(DEB_VERSION)_amd64.deb
 
 # report and diff on the VM scenarios' recordings (after vmtest)
 reporttest: $(OUT)/reclaimscope

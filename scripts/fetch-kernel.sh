@@ -35,17 +35,8 @@ mkdir -p "$apt_dir/lists/partial" "$cache/kernels"
 log() { printf 'fetch-kernel: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# Mirror URI from the machine's apt configuration (deb822 or one-line format).
-mirror=""
-for f in /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] || continue
-	mirror=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' "$f")
-	[ -n "$mirror" ] && break
-done
-if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
-	mirror=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' /etc/apt/sources.list)
-fi
-[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list{,.d}; configure apt first"
+# Mirror URI from the machine's apt configuration.
+mirror=$("$(dirname "$0")/debian-mirror.sh") || die "no Debian mirror: configure apt first"
 
 components="main"
 sources="$apt_dir/sources.list"

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The Debian package (make deb) as an operator meets it: installed with apt
+# into a Debian 12 chroot (debootstrap, cached), the way `dpkg -i` would,
+# dependencies from the archive; the installed `reclaimscope probe` runs
+# against this kernel; the unit is enabled and not started; `dpkg -r`
+# leaves no file of the package but its conffiles, `dpkg -P` none.
+# usage: tests/host/deb.sh DEB
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cache=${RECLAIMSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimscope}
+base="$cache/chroot-bookworm.tar"
+root="$top/build/debtest"
+passed=0 failed=0
+check() { # WHAT CMD...
+	local what=$1
+	shift
+	if "$@" >"$root.out" 2>&1; then
+		echo "  ok    $what"
+		passed=$((passed + 1))
+	else
+		echo "  FAIL  $what: $(tail -n 5 "$root.out" | tr '\n' ' ')"
+		failed=$((failed + 1))
+	fi
+}
+in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+cleanup() {
+	for m in sys/kernel/debug sys/fs/bpf sys proc dev; do
+		mountpoint -q "$root/$m" && umount -l "$root/$m"
+	done
+}
+trap cleanup EXIT
+
+# a minimal Debian 12, made once and kept as a tarball
+mkdir -p "$cache"
+if [ ! -f "$base" ]; then
+	mirror=$("$top/scripts/debian-mirror.sh") || exit 1
+	rm -rf "$root.boot"
+	echo "deb: debootstrap of a minimal bookworm (once; cached)"
+	debootstrap --variant=minbase bookworm "$root.boot" "$mirror" >"$root.boot.log" 2>&1 ||
+		{ tail -n 20 "$root.boot.log"; exit 1; }
+	tar -C "$root.boot" -cf "$base.tmp" . && mv "$base.tmp" "$base"
+	rm -rf "$root.boot"
+fi
+cleanup
+rm -rf "$root"
+mkdir -p "$root"
+tar -C "$root" -xf "$base"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+mount -t proc proc "$root/proc"
+mount --rbind /sys "$root/sys"
+mount --bind /dev "$root/dev"
+cp "$deb" "$root/tmp/reclaimscope.deb"
+pkg_files() { dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' | grep -v '/$'; }
+
+check "apt installs the package and its dependencies" \
+	in_root sh -c 'apt-get update -q && apt-get install -y -q /tmp/reclaimscope.deb'
+check "the installed binary is the package's version" \
+	sh -c "in_root() { chroot '$root' \"\$@\"; }; in_root /usr/sbin/reclaimscope --version | grep -q ' $(dpkg-deb -f "$deb" Version)\$'"
+check "every file of the package is installed" \
+	sh -c "for f in $(pkg_files | tr '\n' ' '); do test -e '$root'\$f || { echo missing \$f; exit 1; }; done"
+# probe exits 0 when anything attached: a kernel with BTF and BPF allowed
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then
+	check "the installed probe attaches on this kernel" in_root /usr/sbin/reclaimscope probe
+else
+	echo "  skip  the installed probe (no kernel BTF, or not root)"
+fi
+check "the unit is enabled (multi-user.target wants it)" \
+	test -L "$root/etc/systemd/system/multi-user.target.wants/reclaimscope.service"
+check "the unit is not started on install (no start in postinst)" \
+	sh -c "! grep -q deb-systemd-invoke '$root/var/lib/dpkg/info/reclaimscope.postinst'"
+check "the man page, completion and rules are where the README says" \
+	test -f "$root/usr/share/man/man8/reclaimscope.8.gz" -a \
+	-f "$root/usr/share/bash-completion/completions/reclaimscope" -a \
+	-f "$root/usr/share/reclaimscope/prometheus/reclaimscope-rules.yml"
+check "dpkg -r removes it" in_root dpkg -r reclaimscope
+check "dpkg -r leaves no file of the package behind" \
+	sh -c "for f in $(pkg_files | tr '\n' ' '); do test ! -e '$root'\$f || { echo left \$f; exit 1; }; done"
+check "dpkg -P purges it" in_root dpkg -P reclaimscope
+check "nothing is left: not the unit's enablement, not the package's records" \
+	sh -c "test ! -e '$root/etc/systemd/system/multi-user.target.wants/reclaimscope.service' &&
+		! ls '$root/var/lib/dpkg/info/reclaimscope.'* 2>/dev/null | grep -q ."
+echo "deb: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
