@@ -43,6 +43,11 @@ if [ ! -f "$base" ]; then
 	rm -rf "$root.boot"
 fi
 cleanup
+# never remove a tree that still has the host's /dev or /sys mounted in it
+if awk -v r="$root/" 'index($2, r) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+	echo "deb: $root still has mounts in it; unmount them first" >&2
+	exit 1
+fi
 rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" -xf "$base"
