@@ -513,3 +513,301 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 	free(space);
 	return ferror(out) ? -1 : 0;
 }
+
+/* --- two recordings ------------------------------------------------------ */
+
+/* "better", "worse", "same" or "" (no direction, or unknown) */
+static const char *verdict(int i, double a, double b)
+{
+	if (isnan(a) || isnan(b) || rs_metrics[i].better == RS_NEUTRAL)
+		return "";
+	if (a == b)
+		return "same";
+	if ((b < a) == (rs_metrics[i].better == RS_LOWER))
+		return "better";
+	return "worse";
+}
+
+static double change_pct(double a, double b)
+{
+	if (isnan(a) || isnan(b) || a == 0)
+		return NAN;
+	return 100.0 * (b - a) / a;
+}
+
+/* Pairs of memcgs to compare: the totals, then every path in both. */
+struct pair {
+	char *path; /* the label: "path", or "path (2 of 3)" when reused */
+	const struct rs_rec_memcg *a, *b;
+};
+
+/* A listed memcg with a path, for matching by path. */
+struct named {
+	const char *path;
+	const struct rs_rec_memcg *m;
+};
+
+static int by_path(const void *x, const void *y)
+{
+	const struct named *p = x, *q = y;
+	int c = strcmp(p->path, q->path);
+
+	return c ? c : (p->m->id > q->m->id) - (p->m->id < q->m->id);
+}
+
+static struct named *named_of(const struct rs_recording *r, size_t *n)
+{
+	struct named *v = calloc(r->nr_memcgs + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < r->nr_memcgs; i++)
+		if (r->memcgs[i].path && rs_rec_memcg_listed(r, &r->memcgs[i]))
+			v[(*n)++] = (struct named){r->memcgs[i].path,
+						   &r->memcgs[i]};
+	if (v)
+		qsort(v, *n, sizeof(*v), by_path);
+	return v;
+}
+
+/*
+ * What diff compares: the totals, then memcgs matched by path.  A path
+ * that several memcgs had in turn (made, removed, made again) pairs its
+ * k-th memcg in A, by id, with its k-th in B; whatever is left on either
+ * side, and every path only one side has, is listed apart (only_a/only_b)
+ * rather than dropped.
+ */
+struct comparison {
+	struct pair *pairs;
+	size_t nr;
+	const char **only_a, **only_b;
+	size_t nr_only_a, nr_only_b;
+};
+
+static void comparison_free(struct comparison *c)
+{
+	for (size_t k = 1; k < c->nr; k++)
+		free(c->pairs[k].path);
+	free(c->pairs);
+	free(c->only_a);
+	free(c->only_b);
+}
+
+static int compare(const struct rs_recording *a, const struct rs_recording *b,
+		   struct rs_rec_memcg *ta, struct rs_rec_memcg *tb,
+		   struct comparison *c)
+{
+	size_t na, nb, i = 0, j = 0;
+	struct named *va = named_of(a, &na), *vb = named_of(b, &nb);
+
+	memset(c, 0, sizeof(*c));
+	c->pairs = calloc(na + 1, sizeof(*c->pairs));
+	c->only_a = calloc(na + 1, sizeof(*c->only_a));
+	c->only_b = calloc(nb + 1, sizeof(*c->only_b));
+	if (!va || !vb || !c->pairs || !c->only_a || !c->only_b) {
+		free(va);
+		free(vb);
+		comparison_free(c);
+		return -1;
+	}
+	c->pairs[c->nr++] = (struct pair){"(total)", ta, tb};
+	while (i < na || j < nb) {
+		int d = i >= na	  ? 1
+			: j >= nb ? -1
+				  : strcmp(va[i].path, vb[j].path);
+		size_t ra = 0, rb = 0;
+
+		if (d < 0) {
+			c->only_a[c->nr_only_a++] = va[i++].path;
+			continue;
+		}
+		if (d > 0) {
+			c->only_b[c->nr_only_b++] = vb[j++].path;
+			continue;
+		}
+		while (i + ra < na && !strcmp(va[i + ra].path, va[i].path))
+			ra++;
+		while (j + rb < nb && !strcmp(vb[j + rb].path, vb[j].path))
+			rb++;
+		for (size_t k = 0; k < ra || k < rb; k++) {
+			char *label = NULL;
+
+			if (k >= ra) {
+				c->only_b[c->nr_only_b++] = vb[j + k].path;
+				continue;
+			}
+			if (k >= rb) {
+				c->only_a[c->nr_only_a++] = va[i + k].path;
+				continue;
+			}
+			if (ra == 1 && rb == 1)
+				label = strdup(va[i].path);
+			else if (asprintf(&label, "%s (%zu of %zu)", va[i].path,
+					  k + 1, ra > rb ? ra : rb) < 0)
+				label = NULL;
+			if (!label)
+				continue;
+			c->pairs[c->nr++] =
+				(struct pair){label, va[i + k].m, vb[j + k].m};
+		}
+		i += ra;
+		j += rb;
+	}
+	free(va);
+	free(vb);
+	return 0;
+}
+
+/* "A was cut short ..." for a recording without its summary */
+static void cut_short_note(FILE *out, const char *side,
+			   const struct rs_recording *r)
+{
+	if (!r->has_summary)
+		fprintf(out,
+			"note: %s was cut short (no summary line): its totals "
+			"are the sums of its snapshots, up to %.1f s\n",
+			side, r->duration);
+}
+
+static void only_list(FILE *out, const char *side, const char **paths, size_t n)
+{
+	char pb[RS_PATH_BUF];
+
+	if (!n)
+		return;
+	fprintf(out, "\nonly in %s (%zu memcg%s, not compared):\n", side, n,
+		n == 1 ? "" : "s");
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "  %s\n",
+			rs_name_shown(paths[k], pb, sizeof(pb), 0));
+}
+
+static const char *fairness_str(double j, int n, char *buf, size_t size)
+{
+	if (isnan(j))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.3f (%d memcgs)", j, n);
+	return buf;
+}
+
+void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
+		  const char *name_b, const struct rs_recording *b)
+{
+	struct rs_rec_memcg ta, tb;
+	struct comparison c;
+	struct pair *p;
+	size_t nr;
+	int na, nb;
+	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
+	char sfa[48], sfb[48], pb[RS_PATH_BUF];
+
+	rs_recording_total(a, &ta);
+	rs_recording_total(b, &tb);
+	if (compare(a, b, &ta, &tb, &c))
+		memset(&c, 0, sizeof(c));
+	p = c.pairs;
+	nr = c.nr;
+	fprintf(out,
+		"A: %s (kernel %s, %.1f s%s)\nB: %s (kernel %s, %.1f s%s)\n",
+		name_a, a->kernel, a->duration, a->mglru ? ", MGLRU" : "",
+		name_b, b->kernel, b->duration, b->mglru ? ", MGLRU" : "");
+	cut_short_note(out, "A", a);
+	cut_short_note(out, "B", b);
+	fprintf(out,
+		"fairness (Jain's index of pages reclaimed per page held): "
+		"A %s, B %s  %s\n",
+		fairness_str(fa, na, sfa, sizeof(sfa)),
+		fairness_str(fb, nb, sfb, sizeof(sfb)),
+		isnan(fa) || isnan(fb) ? ""
+		: fb > fa	       ? "better"
+		: fb < fa	       ? "worse"
+				       : "same");
+	for (size_t k = 0; k < nr; k++) {
+		fprintf(out, "\n== %s ==\n%-22s %16s %16s %9s  %s\n",
+			rs_name_shown(p[k].path, pb, sizeof(pb), 0), "metric",
+			"A", "B", "change", "");
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			double va = rs_metric_value(a, p[k].a, i),
+			       vb = rs_metric_value(b, p[k].b, i),
+			       c = change_pct(va, vb);
+			char sa[64], sb[64], sc[32];
+
+			if (isnan(va) && isnan(vb))
+				continue;
+			if (isnan(c))
+				snprintf(sc, sizeof(sc), "%s",
+					 va == 0 && vb > 0 ? "new" : "-");
+			else
+				snprintf(sc, sizeof(sc), "%+.1f%%", c);
+			fprintf(out, "%-22s %16s %16s %9s  %s\n",
+				rs_metrics[i].name,
+				rs_metric_shown(a, i, va, sa, sizeof(sa)),
+				rs_metric_shown(b, i, vb, sb, sizeof(sb)), sc,
+				verdict(i, va, vb));
+		}
+	}
+	only_list(out, "A", c.only_a, c.nr_only_a);
+	only_list(out, "B", c.only_b, c.nr_only_b);
+	comparison_free(&c);
+	rs_rec_memcg_release(&ta);
+	rs_rec_memcg_release(&tb);
+}
+
+json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
+		     const char *name_b, const struct rs_recording *b)
+{
+	struct rs_rec_memcg ta, tb;
+	struct comparison c;
+	struct pair *p;
+	size_t nr;
+	int na, nb;
+	json_t *o = json_object(), *arr = json_array(), *only_a = json_array(),
+	       *only_b = json_array();
+	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
+
+	rs_recording_total(a, &ta);
+	rs_recording_total(b, &tb);
+	if (compare(a, b, &ta, &tb, &c))
+		memset(&c, 0, sizeof(c));
+	p = c.pairs;
+	nr = c.nr;
+	for (size_t k = 0; k < c.nr_only_a; k++)
+		json_array_append_new(only_a, json_string(c.only_a[k]));
+	for (size_t k = 0; k < c.nr_only_b; k++)
+		json_array_append_new(only_b, json_string(c.only_b[k]));
+	/* memcgs one side has and the other does not: listed, not compared */
+	json_object_set_new(o, "only_in_a", only_a);
+	json_object_set_new(o, "only_in_b", only_b);
+	/* a recording without its summary: totals summed from snapshots */
+	json_object_set_new(o, "cut_short",
+			    json_pack("{s:b,s:b}", "a", !a->has_summary, "b",
+				      !b->has_summary));
+	json_object_set_new(o, "a", json_string(name_a));
+	json_object_set_new(o, "b", json_string(name_b));
+	json_object_set_new(o, "fairness",
+			    json_pack("{s:o,s:o}", "a", num(fa), "b", num(fb)));
+	for (size_t k = 0; k < nr; k++) {
+		json_t *e = json_object(), *ms = json_object();
+
+		for (int i = 0; i < rs_nr_metrics; i++) {
+			double va = rs_metric_value(a, p[k].a, i),
+			       vb = rs_metric_value(b, p[k].b, i);
+
+			json_object_set_new(
+				ms, rs_metrics[i].name,
+				json_pack("{s:o,s:o,s:o,s:s,s:s}", "a", num(va),
+					  "b", num(vb), "change_pct",
+					  num(change_pct(va, vb)), "verdict",
+					  verdict(i, va, vb), "unit",
+					  rs_metrics[i].unit));
+		}
+		json_object_set_new(e, "path", json_string(p[k].path));
+		json_object_set_new(e, "metrics", ms);
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "memcgs", arr);
+	comparison_free(&c);
+	rs_rec_memcg_release(&ta);
+	rs_rec_memcg_release(&tb);
+	return o;
+}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `diff` over groups of recordings (repeated runs of one kernel and LRU):
- * per memcg and metric each group's mean with its 95% confidence
- * interval, each later group's change against the first, and a verdict
- * only where Welch's t-test finds the difference significant.  Text,
+ * `diff`: two recordings side by side, or groups of recordings (repeated runs
+ * of one kernel and LRU): per memcg and metric each group's mean with its 95%
+ * confidence interval, each later group's change against the first, and a
+ * verdict only where Welch's t-test finds the difference significant.  Text,
  * markdown (the seed's tables), JSON and an HTML page with every run
  * drawn.  Reads recordings only.
  */
@@ -45,5 +45,12 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 		       const struct rs_compare_opts *o);
 int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 		   const struct rs_compare_opts *o);
+
+/* Two recordings side by side, memcgs matched by path (report's metrics,
+ * the change and which way it went). */
+void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
+		  const char *name_b, const struct rs_recording *b);
+json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
+		     const char *name_b, const struct rs_recording *b);
 
 #endif

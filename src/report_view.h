@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `report` and `diff` output, rendered from the metrics table
- * (analysis.h): text, a self-contained HTML page with inline SVG, and
- * diff's JSON.  Reads recordings only.
+ * `report` output, rendered from the metrics table (analysis.h): text,
+ * JSON and a self-contained HTML page with inline SVG (diff is
+ * compare_view.h).  Reads recordings only.
  */
 #ifndef RS_REPORT_VIEW_H
 #define RS_REPORT_VIEW_H
@@ -17,10 +17,9 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r);
  * their report names, per memcg ("(total)" first), null where unknown. */
 json_t *rs_report_json(const char *name, const struct rs_recording *r);
 
-void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
-		  const char *name_b, const struct rs_recording *b);
-json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
-		     const char *name_b, const struct rs_recording *b);
+/* Metric i's value v for people: the figure, or n/a (and why) unknown. */
+const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
+			    char *buf, size_t size);
 
 /* HTML for the pages of report and diff: text escaped, the page's head
  * (title, then name escaped; the shared style) up to <body> */

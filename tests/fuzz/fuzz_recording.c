@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "analysis.h"
 #include "recording.h"
+#include "compare_view.h"
 #include "report_view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -21,14 +22,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!in)
 		return 0;
 	if (!rs_recording_read(in, "fuzz", 8.3e6, &r, err, sizeof(err))) {
+		/* the recording as a group of one run, compared with itself */
+		struct rs_rec_memcg total;
+		char *file = "fuzz";
+		struct rs_group g[2];
+		struct rs_compare_opts all = {0};
+
+		rs_recording_total(&r, &total);
+		g[0] = (struct rs_group){.name = "a", .files = &file, .runs = &r,
+					 .totals = &total, .nr = 1};
+		g[1] = g[0];
 		out = fopen("/dev/null", "w");
 		if (out) {
 			rs_report_text(out, "fuzz", &r);
 			rs_report_html(out, "fuzz", &r);
 			rs_diff_text(out, "a", &r, "b", &r);
+			rs_groups_text(out, g, 2, RS_CMP_MARKDOWN, &all);
+			rs_groups_html(out, g, 2, &all);
 			fclose(out);
 		}
 		json_decref(rs_diff_json("a", &r, "b", &r));
+		json_decref(rs_report_json("fuzz", &r));
+		json_decref(rs_groups_json(g, 2, &all));
+		rs_rec_memcg_release(&total);
 		rs_recording_free(&r);
 	}
 	fclose(in);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "analysis.h"
 #include "recording.h"
+#include "compare_view.h"
 #include "report_view.h"
 
 #define HEADER "{\"type\":\"header\",\"schema\":1,\"kernel\":\"k\"}\n"
