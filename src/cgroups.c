@@ -602,7 +602,7 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
 	pos = rs_sorted_find(ps->v, ps->nr, sizeof(*ps->v), &key, parent_cmp,
 			     &found);
-	if (found) {
+	if (found && ps->v) {
 		*count = ps->v[pos].count;
 		return ps->v[pos].known;
 	}

@@ -39,7 +39,7 @@ static const struct rs_rec_memcg **by_reclaim(const struct rs_recording *r,
 		if (rs_rec_memcg_listed(r, &r->memcgs[i]))
 			list[n++] = &r->memcgs[i];
 	/* a recording may hold 100,000 memcgs: O(n log n) */
-	qsort(list, n, sizeof(*list), more_reclaimed);
+	qsort(list, n, sizeof(const struct rs_rec_memcg *), more_reclaimed);
 	*nr = n;
 	return list;
 }
