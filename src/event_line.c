@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "event_line.h"
+#include "recording.h"
 #include "util.h"
 
 #include <errno.h>
@@ -251,7 +252,7 @@ static void event_head(struct rs_event_writer *w, const struct rs_model *m,
 		put(w, "null", 4);
 	else
 		put_u64(w, h->node);
-	KEY("reclaimer");
+	KEY(RS_EVK_RECLAIMER);
 	put_name(w, rs_reclaimer_name(h->reclaimer));
 }
 
@@ -271,21 +272,21 @@ static void shrink_line(struct rs_event_writer *w, const void *rec)
 	if (e->budget_known) {
 		S64("swappiness", e->swappiness);
 		U64("evictable", e->evictable);
-		U64("budget", e->budget);
+		U64(RS_EVK_BUDGET, e->budget);
 	} else {
-		KEY("budget");
+		KEY(RS_EVK_BUDGET);
 		put(w, "null", 4);
 	}
-	U64("budget_used", e->budget_used);
+	U64(RS_EVK_BUDGET_USED, e->budget_used);
 	U64("batches", e->batches);
 	U64("last_batch", e->last_batch);
 	U64("isolated", e->isolated);
 	U64("reclaimed", e->reclaimed);
-	U64("nr_to_reclaim", e->nr_to_reclaim);
+	U64(RS_EVK_NR_TO_RECLAIM, e->nr_to_reclaim);
 	NAME("exit", rs_exit_reason_name(e->exit_reason));
 	BOOL("need_rotate", e->need_rotate);
 	BOOL("aged", e->aged);
-	U64("duration_ns", e->duration_ns);
+	U64(RS_EVK_DURATION_NS, e->duration_ns);
 }
 
 static void aging_line(struct rs_event_writer *w, const void *rec)
@@ -298,7 +299,7 @@ static void aging_line(struct rs_event_writer *w, const void *rec)
 	BOOL("success", e->success);
 	BOOL("force_scan", e->force_scan);
 	NAME("trigger", rs_aging_trigger_name(e->trigger));
-	U64("duration_ns", e->duration_ns);
+	U64(RS_EVK_DURATION_NS, e->duration_ns);
 	U64("max_seq", e->max_seq);
 	U64("min_seq_anon", e->min_seq[0]);
 	U64("min_seq_file", e->min_seq[1]);
@@ -348,17 +349,17 @@ static void throttle_line(struct rs_event_writer *w, const void *rec)
 
 	NAME("reason", rs_throttle_reason_name(e->reason));
 	S64("timeout_us", e->usec_timeout);
-	S64("delayed_us", e->usec_delayed);
+	S64(RS_EVK_DELAYED_US, e->usec_delayed);
 }
 
 static void reclaim_line(struct rs_event_writer *w, const void *rec)
 {
 	const struct rs_reclaim_event *e = rec;
 
-	U64("duration_ns", e->duration_ns);
-	U64("nr_reclaimed", e->nr_reclaimed);
+	U64(RS_EVK_DURATION_NS, e->duration_ns);
+	U64(RS_EVK_NR_RECLAIMED, e->nr_reclaimed);
 	if (e->nr_to_reclaim)
-		U64("nr_to_reclaim", e->nr_to_reclaim);
+		U64(RS_EVK_NR_TO_RECLAIM, e->nr_to_reclaim);
 }
 
 /* Each kind: its record's size and its keys after the common ones. */

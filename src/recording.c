@@ -296,10 +296,10 @@ static int event(struct reader *rd, json_t *o)
 	m = memcg_from(rd, o);
 	if (!m)
 		return -1;
-	if (!strcmp(kind, "shrink")) {
-		if (number(rd, o, "duration_ns", &duration) ||
-		    number(rd, o, "budget", &budget) ||
-		    number(rd, o, "budget_used", &used))
+	if (!strcmp(kind, rs_event_type_name(RS_EV_SHRINK))) {
+		if (number(rd, o, RS_EVK_DURATION_NS, &duration) ||
+		    number(rd, o, RS_EVK_BUDGET, &budget) ||
+		    number(rd, o, RS_EVK_BUDGET_USED, &used))
 			return -1;
 		m->passes++;
 		if (duration > rd->r->budget_ns)
@@ -313,13 +313,14 @@ static int event(struct reader *rd, json_t *o)
 					      ? (int)bin
 					      : RS_BUDGET_BINS - 1]++;
 		}
-	} else if (!strcmp(kind, "reclaim")) {
-		if (number(rd, o, "duration_ns", &duration) ||
-		    number(rd, o, "nr_reclaimed", &reclaimed) ||
-		    number(rd, o, "nr_to_reclaim", &to_reclaim))
+	} else if (!strcmp(kind, rs_event_type_name(RS_EV_RECLAIM))) {
+		if (number(rd, o, RS_EVK_DURATION_NS, &duration) ||
+		    number(rd, o, RS_EVK_NR_RECLAIMED, &reclaimed) ||
+		    number(rd, o, RS_EVK_NR_TO_RECLAIM, &to_reclaim))
 			return -1;
 		/* direct stalls apart from memcg limit and proactive */
-		if (!strcmp(json_string_value(json_object_get(o, "reclaimer"))
+		if (!strcmp(json_string_value(
+				    json_object_get(o, RS_EVK_RECLAIMER))
 				    ?: "",
 			    "direct")) {
 			m->direct++;
@@ -336,8 +337,8 @@ static int event(struct reader *rd, json_t *o)
 			m->over_reclaim_n++;
 			m->over_reclaim_sum += reclaimed / to_reclaim;
 		}
-	} else if (!strcmp(kind, "throttle")) {
-		if (number(rd, o, "delayed_us", &delayed))
+	} else if (!strcmp(kind, rs_event_type_name(RS_EV_THROTTLE))) {
+		if (number(rd, o, RS_EVK_DELAYED_US, &delayed))
 			return -1;
 		if (delayed > m->throttle_max_us)
 			m->throttle_max_us = delayed;

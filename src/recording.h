@@ -20,6 +20,18 @@
  */
 #define RS_SCHEMA 2
 
+/*
+ * Keys of `event` records that report and diff read back; event_line.c
+ * writes them under the same names (kinds: rs_event_type_name()).
+ */
+#define RS_EVK_DURATION_NS "duration_ns"
+#define RS_EVK_BUDGET "budget"
+#define RS_EVK_BUDGET_USED "budget_used"
+#define RS_EVK_RECLAIMER "reclaimer"
+#define RS_EVK_NR_RECLAIMED "nr_reclaimed"
+#define RS_EVK_NR_TO_RECLAIM "nr_to_reclaim"
+#define RS_EVK_DELAYED_US "delayed_us"
+
 /* Rates charted over time, per memcg, from the snapshots. */
 enum rs_rec_series {
 	RS_SERIES_SCANNED,
