@@ -355,7 +355,17 @@ static void cg_restore(struct rs_model *m)
 void rs_model_set_stats(struct rs_model *m, const __u64 stats[RS_NR_STATS])
 {
 	memcpy(m->stats_prev, m->stats, sizeof(m->stats));
-	memcpy(m->stats, stats, sizeof(m->stats));
+	/*
+	 * Every stat is a count since the start and never goes back.  One
+	 * derived from two reads can seem to (lost events are a program's
+	 * misses less the later copies' runs, read at other moments): keep the
+	 * highest seen, so that no interval is negative and the snapshots
+	 * still add up to the summary.  A loss counted that a copy made up for
+	 * later stays counted: the figure errs on the side of "not exact".
+	 */
+	for (int s = 0; s < RS_NR_STATS; s++)
+		if (stats[s] > m->stats[s])
+			m->stats[s] = stats[s];
 }
 
 __u64 rs_model_stat(const struct rs_model *m, enum rs_stat s)

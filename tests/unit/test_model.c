@@ -174,6 +174,26 @@ static void memcg_death_keeps_path(void **state)
 	rs_model_free(m);
 }
 
+/* A count read lower than before (a race between two reads) is not a
+ * negative interval: the stat keeps its highest value. */
+static void stats_never_go_back(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	__u64 stats[RS_NR_STATS] = {0};
+
+	(void)state;
+	stats[RS_STAT_PROG_MISSES] = 52;
+	rs_model_set_stats(m, stats);
+	stats[RS_STAT_PROG_MISSES] = 32;
+	rs_model_set_stats(m, stats);
+	assert_int_equal(rs_model_stat(m, RS_STAT_PROG_MISSES), 52);
+	assert_int_equal(rs_model_stat_interval(m, RS_STAT_PROG_MISSES), 0);
+	stats[RS_STAT_PROG_MISSES] = 60;
+	rs_model_set_stats(m, stats);
+	assert_int_equal(rs_model_stat_interval(m, RS_STAT_PROG_MISSES), 8);
+	rs_model_free(m);
+}
+
 static void stats_interval(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
@@ -626,6 +646,7 @@ int main(void)
 		cmocka_unit_test(memcg_death_keeps_path),
 		cmocka_unit_test(stats_interval),
 		cmocka_unit_test(own_counters),
+		cmocka_unit_test(stats_never_go_back),
 		cmocka_unit_test(own_counters_unreadable),
 		cmocka_unit_test(many_nodes),
 		cmocka_unit_test(sums_of_one_and_many_cells),
