@@ -568,16 +568,11 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
 	return n;
 }
 
-/*
- * Events lost: runs the kernel skipped (the program was busy on that CPU:
- * preempted or nested) of a first copy that no later copy made up for
- * (RS_PROGS).  Those events are missing from every count.
- */
-static __u64 spec_lost(struct rs_collector *c, int i)
+/* The kernel's count of a program's skipped runs; 0 when not attached. */
+static __u64 spec_misses(struct rs_collector *c, int i)
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
-	__u64 made_up;
 
 	if (!c->spec_attached[i])
 		return 0;
@@ -586,17 +581,35 @@ static __u64 spec_lost(struct rs_collector *c, int i)
 					   c->skel, rs_prog_specs[i].prog)),
 				   &info, &len))
 		return 0;
-	made_up = c->second_runs[rs_prog_specs[i].slot];
-	return info.recursion_misses > made_up ? info.recursion_misses - made_up
-					       : 0;
+	return info.recursion_misses;
 }
 
-static __u64 prog_misses(struct rs_collector *c)
+/* Every spec's skipped runs, read now (free with free()). */
+static __u64 *prog_misses_read(struct rs_collector *c)
+{
+	__u64 *misses = calloc(rs_nr_prog_specs, sizeof(*misses));
+
+	for (int i = 0; misses && i < rs_nr_prog_specs; i++)
+		misses[i] = spec_misses(c, i);
+	return misses;
+}
+
+/*
+ * Events lost: runs the kernel skipped (the program was busy on that CPU:
+ * preempted or nested) of a first copy that no later copy made up for
+ * (RS_PROGS); misses from prog_misses_read(), freed here.  Those events
+ * are missing from every count.
+ */
+static __u64 prog_misses(struct rs_collector *c, __u64 *misses)
 {
 	__u64 lost = 0;
 
-	for (int i = 0; i < rs_nr_prog_specs; i++)
-		lost += spec_lost(c, i);
+	for (int i = 0; misses && i < rs_nr_prog_specs; i++) {
+		__u64 made_up = c->second_runs[rs_prog_specs[i].slot];
+
+		lost += misses[i] > made_up ? misses[i] - made_up : 0;
+	}
+	free(misses);
 	return lost;
 }
 
@@ -607,7 +620,9 @@ int rs_collector_misses(struct rs_collector *c, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		__u64 m = spec_lost(c, i);
+		__u64 misses = spec_misses(c, i),
+		      made_up = c->second_runs[rs_prog_specs[i].slot],
+		      m = misses > made_up ? misses - made_up : 0;
 		int w;
 
 		if (!m)
@@ -784,7 +799,7 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 			  bool all)
 {
 	struct snapshot_ctx sc = {.model = m, .ncpus = c->ncpus};
-	__u64 stats[RS_NR_STATS];
+	__u64 stats[RS_NR_STATS], *misses;
 	int fd, err = 0;
 
 	/* a snapshot without adds keeps every total and zeroes the intervals */
@@ -808,6 +823,13 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 		rs_model_end(m, t);
 		return err;
 	}
+	/*
+	 * The programs' skipped runs first, then the later copies' runs that
+	 * made up for them: a skip is always made up after it happens, so read
+	 * in this order a skip and its make-up are both counted or neither is
+	 * (read the other way, one between the reads counted as lost).
+	 */
+	misses = prog_misses_read(c);
 	fd = bpf_map__fd(c->skel->maps.rs_stats);
 	for (__u32 s = 0; s < RS_NR_STATS; s++) {
 		stats[s] = 0;
@@ -818,7 +840,7 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	}
 	memcpy(c->second_runs, &stats[RS_STAT_SECOND_RUNS0],
 	       sizeof(c->second_runs));
-	stats[RS_STAT_PROG_MISSES] = prog_misses(c);
+	stats[RS_STAT_PROG_MISSES] = prog_misses(c, misses);
 	rs_model_set_stats(m, stats);
 	rs_model_end(m, t);
 	return 0;

@@ -45,6 +45,7 @@ struct rs_model {
 	struct path_entry *paths; /* sorted by id */
 	size_t nr_paths, cap_paths;
 	__u64 stats[RS_NR_STATS], stats_prev[RS_NR_STATS];
+	__u64 stats_high[RS_NR_STATS]; /* the highest each stat was read */
 	/*
 	 * A refresh where nothing moved (the collector skips maps no program
 	 * changed) must not cost a walk of every memcg: if the last snapshot
@@ -354,18 +355,19 @@ static void cg_restore(struct rs_model *m)
 
 void rs_model_set_stats(struct rs_model *m, const __u64 stats[RS_NR_STATS])
 {
-	memcpy(m->stats_prev, m->stats, sizeof(m->stats));
 	/*
-	 * Every stat is a count since the start and never goes back.  One
-	 * derived from two reads can seem to (lost events are a program's
-	 * misses less the later copies' runs, read at other moments): keep the
-	 * highest seen, so that no interval is negative and the snapshots
-	 * still add up to the summary.  A loss counted that a copy made up for
-	 * later stays counted: the figure errs on the side of "not exact".
+	 * Every stat is a count since the start, shown as read (the summary's
+	 * is exact).  One derived from two reads can seem to go back (lost
+	 * events: a program's misses less its later copies' runs, read at
+	 * other moments): the intervals are taken from the highest value seen,
+	 * so none is negative; a loss a copy made up for later is corrected in
+	 * the total, not taken back from an earlier interval.
 	 */
+	memcpy(m->stats_prev, m->stats_high, sizeof(m->stats_high));
 	for (int s = 0; s < RS_NR_STATS; s++)
-		if (stats[s] > m->stats[s])
-			m->stats[s] = stats[s];
+		if (stats[s] > m->stats_high[s])
+			m->stats_high[s] = stats[s];
+	memcpy(m->stats, stats, sizeof(m->stats));
 }
 
 __u64 rs_model_stat(const struct rs_model *m, enum rs_stat s)
@@ -375,7 +377,7 @@ __u64 rs_model_stat(const struct rs_model *m, enum rs_stat s)
 
 __u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s)
 {
-	return m->stats[s] - m->stats_prev[s];
+	return m->stats_high[s] - m->stats_prev[s];
 }
 
 double rs_model_time(const struct rs_model *m)

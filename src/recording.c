@@ -114,6 +114,29 @@ static int number(struct reader *rd, json_t *o, const char *key, double *out)
 	return 0;
 }
 
+/*
+ * A snapshot's count of a global stat: recordings of earlier versions could
+ * carry a negative interval of lost events (a race, now fixed), and their
+ * summary is right: accepted, summed, and used only without a summary.
+ */
+static int interval_count(struct reader *rd, json_t *o, const char *key,
+			  double *out)
+{
+	json_t *v = json_object_get(o, key);
+	double d;
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return fail(rd, "\"%s\" is not a number", key);
+	d = json_number_value(v);
+	if (!isfinite(d) || d < -MAX_COUNT || d > MAX_COUNT)
+		return fail(rd, "\"%s\" is out of range (%g)", key, d);
+	*out = d;
+	return 0;
+}
+
 /* The memcg of id, created if new; NULL with the error set. */
 static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 {
@@ -248,7 +271,7 @@ static int snapshot(struct reader *rd, json_t *o)
 
 		if (!rs_global_stats[k].in_snapshot)
 			continue;
-		if (number(rd, o, rs_global_stats[k].key, &v))
+		if (interval_count(rd, o, rs_global_stats[k].key, &v))
 			return -1;
 		if (!isnan(v))
 			rd->snap_stats[rs_global_stats[k].stat] += v;
@@ -642,7 +665,8 @@ static void totals_from_snapshots(struct reader *rd)
 		__u64 *to = stat_of(r, rs_global_stats[k].stat);
 
 		if (to)
-			*to = (__u64)rd->snap_stats[rs_global_stats[k].stat];
+			*to = (__u64)fmax(
+				0, rd->snap_stats[rs_global_stats[k].stat]);
 	}
 	for (size_t i = 0; i < r->nr_memcgs; i++)
 		for (int f = 0; f < RS_NR_FIELDS; f++)
