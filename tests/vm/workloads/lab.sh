@@ -54,13 +54,25 @@ start_record -i 1 --events --outcome /results/outcome.jsonl
 snapshot_counters before $MEMCGS
 export RS_OUTCOME=/results/outcome.jsonl
 # make demo (rs.demo=1): top's batch frames on the console, live
+# make demo (rs.demo=1): top's batch frames on the console, live; the
+# workload starts once top is attached and has shown its first frame
 if [ "$(param demo)" = 1 ]; then
-	reclaimscope top -b -i 2 >/dev/console 2>&1 &
+	reclaimscope top -b -i 1 </dev/null >top-demo.txt 2>top-demo.err &
 	TOP_PID=$!
+	await "top -b" $TOP_PID top-demo.err test -s top-demo.txt
+	tail -f top-demo.txt >/dev/console &
+	TAIL_PID=$!
+	echo "demo: $WORKLOAD starts; top's frames every second" >/dev/console
 fi
 # the workload's failure (an OOM kill) is its outcome, not the run's
 workload_run || log "the workload exited $?"
-[ -z "${TOP_PID:-}" ] || { kill -INT $TOP_PID; wait $TOP_PID || true; }
+if [ -n "${TOP_PID:-}" ]; then
+	sleep 2 # the frame with the workload's end
+	kill -INT $TOP_PID
+	wait $TOP_PID || true
+	kill $TAIL_PID
+	echo "demo: $WORKLOAD done" >/dev/console
+fi
 snapshot_counters after $MEMCGS
 stop_record
 workload_teardown
