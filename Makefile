@@ -89,11 +89,11 @@ $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wild
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
-$(OUT)/rs-workload: tests/vm/workload.c | $(OUT)
+$(OUT)/rs-workload: tests/vm/workload.c tests/vm/load.h | $(OUT)
 	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -o $@
 
 # The reclaim lab's workloads (tests/vm/workloads/), static as well.
-$(OUT)/rs-labload: tests/vm/labload.c | $(OUT)
+$(OUT)/rs-labload: tests/vm/labload.c tests/vm/load.h | $(OUT)
 	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -lm -o $@
 
 # A kernel's BTF with one struct member left out (tests/host/fields.sh).
@@ -263,7 +263,7 @@ installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
 FORMATTED := src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
-	tests/vm/workload.c tests/vm/labload.c tests/bench/rs-bench.c tests/host/btf-without.c
+	tests/vm/workload.c tests/vm/labload.c tests/vm/load.h tests/bench/rs-bench.c tests/host/btf-without.c
 format:
 	clang-format -i $(FORMATTED)
 

@@ -236,19 +236,6 @@ static bool outcome_in(const struct rs_outcome *e, const struct rs_rec_memcg *m)
 	       (e->memcg && m->path && !strcmp(e->memcg, m->path));
 }
 
-/* A workload's whole when it also has per-worker records: not a process. */
-static bool has_workers(const struct rs_recording *r,
-			const struct rs_outcome *e)
-{
-	if (e->worker >= 0)
-		return false;
-	for (size_t i = 0; i < r->nr_outcomes; i++)
-		if (r->outcomes[i].worker >= 0 &&
-		    !strcmp(r->outcomes[i].workload, e->workload))
-			return true;
-	return false;
-}
-
 static double outcome_value(const struct rs_recording *r,
 			    const struct rs_rec_memcg *m, enum how kind,
 			    enum rs_outcome_key key)
@@ -279,7 +266,7 @@ static double outcome_value(const struct rs_recording *r,
 		case OUT_FAILED:
 			/* processes: the workers, or the workload if it has
 			 * none */
-			if (has_workers(r, e))
+			if (e->has_workers)
 				continue;
 			sum += kind == OUT_TRUE
 				       ? v != 0

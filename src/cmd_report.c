@@ -173,12 +173,12 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 }
 
 /*
- * The page goes to OUT.tmp.PID beside OUT and is renamed over it once
- * whole: a full disk or a failed write leaves no truncated page and keeps
- * whatever OUT was.
+ * The page page(f, ctx) writes goes to OUT.tmp.PID beside OUT and is
+ * renamed over it once whole: a full disk or a failed write leaves no
+ * truncated page and keeps whatever OUT was.  0, or 1 said on stderr.
  */
-static int write_html(const char *out, const char *name,
-		      const struct rs_recording *r)
+static int write_page(const char *out, int (*page)(FILE *f, const void *ctx),
+		      const void *ctx)
 {
 	char *tmp = NULL;
 	FILE *f = NULL;
@@ -190,7 +190,7 @@ static int write_html(const char *out, const char *name,
 	} else if (!(f = fopen(tmp, "wxe"))) {
 		err = errno;
 	} else {
-		if (rs_report_html(f, name, r) || ferror(f))
+		if (page(f, ctx) || ferror(f))
 			err = errno ? errno : EIO;
 		if (fclose(f) && !err)
 			err = errno ? errno : EIO;
@@ -202,8 +202,30 @@ static int write_html(const char *out, const char *name,
 	if (err)
 		fprintf(stderr, "reclaimscope: cannot write %s: %s\n", out,
 			strerror(err));
+	else
+		fprintf(stderr, "reclaimscope: wrote %s\n", out);
 	free(tmp);
 	return err ? 1 : 0;
+}
+
+/* A document on stdout, indented (and flags), and freed. */
+static void print_json(json_t *j, size_t flags)
+{
+	json_dumpf(j, stdout, JSON_INDENT(1) | flags);
+	putchar('\n');
+	json_decref(j);
+}
+
+struct report_page {
+	const char *name;
+	const struct rs_recording *r;
+};
+
+static int report_page(FILE *f, const void *ctx)
+{
+	const struct report_page *p = ctx;
+
+	return rs_report_html(f, p->name, p->r);
 }
 
 int rs_cmd_report(int argc, char **argv)
@@ -257,19 +279,15 @@ int rs_cmd_report(int argc, char **argv)
 		return 2;
 	if (load(o.files[0], o.budget_ms, &r))
 		return 1;
-	if (o.json) {
-		json_t *j = rs_report_json(o.files[0], &r);
-
-		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
-		putchar('\n');
-		json_decref(j);
-	} else {
+	if (o.json)
+		print_json(rs_report_json(o.files[0], &r),
+			   JSON_REAL_PRECISION(12));
+	else
 		rs_report_text(stdout, o.files[0], &r);
-	}
 	if (o.html) {
-		rc = write_html(o.html, o.files[0], &r);
-		if (!rc)
-			fprintf(stderr, "reclaimscope: wrote %s\n", o.html);
+		struct report_page page = {o.files[0], &r};
+
+		rc = write_page(o.html, report_page, &page);
 	}
 	rs_recording_free(&r);
 	return rc;
@@ -366,33 +384,17 @@ fail:
 	return 1;
 }
 
-static int write_groups_html(const char *out, const struct rs_group *g, int ng,
-			     const struct rs_compare_opts *opts)
-{
-	char *tmp = NULL;
-	FILE *f = NULL;
-	int err = 0;
+struct groups_page {
+	const struct rs_group *g;
+	int ng;
+	const struct rs_compare_opts *opts;
+};
 
-	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0) {
-		tmp = NULL;
-		err = ENOMEM;
-	} else if (!(f = fopen(tmp, "wxe"))) {
-		err = errno;
-	} else {
-		if (rs_groups_html(f, g, ng, opts) || ferror(f))
-			err = errno ? errno : EIO;
-		if (fclose(f) && !err)
-			err = errno ? errno : EIO;
-		if (!err && rename(tmp, out))
-			err = errno;
-		if (err)
-			unlink(tmp);
-	}
-	if (err)
-		fprintf(stderr, "reclaimscope: cannot write %s: %s\n", out,
-			strerror(err));
-	free(tmp);
-	return err ? 1 : 0;
+static int groups_page(FILE *f, const void *ctx)
+{
+	const struct groups_page *p = ctx;
+
+	return rs_groups_html(f, p->g, p->ng, p->opts);
 }
 
 /* diff over groups of runs: means, intervals and tests */
@@ -409,15 +411,11 @@ static int diff_groups(const struct report_opts *o)
 			goto out;
 		}
 	if (o->json) {
-		json_t *j = rs_groups_json(g, ng, &o->compare);
-
-		json_dumpf(j, stdout, JSON_INDENT(1));
-		putchar('\n');
-		json_decref(j);
+		print_json(rs_groups_json(g, ng, &o->compare), 0);
 	} else if (o->html) {
-		rc = write_groups_html(o->html, g, ng, &o->compare);
-		if (!rc)
-			fprintf(stderr, "reclaimscope: wrote %s\n", o->html);
+		struct groups_page page = {g, ng, &o->compare};
+
+		rc = write_page(o->html, groups_page, &page);
 	} else {
 		rs_groups_text(stdout, g, ng,
 			       o->markdown ? RS_CMP_MARKDOWN : RS_CMP_TEXT,
@@ -528,11 +526,7 @@ int rs_cmd_diff(int argc, char **argv)
 		return 1;
 	}
 	if (o.json) {
-		json_t *j = rs_diff_json(o.files[0], &a, o.files[1], &b);
-
-		json_dumpf(j, stdout, JSON_INDENT(1));
-		putchar('\n');
-		json_decref(j);
+		print_json(rs_diff_json(o.files[0], &a, o.files[1], &b), 0);
 	} else {
 		rs_diff_text(stdout, o.files[0], &a, o.files[1], &b);
 	}

@@ -307,11 +307,6 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	free(space);
 }
 
-static json_t *num(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 json_t *rs_groups_json(const struct rs_group *g, int ng,
 		       const struct rs_compare_opts *opts)
 {
@@ -355,21 +350,29 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 				json_t *vals = json_array(), *e;
 
 				for (int r = 0; r < g[k].nr; r++)
-					json_array_append_new(vals,
-							      num(row.x[k][r]));
+					json_array_append_new(
+						vals,
+						rs_json_number(row.x[k][r]));
 				e = json_pack("{s:i,s:o,s:o,s:o,s:o}", "n",
 					      row.s[k].n, "mean",
-					      num(row.s[k].mean), "ci95",
-					      num(row.s[k].ci95), "sd",
-					      num(row.s[k].sd), "values", vals);
+					      rs_json_number(row.s[k].mean),
+					      "ci95",
+					      rs_json_number(row.s[k].ci95),
+					      "sd", rs_json_number(row.s[k].sd),
+					      "values", vals);
 				if (k)
 					json_object_update_new(
-						e, json_pack("{s:o,s:o,s:s}",
-							     "change_pct",
-							     num(row.change[k]),
-							     "p", num(row.p[k]),
-							     "verdict",
-							     row.verdict[k]));
+						e,
+						json_pack(
+							"{s:o,s:o,s:s}",
+							"change_pct",
+							rs_json_number(
+								row.change[k]),
+							"p",
+							rs_json_number(
+								row.p[k]),
+							"verdict",
+							row.verdict[k]));
 				json_array_append_new(per, e);
 			}
 			json_object_set_new(ms, rs_metrics[i].name,
@@ -577,6 +580,7 @@ static struct named *named_of(const struct rs_recording *r, size_t *n)
  * rather than dropped.
  */
 struct comparison {
+	struct rs_rec_memcg ta, tb; /* the two recordings' totals */
 	struct pair *pairs;
 	size_t nr;
 	const char **only_a, **only_b;
@@ -585,6 +589,8 @@ struct comparison {
 
 static void comparison_free(struct comparison *c)
 {
+	rs_rec_memcg_release(&c->ta);
+	rs_rec_memcg_release(&c->tb);
 	for (size_t k = 1; k < c->nr; k++)
 		free(c->pairs[k].path);
 	free(c->pairs);
@@ -592,24 +598,33 @@ static void comparison_free(struct comparison *c)
 	free(c->only_b);
 }
 
-static int compare(const struct rs_recording *a, const struct rs_recording *b,
-		   struct rs_rec_memcg *ta, struct rs_rec_memcg *tb,
-		   struct comparison *c)
+static void compare(const struct rs_recording *a, const struct rs_recording *b,
+		    struct comparison *c)
 {
 	size_t na, nb, i = 0, j = 0;
 	struct named *va = named_of(a, &na), *vb = named_of(b, &nb);
 
 	memset(c, 0, sizeof(*c));
+	rs_recording_total(a, &c->ta);
+	rs_recording_total(b, &c->tb);
 	c->pairs = calloc(na + 1, sizeof(*c->pairs));
 	c->only_a = calloc(na + 1, sizeof(*c->only_a));
 	c->only_b = calloc(nb + 1, sizeof(*c->only_b));
 	if (!va || !vb || !c->pairs || !c->only_a || !c->only_b) {
+		/* out of memory: the totals alone are not compared either */
+		struct rs_rec_memcg ta = c->ta, tb = c->tb;
+
 		free(va);
 		free(vb);
-		comparison_free(c);
-		return -1;
+		free(c->pairs);
+		free(c->only_a);
+		free(c->only_b);
+		memset(c, 0, sizeof(*c));
+		c->ta = ta;
+		c->tb = tb;
+		return;
 	}
-	c->pairs[c->nr++] = (struct pair){"(total)", ta, tb};
+	c->pairs[c->nr++] = (struct pair){"(total)", &c->ta, &c->tb};
 	while (i < na || j < nb) {
 		int d = i >= na	  ? 1
 			: j >= nb ? -1
@@ -654,7 +669,6 @@ static int compare(const struct rs_recording *a, const struct rs_recording *b,
 	}
 	free(va);
 	free(vb);
-	return 0;
 }
 
 /* "A was cut short ..." for a recording without its summary */
@@ -693,7 +707,6 @@ static const char *fairness_str(double j, int n, char *buf, size_t size)
 void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		  const char *name_b, const struct rs_recording *b)
 {
-	struct rs_rec_memcg ta, tb;
 	struct comparison c;
 	struct pair *p;
 	size_t nr;
@@ -701,10 +714,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
 	char sfa[48], sfb[48], pb[RS_PATH_BUF];
 
-	rs_recording_total(a, &ta);
-	rs_recording_total(b, &tb);
-	if (compare(a, b, &ta, &tb, &c))
-		memset(&c, 0, sizeof(c));
+	compare(a, b, &c);
 	p = c.pairs;
 	nr = c.nr;
 	fprintf(out,
@@ -749,14 +759,11 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 	only_list(out, "A", c.only_a, c.nr_only_a);
 	only_list(out, "B", c.only_b, c.nr_only_b);
 	comparison_free(&c);
-	rs_rec_memcg_release(&ta);
-	rs_rec_memcg_release(&tb);
 }
 
 json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 		     const char *name_b, const struct rs_recording *b)
 {
-	struct rs_rec_memcg ta, tb;
 	struct comparison c;
 	struct pair *p;
 	size_t nr;
@@ -765,10 +772,7 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 	       *only_b = json_array();
 	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
 
-	rs_recording_total(a, &ta);
-	rs_recording_total(b, &tb);
-	if (compare(a, b, &ta, &tb, &c))
-		memset(&c, 0, sizeof(c));
+	compare(a, b, &c);
 	p = c.pairs;
 	nr = c.nr;
 	for (size_t k = 0; k < c.nr_only_a; k++)
@@ -785,7 +789,8 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 	json_object_set_new(o, "a", json_string(name_a));
 	json_object_set_new(o, "b", json_string(name_b));
 	json_object_set_new(o, "fairness",
-			    json_pack("{s:o,s:o}", "a", num(fa), "b", num(fb)));
+			    json_pack("{s:o,s:o}", "a", rs_json_number(fa), "b",
+				      rs_json_number(fb)));
 	for (size_t k = 0; k < nr; k++) {
 		json_t *e = json_object(), *ms = json_object();
 
@@ -795,10 +800,11 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 
 			json_object_set_new(
 				ms, rs_metrics[i].name,
-				json_pack("{s:o,s:o,s:o,s:s,s:s}", "a", num(va),
-					  "b", num(vb), "change_pct",
-					  num(change_pct(va, vb)), "verdict",
-					  verdict(i, va, vb), "unit",
+				json_pack("{s:o,s:o,s:o,s:s,s:s}", "a",
+					  rs_json_number(va), "b",
+					  rs_json_number(vb), "change_pct",
+					  rs_json_number(change_pct(va, vb)),
+					  "verdict", verdict(i, va, vb), "unit",
 					  rs_metrics[i].unit));
 		}
 		json_object_set_new(e, "path", json_string(p[k].path));
@@ -807,7 +813,5 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 	}
 	json_object_set_new(o, "memcgs", arr);
 	comparison_free(&c);
-	rs_rec_memcg_release(&ta);
-	rs_rec_memcg_release(&tb);
 	return o;
 }

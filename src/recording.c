@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "recording.h"
@@ -94,10 +95,11 @@ static int fail(struct reader *rd, const char *fmt, ...)
 }
 
 /*
- * A count or duration: a number from 0 to MAX_COUNT.  Absent or null is
- * unknown (NaN); anything else (negative, a string, 1e300) is refused.
+ * A number from lo to MAX_COUNT.  Absent or null is unknown (NaN); anything
+ * else (out of range, a string, 1e300) is refused.
  */
-static int number(struct reader *rd, json_t *o, const char *key, double *out)
+static int number_from(struct reader *rd, json_t *o, const char *key, double lo,
+		       double *out)
 {
 	json_t *v = json_object_get(o, key);
 	double d;
@@ -108,10 +110,16 @@ static int number(struct reader *rd, json_t *o, const char *key, double *out)
 	if (!json_is_number(v))
 		return fail(rd, "\"%s\" is not a number", key);
 	d = json_number_value(v);
-	if (!isfinite(d) || d < 0 || d > MAX_COUNT)
+	if (!isfinite(d) || d < lo || d > MAX_COUNT)
 		return fail(rd, "\"%s\" is out of range (%g)", key, d);
 	*out = d;
 	return 0;
+}
+
+/* A count or duration: a number from 0 to MAX_COUNT. */
+static int number(struct reader *rd, json_t *o, const char *key, double *out)
+{
+	return number_from(rd, o, key, 0, out);
 }
 
 /*
@@ -122,19 +130,7 @@ static int number(struct reader *rd, json_t *o, const char *key, double *out)
 static int interval_count(struct reader *rd, json_t *o, const char *key,
 			  double *out)
 {
-	json_t *v = json_object_get(o, key);
-	double d;
-
-	*out = NAN;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return fail(rd, "\"%s\" is not a number", key);
-	d = json_number_value(v);
-	if (!isfinite(d) || d < -MAX_COUNT || d > MAX_COUNT)
-		return fail(rd, "\"%s\" is out of range (%g)", key, d);
-	*out = d;
-	return 0;
+	return number_from(rd, o, key, -MAX_COUNT, out);
 }
 
 /* The memcg of id, created if new; NULL with the error set. */
@@ -452,23 +448,30 @@ static struct rs_outcome *outcome_of(struct reader *rd, const char *workload,
 				     long worker, const char *memcg)
 {
 	struct rs_recording *r = rd->r;
-	struct rs_outcome *e, *grown;
+	struct rs_outcome *e;
+	size_t whole = SIZE_MAX; /* the workload's own entry, if any */
+	bool workers = false;	 /* the workload has per-worker entries */
 
 	for (size_t i = 0; i < r->nr_outcomes; i++) {
 		e = &r->outcomes[i];
-		if (e->worker == worker && !strcmp(e->workload, workload))
+		if (strcmp(e->workload, workload))
+			continue;
+		if (e->worker == worker)
 			return e;
+		if (e->worker < 0)
+			whole = i;
+		else
+			workers = true;
 	}
 	if (r->nr_outcomes >= RS_MAX_OUTCOMES) {
 		fail(rd, "over %d workload outcomes", RS_MAX_OUTCOMES);
 		return NULL;
 	}
-	grown = realloc(r->outcomes, (r->nr_outcomes + 1) * sizeof(*grown));
-	if (!grown) {
+	if (!rs_grow((void **)&r->outcomes, &r->cap_outcomes,
+		     r->nr_outcomes + 1, sizeof(*r->outcomes))) {
 		fail(rd, "out of memory");
 		return NULL;
 	}
-	r->outcomes = grown;
 	e = &r->outcomes[r->nr_outcomes];
 	memset(e, 0, sizeof(*e));
 	e->worker = worker;
@@ -482,6 +485,10 @@ static struct rs_outcome *outcome_of(struct reader *rd, const char *workload,
 		fail(rd, "out of memory");
 		return NULL;
 	}
+	if (worker < 0)
+		e->has_workers = workers;
+	else if (whole != SIZE_MAX)
+		r->outcomes[whole].has_workers = true;
 	r->nr_outcomes++;
 	return e;
 }

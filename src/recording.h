@@ -103,6 +103,7 @@ struct rs_outcome {
 	double v[RS_NR_OUTCOME_KEYS];
 	__u64 lat_hist[RS_HIST_BUCKETS]; /* log2 ns buckets, like ours */
 	bool lat_hist_known;
+	bool has_workers; /* the whole, when its workload has worker entries */
 };
 
 struct rs_recording {
@@ -119,7 +120,7 @@ struct rs_recording {
 	size_t nr_memcgs, cap_memcgs;
 	size_t lines;
 	struct rs_outcome *outcomes; /* in the order first seen */
-	size_t nr_outcomes;
+	size_t nr_outcomes, cap_outcomes;
 	/*
 	 * Slots the reader's id index looked at, all lookups together: about
 	 * one per lookup whatever order the ids come in (a unit test bounds

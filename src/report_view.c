@@ -227,7 +227,7 @@ void rs_report_text(FILE *out, const char *name, const struct rs_recording *r)
 
 /* --- JSON -------------------------------------------------------------- */
 
-static json_t *num_or_null(double v)
+json_t *rs_json_number(double v)
 {
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
@@ -244,7 +244,7 @@ static json_t *metrics_json(const struct rs_recording *r,
 		/* a workload's own figures: only where it gave them */
 		if (isnan(v) && rs_metrics[i].from_outcome)
 			continue;
-		json_object_set_new(o, rs_metrics[i].name, num_or_null(v));
+		json_object_set_new(o, rs_metrics[i].name, rs_json_number(v));
 	}
 	return o;
 }
@@ -300,9 +300,9 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r)
 	json_object_set_new(o, "agg_full",
 			    json_integer((json_int_t)r->agg_full));
 	json_object_set_new(o, "budget_ms", json_real(r->budget_ns / 1e6));
-	json_object_set_new(
-		o, "fairness",
-		json_pack("{s:o,s:i}", "index", num_or_null(j), "memcgs", n));
+	json_object_set_new(o, "fairness",
+			    json_pack("{s:o,s:i}", "index", rs_json_number(j),
+				      "memcgs", n));
 	for (int i = 0; i < rs_nr_metrics; i++)
 		json_object_set_new(units, rs_metrics[i].name,
 				    json_string(rs_metrics[i].unit));

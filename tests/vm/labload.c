@@ -46,7 +46,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PAGE 4096UL
+#define LOAD_NAME "rs-labload"
+#include "load.h"
+
 #define CGROOT "/sys/fs/cgroup"
 #define MAX_WORKERS 256
 #define SUB 64	     /* sub-buckets per power of two */
@@ -62,32 +64,6 @@ struct shared {
 };
 
 static struct shared *sh;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "rs-labload: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static long number(const char *s)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end || v < 0) {
-		fprintf(stderr, "rs-labload: not a number: %s\n", s);
-		exit(2);
-	}
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* --- latency buckets -------------------------------------------------- */
 
@@ -274,16 +250,13 @@ static void workload_record(const char *name, const char *memcg,
 	key_num("workers_oom_killed", killed);
 }
 
-static void worker_records(const char *name, const struct worker *w, int n,
-			   bool with_bytes, double seconds)
+static void worker_records(const char *name, const struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++) {
 		record_start(name, i, w[i].memcg);
 		fprintf(out, ",\"exit_status\":%d,\"oom_killed\":%s",
 			w[i].exit_status, w[i].oom_killed ? "true" : "false");
 		key_num("progress", (double)sh->progress[i]);
-		if (with_bytes)
-			key_num("mb_per_s", sh->bytes[i] / 1e6 / seconds);
 		fprintf(out, "}\n");
 	}
 }
@@ -296,6 +269,27 @@ static void latency_keys(void)
 	key_num("lat_p95_ms", lat_quantile_ms(0.95));
 	key_num("lat_p99_ms", lat_quantile_ms(0.99));
 	key_hist();
+}
+
+/* 1 to MAX_WORKERS workers, or a usage error */
+static void workers_in_range(long n)
+{
+	if (n < 1 || n > MAX_WORKERS) {
+		fprintf(stderr, LOAD_NAME ": 1 to %d workers\n", MAX_WORKERS);
+		exit(2);
+	}
+}
+
+/* The requests all n workers served, their rate and latency. */
+static void request_keys(int n, double seconds)
+{
+	uint64_t ops = 0;
+
+	for (int i = 0; i < n; i++)
+		ops += sh->progress[i];
+	key_num("ops", (double)ops);
+	key_num("ops_per_s", (double)ops / seconds);
+	latency_keys();
 }
 
 /* --- writeback: the dd reproducer ---------------------------------------- */
@@ -335,7 +329,7 @@ static void do_writeback(const char *memcg, const char *path, long mb)
 		w.exit_status ? NAN : (double)sh->bytes[0] / 1e6 / took);
 	key_num("ops", (double)sh->progress[0]); /* MiB written */
 	fprintf(out, "}\n");
-	worker_records("writeback", &w, 1, false, took);
+	worker_records("writeback", &w, 1);
 }
 
 /* --- aging: the file/anon mix that OOM-killed MGLRU ---------------------- */
@@ -392,10 +386,7 @@ static void do_aging(const char *memcg, const char *dir, long readers,
 	double t = now(), took;
 	uint64_t done = UINT64_MAX, total = 0;
 
-	if (readers + anons > MAX_WORKERS || readers + anons < 1) {
-		fprintf(stderr, "rs-labload: 1 to %d workers\n", MAX_WORKERS);
-		exit(2);
-	}
+	workers_in_range(readers + anons);
 	ag_dir = dir;
 	ag_anon_mb = anon_mb;
 	ag_iterations = iterations;
@@ -414,7 +405,7 @@ static void do_aging(const char *memcg, const char *dir, long readers,
 	key_num("iterations", (double)done);
 	key_num("ops", (double)total);
 	fprintf(out, "}\n");
-	worker_records("aging", w, n, false, took);
+	worker_records("aging", w, n);
 }
 
 /* --- ycsb: zipfian reads and updates of a file larger than the memcg ----- */
@@ -503,26 +494,18 @@ static void do_ycsb(const char *memcg, const char *path, long seconds,
 {
 	struct worker w[MAX_WORKERS];
 	double t = now(), took;
-	uint64_t ops = 0;
 
-	if (workers < 1 || workers > MAX_WORKERS) {
-		fprintf(stderr, "rs-labload: 1 to %d workers\n", MAX_WORKERS);
-		exit(2);
-	}
+	workers_in_range(workers);
 	ycsb_path = path;
 	ycsb_end = t + seconds;
 	for (int i = 0; i < workers; i++)
 		spawn(&w[i], memcg, ycsb_worker, i);
 	reap(w, workers);
 	took = now() - t;
-	for (int i = 0; i < workers; i++)
-		ops += sh->progress[i];
 	workload_record("ycsb", memcg, w, workers, took);
-	key_num("ops", (double)ops);
-	key_num("ops_per_s", (double)ops / took);
-	latency_keys();
+	request_keys(workers, took);
 	fprintf(out, "}\n");
-	worker_records("ycsb", w, workers, false, took);
+	worker_records("ycsb", w, workers);
 }
 
 /* --- tenants: many memcgs of workers with anon and file working sets ----- */
@@ -572,12 +555,8 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 	struct worker w[MAX_WORKERS];
 	int n = 0;
 	double t = now(), took;
-	uint64_t ops = 0;
 
-	if (memcgs * per < 1 || memcgs * per > MAX_WORKERS) {
-		fprintf(stderr, "rs-labload: 1 to %d workers\n", MAX_WORKERS);
-		exit(2);
-	}
+	workers_in_range(memcgs * per);
 	tn_dir = dir;
 	tn_anon_mb = anon_mb;
 	tn_end = t + seconds;
@@ -590,14 +569,10 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 	}
 	reap(w, n);
 	took = now() - t;
-	for (int i = 0; i < n; i++)
-		ops += sh->progress[i];
 	workload_record("tenants", parent, w, n, took);
-	key_num("ops", (double)ops);
-	key_num("ops_per_s", (double)ops / took);
-	latency_keys();
+	request_keys(n, took);
 	fprintf(out, "}\n");
-	worker_records("tenants", w, n, false, took);
+	worker_records("tenants", w, n);
 }
 
 /* --- stride: 011's strided mmap reads ------------------------------------ */
@@ -637,7 +612,7 @@ static void do_stride(const char *memcg, const char *path, long seconds,
 	double t = now(), took;
 
 	if (stride_kb < 4) {
-		fprintf(stderr, "rs-labload: stride below one page\n");
+		fprintf(stderr, LOAD_NAME ": stride below one page\n");
 		exit(2);
 	}
 	st_path = path;
@@ -650,7 +625,7 @@ static void do_stride(const char *memcg, const char *path, long seconds,
 	key_num("mb_per_s", (double)sh->bytes[0] / 1e6 / took);
 	key_num("iterations", (double)sh->progress[0]); /* passes */
 	fprintf(out, "}\n");
-	worker_records("stride", &w, 1, false, took);
+	worker_records("stride", &w, 1);
 }
 
 static void usage(void)

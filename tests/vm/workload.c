@@ -46,33 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PAGE 4096UL
-
-static void die(const char *what)
-{
-	fprintf(stderr, "rs-workload: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static long number(const char *s)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end || v < 0) {
-		fprintf(stderr, "rs-workload: not a number: %s\n", s);
-		exit(2);
-	}
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#define LOAD_NAME "rs-workload"
+#include "load.h"
 
 static int do_write(const char *path, long mb)
 {
@@ -124,7 +99,7 @@ static int do_stride(const char *path, double seconds, long stride_kb)
 	unsigned char *p;
 
 	if (stride < PAGE) {
-		fprintf(stderr, "rs-workload: stride below one page\n");
+		fprintf(stderr, LOAD_NAME ": stride below one page\n");
 		return 2;
 	}
 	if (fd < 0 || fstat(fd, &st))
@@ -344,7 +319,8 @@ static int do_reclaimloop(const char *path, long rounds, const char *dir)
 		v1 = true;
 		if (access(reclaim, W_OK)) {
 			fprintf(stderr,
-				"rs-workload: %s has neither "
+				LOAD_NAME
+				": %s has neither "
 				"memory.reclaim nor memory.force_empty\n",
 				memcg);
 			return 1;
