@@ -52,14 +52,14 @@ SKELS := $(OUT)/reclaimscope.skel.h $(OUT)/preempt.skel.h
 # The model (pure C, no BPF) and the views are kept apart from the
 # collector so the unit tests link without libbpf.
 MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/event_line.c src/prom_view.c \
-	src/top_view.c src/lru_gen.c src/recording.c src/analysis.c \
+	src/top_view.c src/lru_gen.c src/recording.c src/catalogue.c src/analysis.c \
 	src/report_view.c src/compare_view.c src/stats.c src/util.c
 APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
 	src/cgroups.c src/kernel.c src/cli.c src/privileges.c src/session.c src/cmd_probe.c \
 	src/cmd_record.c src/cmd_top.c src/cmd_daemon.c src/http_guard.c \
 	src/cmd_report.c
 APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
-UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats
+UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
 .PHONY: demo labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean

@@ -231,6 +231,8 @@ static __always_inline void classic_enter(struct rs_task_state *st,
 	rs_owner_of(lruvec, sc->target_mem_cgroup, &st->classic);
 	st->classic_reclaimer = pass_reclaimer(st, sc, sc->target_mem_cgroup);
 	st->classic_saw_pass = 0;
+	/* the reclaim's goal, for goal_ratio (MGLRU passes set it too) */
+	st->nr_to_reclaim = sc->nr_to_reclaim;
 	st->in_classic = 1;
 	if (st->in_memcg && st->classic_reclaimer == RS_RECLAIMER_PROACTIVE)
 		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;

@@ -26,6 +26,21 @@ static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer, __u64 now,
 	rs_submit(ev, sizeof(*ev));
 }
 
+/*
+ * How far a reclaim went past its goal: reclaimed / nr_to_reclaim summed in
+ * fixed point (RS_RATIO_ONE), where an lruvec pass showed the goal; the
+ * reclaim record carries the same two numbers.
+ */
+static __always_inline void goal_add(struct rs_agg_value *agg,
+				     __u64 nr_reclaimed, __u64 nr_to_reclaim)
+{
+	if (!nr_to_reclaim)
+		return;
+	rs_tp_add(agg, RS_F_GOAL_RECLAIMS, 1);
+	rs_tp_add(agg, RS_F_GOAL_RATIO,
+		  (nr_reclaimed << RS_RATIO_SHIFT) / nr_to_reclaim);
+}
+
 /* --- direct reclaim ------------------------------------------------------ */
 
 static __always_inline void direct_begin(struct rs_task_state *st)
@@ -80,6 +95,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMS, 1);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
+		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, now, duration, nr_reclaimed,
@@ -145,6 +161,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMS, 1);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
+		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(st->target_cgid, RS_HIST_MEMCG, duration);
 	emit_reclaim(st->target_cgid, reclaimer, now, duration, nr_reclaimed,

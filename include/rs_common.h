@@ -66,9 +66,24 @@ enum rs_reclaimer {
  * Counter fields kept per (memcg, node, reclaimer) in the kernel and summed
  * by userspace.  One table for every view: X(id, key, unit, needs, help)
  * where key is the JSON key (and, with the reclaimscope_ prefix, the metric
- * name), unit one of the tokens pages/count/ns/us, and needs the hooks without
- * which the value cannot be known (absent, never 0).
+ * name), unit one of the tokens pages/count/ns/us/ratio, and needs the hooks
+ * without which the value cannot be known (absent, never 0).
  */
+/*
+ * A reclaim's goal is seen by the lruvec pass it runs (sc->nr_to_reclaim),
+ * its end by the reclaim tracepoints.
+ */
+#define RS_GOAL_HOOKS                                                          \
+	(RS_HOOK_BIT(DIRECT_RECLAIM) | RS_HOOK_BIT(MEMCG_RECLAIM) |            \
+	 RS_HOOK_BIT(SHRINK_LRUVEC))
+/*
+ * Fields of unit "ratio" hold sums of ratios in fixed point, RS_RATIO_ONE
+ * to 1 (BPF has no floating point); views show them divided by it.  2^20:
+ * a ratio's rounding is below 1e-6, and 2^44 reclaims fit.
+ */
+#define RS_RATIO_SHIFT 20
+#define RS_RATIO_ONE (1ULL << RS_RATIO_SHIFT)
+
 #define RS_FIELDS(X)                                                           \
 	X(SCANNED, "scanned", pages, RS_HOOK_BIT(LRU_ISOLATE),                 \
 	  "pages scanned on inactive lists (mm_vmscan_lru_isolate "            \
@@ -189,6 +204,12 @@ enum rs_reclaimer {
 	X(MEMCG_RECLAIMED, "memcg_reclaimed", pages,                           \
 	  RS_HOOK_BIT(MEMCG_RECLAIM),                                          \
 	  "pages reclaimed by those memcg reclaims")                           \
+	X(GOAL_RECLAIMS, "goal_reclaims", count, RS_GOAL_HOOKS,                \
+	  "direct and memcg reclaims whose goal (sc->nr_to_reclaim) an "       \
+	  "lruvec pass showed")                                                \
+	X(GOAL_RATIO, "goal_ratio", ratio, RS_GOAL_HOOKS,                      \
+	  "sum over those reclaims of pages reclaimed / goal (over-reclaim "   \
+	  "is this over goal_reclaims)")                                       \
 	X(NODE_RECLAIMS, "node_reclaims", count, RS_HOOK_BIT(NODE_RECLAIM),    \
 	  "node_reclaim calls (zone_reclaim_mode)")                            \
 	X(KSWAPD_WAKES, "kswapd_wakes", count, RS_HOOK_BIT(KSWAPD),            \

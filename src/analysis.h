@@ -1,29 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a recording says, as numbers: the metrics `report` prints, `report
- * --html` tabulates and `diff` compares, one table for all three.  Pure C.
+ * What a recording says, as numbers: its memcgs as the catalogue's values
+ * (catalogue.h), the whole recording as one memcg, and fairness.  Pure C.
  */
 #ifndef RS_ANALYSIS_H
 #define RS_ANALYSIS_H
 
+#include "catalogue.h"
 #include "recording.h"
 
-enum rs_better { RS_NEUTRAL, RS_LOWER, RS_HIGHER };
-
-struct rs_metric {
-	const char *name; /* also the key of diff --json */
-	const char *unit; /* for people: "pages", "%", "ms", ... */
-	enum rs_better better;
-	const char *section; /* report heading it belongs to */
-	bool from_outcome;   /* the workload's own figure (outcome records) */
-};
-
-extern const struct rs_metric rs_metrics[];
-extern const int rs_nr_metrics;
-
-/* The value of metric i for a memcg of recording r; NaN when unknown. */
-double rs_metric_value(const struct rs_recording *r,
-		       const struct rs_rec_memcg *m, int i);
+/*
+ * A recording's memcg as the catalogue's values: its summary's fields and
+ * histograms, what its event records show (when the recording has every
+ * one) and the outcomes of the workloads run in it.  v points into r and m.
+ */
+void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
+		   struct rs_values *v);
+/* Catalogue row i for memcg m of recording r; NaN when unknown. */
+double rs_rec_row_value(const struct rs_recording *r,
+			const struct rs_rec_memcg *m, int i);
 
 /*
  * The whole recording as one memcg: fields and histograms summed over the
@@ -47,10 +42,4 @@ bool rs_rec_memcg_listed(const struct rs_recording *r,
  * *n gets the number of memcgs it was computed over.
  */
 double rs_fairness(const struct rs_recording *r, int *n);
-/* Jain's index of n values (NaN when n < 1 or all are 0). */
-double rs_jain(const double *x, int n);
-
-/* Quantile q of a histogram as its bucket's upper bound in ms; NaN. */
-double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q);
-
 #endif

@@ -75,13 +75,13 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case OPT_METRICS:
 		/* name, unit, better direction, section: for --metric, scripts
 		 */
-		for (int i = 0; i < rs_nr_metrics; i++)
-			printf("%s\t%s\t%s\t%s\n", rs_metrics[i].name,
-			       rs_metrics[i].unit,
-			       rs_metrics[i].better == RS_LOWER	   ? "lower"
-			       : rs_metrics[i].better == RS_HIGHER ? "higher"
-								   : "-",
-			       rs_metrics[i].section);
+		for (int i = 0; i < rs_nr_report_rows; i++)
+			printf("%s\t%s\t%s\t%s\n", rs_rows[i].key,
+			       rs_row_unit(i),
+			       rs_rows[i].better == RS_LOWER	? "lower"
+			       : rs_rows[i].better == RS_HIGHER ? "higher"
+								: "-",
+			       rs_rows[i].section);
 		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
 	case OPT_GROUPS:
 		o->groups = true;
@@ -92,9 +92,9 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case OPT_METRIC: {
 		int i = 0;
 
-		while (i < rs_nr_metrics && strcmp(rs_metrics[i].name, arg))
+		while (i < rs_nr_report_rows && strcmp(rs_rows[i].key, arg))
 			i++;
-		if (i == rs_nr_metrics) {
+		if (i == rs_nr_report_rows) {
 			argp_error(
 				state,
 				"no metric '%s': `reclaimscope report` lists "
@@ -106,7 +106,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 			if (o->metrics[j] == i)
 				return 0;
 		if (!o->metrics &&
-		    !(o->metrics = calloc(rs_nr_metrics, sizeof(int))))
+		    !(o->metrics = calloc(rs_nr_report_rows, sizeof(int))))
 			return ENOMEM;
 		o->metrics[o->compare.nr_metrics++] = i;
 		o->compare.metrics = o->metrics;

@@ -6,7 +6,6 @@
  */
 #include <argp.h>
 #include <curses.h>
-#include <term.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +17,8 @@
 #include "session.h"
 #include "top_view.h"
 #include "util.h"
+/* after ours: term.h defines lines and columns as macros */
+#include <term.h>
 
 struct top_opts {
 	struct rs_common_opts common;
@@ -25,8 +26,10 @@ struct top_opts {
 	bool batch;
 	__u64 frames; /* 0: until stopped */
 	const char *sort;
+	const char *show; /* columns, comma-separated; NULL: the default */
 	const char *filter;
 	bool tree, per_node, all, no_color;
+	struct rs_top_opts view; /* the columns, from show and sort */
 };
 
 enum { OPT_NO_COLOR = 0x100, OPT_ALL, OPT_COLUMNS };
@@ -41,8 +44,13 @@ static const struct argp_option options[] = {
 	 "signal)",
 	 0},
 	{"sort", 's', "COLUMN", 0,
-	 "Sort by COLUMN, a column title such as reclaimed/s or eff% "
-	 "(default reclaimed/s)",
+	 "Sort by COLUMN, a column title such as reclaimed/s or eff%, or a "
+	 "metric's name (default reclaimed/s); shown if it is not",
+	 0},
+	{"show", 'c', "COLUMNS", 0,
+	 "Show COLUMNS, comma-separated titles or metric names, in that "
+	 "order: any metric of `reclaimscope report --metrics` that needs no "
+	 "event records (default: scanned/s ... maxMiB)",
 	 0},
 	{"filter", 'f', "TEXT", 0, "Only memcgs whose path contains TEXT", 0},
 	{"tree", 't', NULL, 0, "Show the hierarchy, sorted by path", 0},
@@ -51,8 +59,9 @@ static const struct argp_option options[] = {
 	{"no-color", OPT_NO_COLOR, NULL, 0,
 	 "No colours (also when NO_COLOR is set)", 0},
 	{"columns", OPT_COLUMNS, NULL, 0,
-	 "Print the column titles --sort takes, one per line, and exit "
-	 "(needs no privileges)",
+	 "Print every column top can show: its title (what --sort and --show "
+	 "take), metric name and meaning, one per line, tab-separated, and "
+	 "exit (needs no privileges)",
 	 0},
 	{0},
 };
@@ -71,16 +80,46 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"  reclaimscope top\n"
 	"  reclaimscope top --sort thrms/s --filter tenants\n"
+	"  reclaimscope top -c reclaimed/s,eff%,over_reclaim,pass_p99 "
+	"--sort pass_p99\n"
 	"  reclaimscope top -b -n 5 -i 2 > frames.txt\n";
 
-static int col_by_title(const char *title)
+/* --show and --sort, once both are read: the columns and the sort's. */
+static error_t resolve_columns(struct top_opts *o, struct argp_state *state)
 {
-	char buf[64];
+	struct rs_top_opts *view = &o->view;
+	char err[256];
+	int sort;
 
-	for (int c = 0; c < rs_top_nr_cols; c++)
-		if (!strcmp(rs_top_col_title(c, buf, sizeof(buf)), title))
-			return c;
-	return -1;
+	rs_top_default(view);
+	if (o->show && rs_top_set_cols(view, o->show, err, sizeof(err))) {
+		argp_error(state, "--show: %s", err);
+		return EINVAL;
+	}
+	if (strchr(o->sort, ',')) {
+		argp_error(state, "--sort takes one column, not '%s'", o->sort);
+		return EINVAL;
+	}
+	/* the error an unknown or recording-only name gets from --show */
+	if (rs_top_set_cols(&(struct rs_top_opts){0}, o->sort, err,
+			    sizeof(err))) {
+		argp_error(state, "--sort: %s", err);
+		return EINVAL;
+	}
+	sort = rs_top_row_by_name(o->sort);
+	for (view->sort_col = 0; view->sort_col < view->nr_cols &&
+				 view->cols[view->sort_col] != sort;
+	     view->sort_col++)
+		;
+	if (view->sort_col == view->nr_cols) {
+		if (view->nr_cols == RS_TOP_MAX_COLS) {
+			argp_error(state, "--sort: more than %d columns",
+				   RS_TOP_MAX_COLS);
+			return EINVAL;
+		}
+		view->cols[view->nr_cols++] = sort;
+	}
+	return 0;
 }
 
 static error_t parse(int key, char *arg, struct argp_state *state)
@@ -103,15 +142,10 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		}
 		return 0;
 	case 's':
-		if (col_by_title(arg) < 0) {
-			argp_error(
-				state,
-				"no column '%s': `reclaimscope top --columns` "
-				"lists them",
-				arg);
-			return EINVAL;
-		}
 		o->sort = arg;
+		return 0;
+	case 'c':
+		o->show = arg;
 		return 0;
 	case 'f':
 		o->filter = arg;
@@ -129,12 +163,17 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		o->no_color = true;
 		return 0;
 	case OPT_COLUMNS:
-		for (int c = 0; c < rs_top_nr_cols; c++) {
-			char buf[64];
+		for (int i = 0; i < rs_nr_rows; i++) {
+			char buf[RS_ROW_TITLE_SIZE];
 
-			printf("%s\n", rs_top_col_title(c, buf, sizeof(buf)));
+			if (rs_row_live(i))
+				printf("%s\t%s\t%s\n",
+				       rs_row_title(i, buf, sizeof(buf)),
+				       rs_rows[i].key, rs_row_help(i));
 		}
 		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+	case ARGP_KEY_END:
+		return resolve_columns(o, state);
 	default:
 		return rs_cli_parse_default(key, arg, state, &o->common);
 	}
@@ -213,15 +252,15 @@ static void draw_table(struct ui *u, int y)
 	mvprintw(y, 0, "%-*s", PATH_WIDTH,
 		 u->view.per_node ? "MEMCG (node)" : "MEMCG");
 	x = PATH_WIDTH;
-	for (int c = u->first_col; c < rs_top_nr_cols; c++) {
-		int w = rs_top_cols[c].width + 1;
+	for (int c = u->first_col; c < u->view.nr_cols; c++) {
+		int w = rs_top_col_width(&u->view, c) + 1;
 
 		if (x + w > COLS)
 			break;
 		if (c == u->view.sort_col && !u->view.tree)
 			attron(A_REVERSE);
-		mvprintw(y, x, " %*s", rs_top_cols[c].width,
-			 rs_top_col_title(c, buf, sizeof(buf)));
+		mvprintw(y, x, " %*s", w - 1,
+			 rs_top_col_title(&u->view, c, buf, sizeof(buf)));
 		attroff(A_REVERSE);
 		x += w;
 	}
@@ -253,15 +292,14 @@ static void draw_table(struct ui *u, int y)
 		else
 			mvprintw(y, 0, "%-*s", PATH_WIDTH, name);
 		x = PATH_WIDTH;
-		for (int c = u->first_col; c < rs_top_nr_cols; c++) {
-			struct rs_top_value v =
-				rs_top_value(u->s->model, r, c, u->interval);
-			int w = rs_top_cols[c].width + 1;
+		for (int c = u->first_col; c < u->view.nr_cols; c++) {
+			struct rs_value v = rs_top_value(&u->view, r, c);
+			int w = rs_top_col_width(&u->view, c) + 1;
 
 			if (x + w > COLS)
 				break;
-			rs_top_format(v, c, cell, sizeof(cell));
-			if (v.state == RS_TOP_NA && u->color)
+			rs_top_format(&u->view, v, c, cell, sizeof(cell));
+			if (v.state == RS_VALUE_NA && u->color)
 				attron(COLOR_PAIR(1));
 			mvprintw(y, x, " %s", cell);
 			if (u->color)
@@ -359,7 +397,7 @@ static void draw_details(struct ui *u, int y)
 	}
 }
 
-static void draw_help(int y)
+static void draw_help(const struct rs_top_opts *view, int y)
 {
 	static const char *const keys[] = {
 		"< >      sort by the previous / next column",
@@ -378,10 +416,10 @@ static void draw_help(int y)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		mvprintw(y++, 0, "%s", keys[i]);
 	y++;
-	for (int c = 0; c < rs_top_nr_cols && y < LINES - 1; c++)
+	for (int c = 0; c < view->nr_cols && y < LINES - 1; c++)
 		mvprintw(y++, 0, "%-18s %s",
-			 rs_top_col_title(c, buf, sizeof(buf)),
-			 rs_top_cols[c].help);
+			 rs_top_col_title(view, c, buf, sizeof(buf)),
+			 rs_top_col_help(view, c));
 }
 
 static void draw(struct ui *u)
@@ -395,7 +433,7 @@ static void draw(struct ui *u)
 	else if (u->pane == DETAILS)
 		draw_details(u, y);
 	else
-		draw_help(y);
+		draw_help(&u->view, y);
 	attron(A_REVERSE);
 	if (u->paused) {
 		mvprintw(LINES - 1, 0, "%-*s", COLS - 1,
@@ -406,9 +444,10 @@ static void draw(struct ui *u)
 		snprintf(bar, sizeof(bar),
 			 "sort %s%s%s  h help  < > sort  / filter  t tree  "
 			 "Enter details  q quit",
-			 u->view.tree ? "tree"
-				      : rs_top_col_title(u->view.sort_col,
-							 title, sizeof(title)),
+			 u->view.tree
+				 ? "tree"
+				 : rs_top_col_title(&u->view, u->view.sort_col,
+						    title, sizeof(title)),
 			 u->filter[0] ? "  filter " : "", u->filter);
 		mvprintw(LINES - 1, 0, "%-*.*s", COLS - 1, COLS - 1, bar);
 	}
@@ -452,12 +491,12 @@ static bool on_key(struct ui *u, int ch)
 		u->pane = u->pane == DETAILS ? TABLE : DETAILS;
 		break;
 	case '>':
-		u->view.sort_col = (u->view.sort_col + 1) % rs_top_nr_cols;
+		u->view.sort_col = (u->view.sort_col + 1) % u->view.nr_cols;
 		u->view.tree = false;
 		break;
 	case '<':
-		u->view.sort_col = (u->view.sort_col + rs_top_nr_cols - 1) %
-				   rs_top_nr_cols;
+		u->view.sort_col = (u->view.sort_col + u->view.nr_cols - 1) %
+				   u->view.nr_cols;
 		u->view.tree = false;
 		break;
 	case '/':
@@ -490,7 +529,7 @@ static bool on_key(struct ui *u, int ch)
 			u->first_col--;
 		break;
 	case KEY_RIGHT:
-		if (u->first_col < rs_top_nr_cols - 1)
+		if (u->first_col < u->view.nr_cols - 1)
 			u->first_col++;
 		break;
 	default:
@@ -605,7 +644,7 @@ int rs_cmd_top(int argc, char **argv)
 	struct top_opts o = {.interval = 1.0, .sort = "reclaimed/s"};
 	struct rs_collector_opts copts = {0};
 	struct rs_session s = {0};
-	struct rs_top_opts view = {0};
+	struct rs_top_opts view;
 	volatile int stop = 0;
 	int rc = 0;
 
@@ -618,7 +657,7 @@ int rs_cmd_top(int argc, char **argv)
 	}
 	if (!o.batch && !terminal_can_draw())
 		return 2;
-	view.sort_col = col_by_title(o.sort);
+	view = o.view;
 	view.tree = o.tree;
 	view.per_node = o.per_node;
 	view.filter = o.filter;

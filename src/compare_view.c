@@ -46,7 +46,7 @@ static void sample(const struct rs_group *g, const char *path, int i, double *x,
 	for (int k = 0; k < g->nr; k++) {
 		const struct rs_rec_memcg *m = memcg_in(g, k, path);
 
-		x[k] = m ? rs_metric_value(&g->runs[k], m, i) : NAN;
+		x[k] = m ? rs_rec_row_value(&g->runs[k], m, i) : NAN;
 	}
 	rs_sample_of(x, g->nr, s);
 }
@@ -66,11 +66,10 @@ static const char *verdict_of(int i, const struct rs_sample *a,
 		return a->n && b->n ? "untested" : "";
 	if (p >= RS_SIGNIFICANCE)
 		return "no significant change";
-	if (rs_metrics[i].better == RS_NEUTRAL)
+	if (rs_rows[i].better == RS_NEUTRAL)
 		return b->mean > a->mean ? "higher" : "lower";
-	return (b->mean < a->mean) == (rs_metrics[i].better == RS_LOWER)
-		       ? "better"
-		       : "worse";
+	return (b->mean < a->mean) == (rs_rows[i].better == RS_LOWER) ? "better"
+								      : "worse";
 }
 
 /* Room for one value per run of every group, for row_of. */
@@ -158,7 +157,7 @@ static const char *figure(double v, char *buf, size_t size)
 	return buf;
 }
 
-/* The j-th metric shown: its index into rs_metrics. */
+/* The j-th metric shown: its index into rs_rows. */
 static int metric_at(const struct rs_compare_opts *o, int j)
 {
 	return o->metrics ? o->metrics[j] : j;
@@ -166,7 +165,7 @@ static int metric_at(const struct rs_compare_opts *o, int j)
 
 static int metrics_shown(const struct rs_compare_opts *o)
 {
-	return o->metrics ? o->nr_metrics : rs_nr_metrics;
+	return o->metrics ? o->nr_metrics : rs_nr_report_rows;
 }
 
 /* "1234 ± 56" (mean ± 95% half-width), "1234" for one run, "n/a" */
@@ -279,16 +278,16 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 
 			if (!row_of(g, ng, paths[p], i, space, &row))
 				continue;
-			if (!md && (!section ||
-				    strcmp(section, rs_metrics[i].section))) {
-				section = rs_metrics[i].section;
+			if (!md &&
+			    (!section || strcmp(section, rs_rows[i].section))) {
+				section = rs_rows[i].section;
 				fprintf(out, "  %s\n", section);
 			}
 			if (md)
-				fprintf(out, "| %s | %s |", rs_metrics[i].name,
-					rs_metrics[i].unit);
+				fprintf(out, "| %s | %s |", rs_rows[i].key,
+					rs_row_unit(i));
 			else
-				fprintf(out, "%-20s", rs_metrics[i].name);
+				fprintf(out, "%-20s", rs_rows[i].key);
 			for (int k = 0; k < ng; k++) {
 				mean_ci(&row.s[k], cb[k], sizeof(cb[k]));
 				if (md)
@@ -375,10 +374,10 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 							row.verdict[k]));
 				json_array_append_new(per, e);
 			}
-			json_object_set_new(ms, rs_metrics[i].name,
+			json_object_set_new(ms, rs_rows[i].key,
 					    json_pack("{s:s,s:o}", "unit",
-						      rs_metrics[i].unit,
-						      "groups", per));
+						      rs_row_unit(i), "groups",
+						      per));
 		}
 		json_array_append_new(memcgs,
 				      json_pack("{s:s,s:o}", "path",
@@ -493,7 +492,7 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			if (!row_of(g, ng, paths[p], i, space, &row))
 				continue;
 			fprintf(out, "<tr><td>%s</td><td>%s</td>",
-				rs_metrics[i].name, rs_metrics[i].unit);
+				rs_rows[i].key, rs_row_unit(i));
 			for (int k = 0; k < ng; k++) {
 				fprintf(out, "<td>");
 				rs_html_escape(out, mean_ci(&row.s[k], cb,
@@ -522,11 +521,11 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 /* "better", "worse", "same" or "" (no direction, or unknown) */
 static const char *verdict(int i, double a, double b)
 {
-	if (isnan(a) || isnan(b) || rs_metrics[i].better == RS_NEUTRAL)
+	if (isnan(a) || isnan(b) || rs_rows[i].better == RS_NEUTRAL)
 		return "";
 	if (a == b)
 		return "same";
-	if ((b < a) == (rs_metrics[i].better == RS_LOWER))
+	if ((b < a) == (rs_rows[i].better == RS_LOWER))
 		return "better";
 	return "worse";
 }
@@ -736,9 +735,9 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		fprintf(out, "\n== %s ==\n%-22s %16s %16s %9s  %s\n",
 			rs_name_shown(p[k].path, pb, sizeof(pb), 0), "metric",
 			"A", "B", "change", "");
-		for (int i = 0; i < rs_nr_metrics; i++) {
-			double va = rs_metric_value(a, p[k].a, i),
-			       vb = rs_metric_value(b, p[k].b, i),
+		for (int i = 0; i < rs_nr_report_rows; i++) {
+			double va = rs_rec_row_value(a, p[k].a, i),
+			       vb = rs_rec_row_value(b, p[k].b, i),
 			       c = change_pct(va, vb);
 			char sa[64], sb[64], sc[32];
 
@@ -750,7 +749,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 			else
 				snprintf(sc, sizeof(sc), "%+.1f%%", c);
 			fprintf(out, "%-22s %16s %16s %9s  %s\n",
-				rs_metrics[i].name,
+				rs_rows[i].key,
 				rs_metric_shown(a, i, va, sa, sizeof(sa)),
 				rs_metric_shown(b, i, vb, sb, sizeof(sb)), sc,
 				verdict(i, va, vb));
@@ -794,18 +793,18 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 	for (size_t k = 0; k < nr; k++) {
 		json_t *e = json_object(), *ms = json_object();
 
-		for (int i = 0; i < rs_nr_metrics; i++) {
-			double va = rs_metric_value(a, p[k].a, i),
-			       vb = rs_metric_value(b, p[k].b, i);
+		for (int i = 0; i < rs_nr_report_rows; i++) {
+			double va = rs_rec_row_value(a, p[k].a, i),
+			       vb = rs_rec_row_value(b, p[k].b, i);
 
 			json_object_set_new(
-				ms, rs_metrics[i].name,
+				ms, rs_rows[i].key,
 				json_pack("{s:o,s:o,s:o,s:s,s:s}", "a",
 					  rs_json_number(va), "b",
 					  rs_json_number(vb), "change_pct",
 					  rs_json_number(change_pct(va, vb)),
 					  "verdict", verdict(i, va, vb), "unit",
-					  rs_metrics[i].unit));
+					  rs_row_unit(i)));
 		}
 		json_object_set_new(e, "path", json_string(p[k].path));
 		json_object_set_new(e, "metrics", ms);

@@ -34,7 +34,7 @@ enum rs_compare_format { RS_CMP_TEXT, RS_CMP_MARKDOWN };
 /* What a comparison shows. */
 struct rs_compare_opts {
 	bool total_only;    /* the whole recordings, not each memcg */
-	const int *metrics; /* indexes into rs_metrics, in the order shown; */
+	const int *metrics; /* indexes into rs_rows, in the order shown; */
 	int nr_metrics;	    /* NULL: all, in the table's order */
 };
 

@@ -27,6 +27,11 @@ const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = {RS_HOOKS(RS_HOOK_ROW)};
 const struct rs_hist_info rs_hist_infos[RS_NR_HISTS] = {RS_HISTS(RS_HIST_ROW)};
 #undef RS_HIST_ROW
 
+double rs_field_scale(enum rs_field f)
+{
+	return rs_fields[f].unit_id == RS_UNIT_ratio ? 1.0 / RS_RATIO_ONE : 1;
+}
+
 int rs_field_by_key(const char *key)
 {
 	for (int i = 0; i < RS_NR_FIELDS; i++)

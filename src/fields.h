@@ -12,11 +12,17 @@
 #include "rs_common.h"
 
 /* lower case: the table names units by these tokens */
-enum rs_unit { RS_UNIT_pages, RS_UNIT_count, RS_UNIT_ns, RS_UNIT_us };
+enum rs_unit {
+	RS_UNIT_pages,
+	RS_UNIT_count,
+	RS_UNIT_ns,
+	RS_UNIT_us,
+	RS_UNIT_ratio, /* a sum of ratios, RS_RATIO_ONE to 1 */
+};
 
 struct rs_field_info {
 	const char *key;  /* JSON key */
-	const char *unit; /* "pages", "count", "ns", "us" */
+	const char *unit; /* "pages", "count", "ns", "us", "ratio" */
 	enum rs_unit unit_id;
 	__u64 needs; /* RS_HOOK_BIT()s without which it is unknown */
 	const char *help;
@@ -45,6 +51,10 @@ struct rs_hook_info {
 	bool kernel_field;
 };
 extern const struct rs_hook_info rs_hooks[RS_NR_HOOKS];
+
+/* What a field's kernel count is in the unit it is shown in: 1, or
+ * 1 / RS_RATIO_ONE for a ratio's fixed point. */
+double rs_field_scale(enum rs_field f);
 
 /* A field is known when every hook it needs is attached. */
 static inline bool rs_field_known(enum rs_field f, __u64 attached)

@@ -73,10 +73,18 @@ static void set_fields(json_t *o, const __u64 *v, const struct rs_model *m,
 		       const struct rs_memcg *mc)
 {
 	for (int f = 0; f < RS_NR_FIELDS; f++)
-		json_object_set_new(o, rs_fields[f].key,
-				    rs_memcg_field_known(m, mc, f)
-					    ? json_integer((json_int_t)v[f])
-					    : json_null());
+		json_object_set_new(
+			o, rs_fields[f].key,
+			rs_json_field(f, v[f], rs_memcg_field_known(m, mc, f)));
+}
+
+json_t *rs_json_field(enum rs_field f, __u64 v, bool known)
+{
+	if (!known)
+		return json_null();
+	if (rs_fields[f].unit_id == RS_UNIT_ratio)
+		return json_real(v * rs_field_scale(f));
+	return json_integer((json_int_t)v);
 }
 
 static json_t *memcg_head(const struct rs_memcg *mc)
@@ -144,10 +152,9 @@ static void add_brief(json_t *o, const __u64 *v, __u64 attached)
 	     i++) {
 		enum rs_field f = brief_fields[i];
 
-		json_object_set_new(o, rs_fields[f].key,
-				    rs_field_known(f, attached)
-					    ? json_integer((json_int_t)v[f])
-					    : json_null());
+		json_object_set_new(
+			o, rs_fields[f].key,
+			rs_json_field(f, v[f], rs_field_known(f, attached)));
 	}
 }
 

@@ -24,6 +24,8 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter);
 /* A memcg's latency histograms, totals or the last interval's. */
+/* A field's JSON value: null when unknown, a real for a ratio's sum. */
+json_t *rs_json_field(enum rs_field f, __u64 v, bool known);
 json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 		      bool interval);
 /* Does the memcg's path fall under filter ("/a" matches "/a" and "/a/b")? */

@@ -229,6 +229,46 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 			interval ? mc->own_interval[i] : mc->own_total[i];
 }
 
+/* A histogram the hooks know of that has no count yet. */
+static const __u64 no_counts[RS_HIST_BUCKETS];
+
+void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
+		     bool interval, int node, double span, struct rs_values *v)
+{
+	__u64 raw[RS_NR_FIELDS] = {0};
+
+	rs_values_init(v, span);
+	if (node < 0) {
+		rs_memcg_values(mc, interval, raw);
+	} else {
+		v->node_share = true;
+		for (size_t c = mc->first_cell;
+		     c < mc->first_cell + mc->nr_cells && c < m->nr_cells; c++)
+			for (int f = 0; f < RS_NR_FIELDS; f++)
+				if (m->cells[c].key.node == node)
+					raw[f] +=
+						interval ? m->cells[c]
+								   .interval[f]
+							 : m->cells[c].total[f];
+	}
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		if (rs_memcg_field_known(m, mc, f))
+			v->field[f] = raw[f] * rs_field_scale(f);
+	for (int h = 0; h < RS_NR_HISTS; h++) {
+		const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
+
+		if (rs_hist_known(h, m->hooks))
+			v->hist[h] = !hc	? no_counts
+				     : interval ? hc->interval
+						: hc->total;
+	}
+	v->gauge[RS_GAUGE_MEM] =
+		interval ? mc->mem_current : mc->mem_current_avg;
+	v->gauge[RS_GAUGE_MEM_MAX] = mc->mem_max;
+	v->gauge[RS_GAUGE_PSI] = mc->psi_some_avg10;
+	v->path = mc->path;
+}
+
 void rs_model_end(struct rs_model *m, double t)
 {
 	size_t nr = 0, nr_sums = 0, sum = 0, cursor = 0;

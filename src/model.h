@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rs_common.h"
+#include "catalogue.h"
 #include "util.h" /* RS_ESCAPED_SIZE */
 
 /* One (memcg, node, reclaimer) row, as the kernel aggregates it. */
@@ -73,6 +74,14 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 		     __u64 out[RS_NR_FIELDS]);
 
 struct rs_model;
+
+/*
+ * A memcg as the catalogue's values (catalogue.h): its last interval or the
+ * run so far, all nodes (node -1) or one node's share; span: the seconds
+ * they cover.  v points into the model until the next snapshot.
+ */
+void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
+		     bool interval, int node, double span, struct rs_values *v);
 
 /* A memcg's histogram of kind h; NULL while it has no count. */
 static inline const struct rs_hist_counts *

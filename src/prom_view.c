@@ -76,6 +76,8 @@ static void put_value(FILE *out, enum rs_unit unit, __u64 v)
 		fprintf(out, " %llu.%06llu\n",
 			(unsigned long long)(v / 1000000),
 			(unsigned long long)(v % 1000000));
+	else if (unit == RS_UNIT_ratio)
+		fprintf(out, " %.9f\n", (double)v / RS_RATIO_ONE);
 	else
 		fprintf(out, " %llu\n", (unsigned long long)v);
 }

@@ -219,6 +219,8 @@ static int header(struct reader *rd, json_t *o)
 	rd->r->start = strdup(start ? start : "unknown");
 	rd->r->mglru = json_is_true(json_object_get(o, "mglru"));
 	rd->r->series = json_is_true(json_object_get(o, "series"));
+	rd->r->cgroup_version = (int)json_integer_value(
+		json_object_get(o, "cgroup_version")); /* 0: not said */
 	if (!rd->r->kernel || !rd->r->start)
 		return fail(rd, "out of memory");
 	rd->header_seen = true;

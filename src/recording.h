@@ -110,6 +110,11 @@ struct rs_recording {
 	int schema;
 	char *kernel, *start;
 	bool mglru, series;
+	/*
+	 * 2: a memcg's own counters (memory.stat, memory.events) include its
+	 * descendants'; 1: they are its own; 0: not said (read as 2).
+	 */
+	int cgroup_version;
 	double duration;
 	__u64 drops, missed, agg_full;
 	bool has_events, has_summary;

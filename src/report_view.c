@@ -61,10 +61,9 @@ const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 {
 	if (isnan(v))
 		snprintf(buf, size, "%s",
-			 !r->has_events && strstr(rs_metrics[i].name, "_max")
-				 ? "n/a (no --events)"
-			 : !r->has_events &&
-					 (strstr(rs_metrics[i].name, "over"))
+			 !r->has_events &&
+					 (rs_rows[i].kind == RS_ROW_EVENT_MAX ||
+					  rs_rows[i].kind == RS_ROW_EVENT_OVER)
 				 ? "n/a (no --events)"
 				 : "n/a");
 	else if (v == floor(v) && fabs(v) < 1e15)
@@ -127,19 +126,19 @@ static void memcg_text(FILE *out, const struct rs_recording *r,
 
 	fprintf(out, "\n== %s%s ==\n", path_of(m, pb, sizeof(pb)),
 		m->gone ? " (gone)" : "");
-	for (int i = 0; i < rs_nr_metrics; i++) {
-		double v = rs_metric_value(r, m, i);
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		double v = rs_rec_row_value(r, m, i);
 
 		/* a workload's own figures: only where it gave them */
-		if (isnan(v) && rs_metrics[i].from_outcome)
+		if (isnan(v) && (rs_rows[i].kind == RS_ROW_OUTCOME))
 			continue;
-		if (!section || strcmp(section, rs_metrics[i].section)) {
-			section = rs_metrics[i].section;
+		if (!section || strcmp(section, rs_rows[i].section)) {
+			section = rs_rows[i].section;
 			fprintf(out, "  %s\n", section);
 		}
-		fprintf(out, "    %-22s %18s  %s\n", rs_metrics[i].name,
+		fprintf(out, "    %-22s %18s  %s\n", rs_rows[i].key,
 			rs_metric_shown(r, i, v, buf, sizeof(buf)),
-			rs_metrics[i].unit);
+			rs_row_unit(i));
 	}
 }
 
@@ -238,13 +237,13 @@ static json_t *metrics_json(const struct rs_recording *r,
 {
 	json_t *o = json_object();
 
-	for (int i = 0; i < rs_nr_metrics; i++) {
-		double v = rs_metric_value(r, m, i);
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		double v = rs_rec_row_value(r, m, i);
 
 		/* a workload's own figures: only where it gave them */
-		if (isnan(v) && rs_metrics[i].from_outcome)
+		if (isnan(v) && (rs_rows[i].kind == RS_ROW_OUTCOME))
 			continue;
-		json_object_set_new(o, rs_metrics[i].name, rs_json_number(v));
+		json_object_set_new(o, rs_rows[i].key, rs_json_number(v));
 	}
 	return o;
 }
@@ -303,9 +302,9 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r)
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o,s:i}", "index", rs_json_number(j),
 				      "memcgs", n));
-	for (int i = 0; i < rs_nr_metrics; i++)
-		json_object_set_new(units, rs_metrics[i].name,
-				    json_string(rs_metrics[i].unit));
+	for (int i = 0; i < rs_nr_report_rows; i++)
+		json_object_set_new(units, rs_rows[i].key,
+				    json_string(rs_row_unit(i)));
 	json_object_set_new(o, "units", units);
 	json_object_set_new(o, "outcomes", outcomes_json(r));
 	rs_recording_total(r, &total);
@@ -578,27 +577,27 @@ static void metrics_table(FILE *out, const struct rs_recording *r,
 		fprintf(out, "</th>");
 	}
 	fprintf(out, "</tr></thead><tbody>\n");
-	for (int i = 0; i < rs_nr_metrics; i++) {
-		bool known = !rs_metrics[i].from_outcome;
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		bool known = !(rs_rows[i].kind == RS_ROW_OUTCOME);
 
 		/* a workload's own figures: only where it gave them */
 		for (size_t c = 0; c < n && !known; c++)
-			known = !isnan(rs_metric_value(r, cols[c], i));
+			known = !isnan(rs_rec_row_value(r, cols[c], i));
 		if (!known)
 			continue;
-		if (!section || strcmp(section, rs_metrics[i].section)) {
-			section = rs_metrics[i].section;
+		if (!section || strcmp(section, rs_rows[i].section)) {
+			section = rs_rows[i].section;
 			fprintf(out,
 				"<tr class=\"sec\"><td colspan=\"%zu\">%s</td>"
 				"</tr>\n",
 				n + 2, section);
 		}
-		fprintf(out, "<tr><td>%s</td><td>%s</td>", rs_metrics[i].name,
-			rs_metrics[i].unit);
+		fprintf(out, "<tr><td>%s</td><td>%s</td>", rs_rows[i].key,
+			rs_row_unit(i));
 		for (size_t c = 0; c < n; c++)
 			fprintf(out, "<td>%s</td>",
 				rs_metric_shown(r, i,
-						rs_metric_value(r, cols[c], i),
+						rs_rec_row_value(r, cols[c], i),
 						buf, sizeof(buf)));
 		fprintf(out, "</tr>\n");
 	}

@@ -5,150 +5,123 @@
 #include "top_view.h"
 #include "fields.h"
 
-enum col_kind {
-	RATE,	  /* field per second */
-	PERCENT,  /* field a / field b, in % */
-	MS_RATE,  /* a time field, as ms per second */
-	SUM_RATE, /* field a + field b per second */
-	P99_MS,	  /* 99th percentile of a histogram this interval, ms */
-	MEM_MIB,  /* memory.current */
-	MAX_MIB,  /* memory.max */
-	PSI,	  /* memory.pressure some avg10 */
+const char *const rs_top_default_cols[] = {
+	"scanned",
+	"isolated",
+	"reclaimed",
+	"efficiency",
+	"file_share_isolated",
+	"budget_use",
+	"passes",
+	"agings",
+	"flusher_wakeups",
+	"throttles",
+	"throttled",
+	"direct_p99",
+	"refaults",
+	"psi_some_avg10",
+	"mem_avg",
+	"mem_max",
 };
+const int rs_top_nr_default_cols =
+	sizeof(rs_top_default_cols) / sizeof(rs_top_default_cols[0]);
 
-static const struct {
-	enum col_kind kind;
-	enum rs_field a, b;
-	enum rs_hist hist;
-} col_def[] = {
-	{.kind = RATE, .a = RS_F_SCANNED},
-	{.kind = RATE, .a = RS_F_ISOLATED},
-	{.kind = RATE, .a = RS_F_RECLAIMED},
-	{.kind = PERCENT, .a = RS_F_RECLAIMED, .b = RS_F_ISOLATED},
-	{.kind = PERCENT, .a = RS_F_ISOLATED_FILE, .b = RS_F_ISOLATED},
-	{.kind = PERCENT, .a = RS_F_BUDGET_USED, .b = RS_F_BUDGET},
-	{.kind = RATE, .a = RS_F_SHRINKS},
-	{.kind = RATE, .a = RS_F_AGINGS},
-	{.kind = RATE, .a = RS_F_FLUSHER_WAKEUPS},
-	{.kind = RATE, .a = RS_F_THROTTLES},
-	{.kind = MS_RATE, .a = RS_F_THROTTLE_US},
-	{.kind = P99_MS, .hist = RS_HIST_DIRECT},
-	{.kind = SUM_RATE, .a = RS_F_REFAULTS_ANON, .b = RS_F_REFAULTS_FILE},
-	{.kind = PSI},
-	{.kind = MEM_MIB},
-	{.kind = MAX_MIB},
-};
-
-const struct rs_top_col rs_top_cols[] = {
-	{NULL, 10, "pages scanned per second"},
-	{NULL, 10, "pages taken off the LRU per second (MGLRU pgscan)"},
-	{NULL, 11, "pages reclaimed per second (pgsteal)"},
-	{"eff%", 5, "reclaimed / isolated this interval"},
-	{"file%", 5, "file share of the isolated pages"},
-	{"budget%", 7, "MGLRU scan budget used / assigned"},
-	{NULL, 10, "MGLRU lruvec passes per second"},
-	{NULL, 8, "successful agings per second"},
-	{NULL, 17, "flusher wakeups by reclaim per second"},
-	{NULL, 12, "reclaim throttles per second"},
-	{"thrms/s", 8, "ms spent throttled per second"},
-	{"drp99ms", 8,
-	 "direct reclaim latency, 99th percentile (ms, bucket "
-	 "bound)"},
-	{"refault/s", 9, "pages refaulted per second (memory.stat)"},
-	{"psi10", 6, "memory.pressure some avg10 (%)"},
-	{"memMiB", 7, "memory.current"},
-	{"maxMiB", 7, "memory.max"},
-};
-const int rs_top_nr_cols = sizeof(rs_top_cols) / sizeof(rs_top_cols[0]);
-_Static_assert(sizeof(rs_top_cols) / sizeof(rs_top_cols[0]) ==
-		       sizeof(col_def) / sizeof(col_def[0]),
-	       "one definition per column");
-
-const char *rs_top_col_title(int col, char *buf, size_t size)
+void rs_top_default(struct rs_top_opts *o)
 {
-	if (rs_top_cols[col].title)
-		return rs_top_cols[col].title;
-	snprintf(buf, size, "%s/s", rs_fields[col_def[col].a].key);
-	return buf;
+	o->nr_cols = 0;
+	for (int c = 0; c < rs_top_nr_default_cols; c++)
+		o->cols[o->nr_cols++] = rs_row_by_key(rs_top_default_cols[c]);
 }
 
-static struct rs_top_value val(double v)
+int rs_top_row_by_name(const char *name)
 {
-	return (struct rs_top_value){RS_TOP_OK, v};
+	char buf[RS_ROW_TITLE_SIZE];
+
+	for (int i = 0; i < rs_nr_rows; i++)
+		if (rs_row_live(i) &&
+		    (!strcmp(rs_rows[i].key, name) ||
+		     !strcmp(rs_row_title(i, buf, sizeof(buf)), name)))
+			return i;
+	return -1;
 }
 
-static const struct rs_top_value NA = {RS_TOP_NA, 0};
-static const struct rs_top_value NONE = {RS_TOP_NONE, 0};
-
-struct rs_top_value rs_top_value(const struct rs_model *m,
-				 const struct rs_top_row *row, int col,
-				 double interval)
+int rs_top_set_cols(struct rs_top_opts *o, const char *list, char *err,
+		    size_t errsz)
 {
-	__u64 hooks = rs_model_hooks(m);
-	const __u64 *v = row->interval;
-	enum rs_field a = col_def[col].a, b = col_def[col].b;
-	const struct rs_memcg *mc = row->mc;
+	char *copy = strdup(list), *save = NULL, *name;
+	int nr = 0, rc = 0;
 
-	if (interval <= 0)
-		interval = 1;
-	switch (col_def[col].kind) {
-	case RATE:
-		if (!rs_field_known(a, hooks))
-			return NA;
-		return val(v[a] / interval);
-	case SUM_RATE:
-		if (!rs_field_known(a, hooks) || !rs_field_known(b, hooks) ||
-		    (mc && (!rs_memcg_field_known(m, mc, a) ||
-			    !rs_memcg_field_known(m, mc, b))))
-			return NA;
-		/* per memcg only: cgroupfs has no per-node split */
-		if (row->node >= 0)
-			return NONE;
-		return val((v[a] + v[b]) / interval);
-	case PERCENT:
-		if (!rs_field_known(a, hooks) || !rs_field_known(b, hooks))
-			return NA;
-		return v[b] ? val(100.0 * v[a] / v[b]) : NONE;
-	case MS_RATE:
-		if (!rs_field_known(a, hooks))
-			return NA;
-		return val(v[a] / 1000.0 / interval);
-	case P99_MS: {
-		const struct rs_hist_counts *hc;
-		double q;
-
-		if (!rs_hist_known(col_def[col].hist, hooks))
-			return NA;
-		hc = rs_memcg_hist(mc, col_def[col].hist);
-		if (!hc || row->node >= 0)
-			return NONE;
-		q = rs_hist_quantile(hc->interval, 0.99);
-		return q < 0 ? NONE : val(q / 1e6);
+	if (!copy) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
 	}
-	case MEM_MIB:
-		if (row->node >= 0)
-			return NONE;
-		return isnan(mc->mem_current) ? NA
-					      : val(mc->mem_current / 1048576);
-	case MAX_MIB:
-		if (row->node >= 0)
-			return NONE;
-		return isnan(mc->mem_max) ? NA : val(mc->mem_max / 1048576);
-	case PSI:
-		if (row->node >= 0)
-			return NONE;
-		return isnan(mc->psi_some_avg10) ? NA : val(mc->psi_some_avg10);
+	for (name = strtok_r(copy, ",", &save); name && !rc;
+	     name = strtok_r(NULL, ",", &save)) {
+		int i = rs_top_row_by_name(name);
+
+		if (i < 0 && rs_row_by_key(name) >= 0)
+			rc = snprintf(err, errsz,
+				      "'%s' is known only from a recording "
+				      "(event records or the workload's "
+				      "outcome): see `reclaimscope report`",
+				      name);
+		else if (i < 0)
+			rc = snprintf(err, errsz,
+				      "no column '%s': `reclaimscope top "
+				      "--columns` lists them",
+				      name);
+		else if (nr == RS_TOP_MAX_COLS)
+			rc = snprintf(err, errsz, "more than %d columns",
+				      RS_TOP_MAX_COLS);
+		else
+			o->cols[nr++] = i;
 	}
-	return NA;
+	free(copy);
+	if (!rc && !nr)
+		rc = snprintf(err, errsz, "no columns in '%s'", list);
+	if (rc)
+		return -1;
+	o->nr_cols = nr;
+	if (o->sort_col >= nr)
+		o->sort_col = 0;
+	return 0;
 }
 
-void rs_top_format(struct rs_top_value v, int col, char *buf, size_t size)
+const char *rs_top_col_title(const struct rs_top_opts *o, int c, char *buf,
+			     size_t size)
 {
-	int w = rs_top_cols[col].width;
+	return rs_row_title(o->cols[c], buf, size);
+}
 
-	if (v.state == RS_TOP_NA)
+int rs_top_col_width(const struct rs_top_opts *o, int c)
+{
+	return rs_row_width(o->cols[c]);
+}
+
+const char *rs_top_col_help(const struct rs_top_opts *o, int c)
+{
+	return rs_row_help(o->cols[c]);
+}
+
+struct rs_value rs_top_value(const struct rs_top_opts *o,
+			     const struct rs_top_row *row, int c)
+{
+	int i = o->cols[c];
+	struct rs_value v = rs_row_eval(&row->v, i);
+
+	if (v.state == RS_VALUE_OK && rs_rows[i].per_second)
+		v.v /= row->v.span > 0 ? row->v.span : 1;
+	return v;
+}
+
+void rs_top_format(const struct rs_top_opts *o, struct rs_value v, int c,
+		   char *buf, size_t size)
+{
+	int w = rs_top_col_width(o, c);
+
+	if (v.state == RS_VALUE_NA)
 		snprintf(buf, size, "%*s", w, "n/a");
-	else if (v.state == RS_TOP_NONE)
+	else if (v.state == RS_VALUE_NONE)
 		snprintf(buf, size, "%*s", w, "-");
 	else if (isinf(v.v))
 		snprintf(buf, size, "%*s", w, "max");
@@ -158,25 +131,23 @@ void rs_top_format(struct rs_top_value v, int col, char *buf, size_t size)
 		snprintf(buf, size, "%*.0f", w, v.v);
 }
 
-static bool idle(const __u64 *v)
+/* Nothing counted this interval (unknown counts as nothing). */
+static bool idle(const struct rs_values *v)
 {
 	for (int f = 0; f < RS_NR_FIELDS; f++)
-		if (v[f])
+		if (v->field[f] > 0)
 			return false;
 	return true;
 }
 
 /* qsort has no context argument: the sort's state, one sort at a time */
-static const struct rs_model *sort_model;
-static int sort_col;
-static double sort_interval;
+static const struct rs_top_opts *sort_opts;
 
 static double sort_key(const struct rs_top_row *r)
 {
-	struct rs_top_value v =
-		rs_top_value(sort_model, r, sort_col, sort_interval);
+	struct rs_value v = rs_top_value(sort_opts, r, sort_opts->sort_col);
 
-	return v.state == RS_TOP_OK ? v.v : -INFINITY;
+	return v.state == RS_VALUE_OK ? v.v : -INFINITY;
 }
 
 static int by_value(const void *pa, const void *pb)
@@ -233,32 +204,27 @@ struct rs_top_row *rs_top_rows(const struct rs_model *m,
 		if (!o->per_node) {
 			rows[n].mc = mc;
 			rows[n].node = -1;
-			rs_memcg_values(mc, true, rows[n].interval);
-			if (o->all || !idle(rows[n].interval))
+			rs_model_values(m, mc, true, -1, interval, &rows[n].v);
+			if (o->all || !idle(&rows[n].v))
 				n++;
 			continue;
 		}
 		/* cells of a memcg are sorted by node, then reclaimer */
 		for (size_t c = mc->first_cell;
 		     c < mc->first_cell + mc->nr_cells && c < nr_cells; c++) {
-			struct rs_top_row *r = n ? &rows[n - 1] : NULL;
+			struct rs_top_row *r = &rows[n];
 
-			if (!r || r->mc != mc || r->node != cells[c].key.node) {
-				r = &rows[n++];
-				r->mc = mc;
-				r->node = cells[c].key.node;
-			}
-			for (int f = 0; f < RS_NR_FIELDS; f++)
-				r->interval[f] += cells[c].interval[f];
+			if (c > mc->first_cell &&
+			    cells[c].key.node == cells[c - 1].key.node)
+				continue;
+			r->mc = mc;
+			r->node = cells[c].key.node;
+			rs_model_values(m, mc, true, r->node, interval, &r->v);
+			if (o->all || !idle(&r->v))
+				n++;
 		}
-		if (!o->all)
-			while (n && rows[n - 1].mc == mc &&
-			       idle(rows[n - 1].interval))
-				n--; /* only trailing idle nodes: good enough */
 	}
-	sort_model = m;
-	sort_col = o->sort_col;
-	sort_interval = interval;
+	sort_opts = o;
 	qsort(rows, n, sizeof(*rows), o->tree ? by_path : by_value);
 	if (o->tree)
 		for (size_t i = 0; i < n; i++) {
@@ -339,9 +305,9 @@ void rs_top_frame(FILE *out, const struct rs_model *m,
 
 	rs_top_header(out, m, info, interval);
 	fprintf(out, "%-32s", o->per_node ? "MEMCG (node)" : "MEMCG");
-	for (int c = 0; c < rs_top_nr_cols; c++)
-		fprintf(out, " %*s", rs_top_cols[c].width,
-			rs_top_col_title(c, buf, sizeof(buf)));
+	for (int c = 0; c < o->nr_cols; c++)
+		fprintf(out, " %*s", rs_top_col_width(o, c),
+			rs_top_col_title(o, c, buf, sizeof(buf)));
 	fputc('\n', out);
 	for (size_t i = 0; i < nr; i++) {
 		char name[300], cell[64];
@@ -355,9 +321,9 @@ void rs_top_frame(FILE *out, const struct rs_model *m,
 			snprintf(name, sizeof(name), "%*s%s", 2 * rows[i].depth,
 				 "", path);
 		fprintf(out, "%-32s", name);
-		for (int c = 0; c < rs_top_nr_cols; c++) {
-			rs_top_format(rs_top_value(m, &rows[i], c, interval), c,
-				      cell, sizeof(cell));
+		for (int c = 0; c < o->nr_cols; c++) {
+			rs_top_format(o, rs_top_value(o, &rows[i], c), c, cell,
+				      sizeof(cell));
 			fprintf(out, " %s", cell);
 		}
 		fputc('\n', out);

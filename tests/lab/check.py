@@ -62,9 +62,18 @@ def recording_values(path):
     outs = [l for l in rec if l.get("type") == "outcome"]
     whole = [o for o in outs if o.get("worker") is None]
     tot = lambda k: sum(m[k] for m in summary["memcgs"])  # noqa: E731
+    # a memcg's own counters on cgroup v2 include its descendants': the
+    # total takes the memcgs no listed ancestor already counts
+    paths = {m["path"] for m in summary["memcgs"]}
+    top = [m for m in summary["memcgs"]
+           if header.get("cgroup_version") == 1 or not any(
+               p != m["path"] and (m["path"].startswith(p + "/") or
+                                   (p == "/" and m["path"].startswith("/")))
+               for p in paths)]
+    own = lambda k: sum(m[k] for m in top)  # noqa: E731
     v = {"scanned": tot("scanned"), "reclaimed": tot("reclaimed"),
-         "refaults": tot("refaults_anon") + tot("refaults_file"),
-         "oom_kills": tot("oom_kills")}
+         "refaults": own("refaults_anon") + own("refaults_file"),
+         "oom_kills": own("oom_kills")}
     if header.get("series"):
         v["passes"] = tot("shrinks")
     isolated = tot("isolated")

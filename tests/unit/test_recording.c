@@ -236,8 +236,8 @@ static void jain(void **state)
 
 static int metric(const char *name)
 {
-	for (int i = 0; i < rs_nr_metrics; i++)
-		if (!strcmp(rs_metrics[i].name, name))
+	for (int i = 0; i < rs_nr_rows; i++)
+		if (!strcmp(rs_rows[i].key, name))
 			return i;
 	fail_msg("no metric %s", name);
 	return -1;
@@ -262,6 +262,8 @@ static void figures(void **state)
 		"\"mem_current_avg\":8192000},"
 		"{\"id\":2,\"path\":\"/p/"
 		"a\",\"reclaimed\":100,\"isolated\":400,"
+		/* the reclaim record's 64 of 32, as the kernel counted it */
+		"\"goal_reclaims\":1,\"goal_ratio\":2.0,"
 		"\"mem_current_avg\":4096000,\"histograms\":{\"pass\":"
 		"[[1048576,1],[16777216,1]],\"direct_reclaim\":null}},"
 		"{\"id\":3,\"path\":\"/p/"
@@ -276,18 +278,57 @@ static void figures(void **state)
 	/* x = 100/1000 and 300/1000 pages per page held: J = 0.16/(2*0.1) */
 	assert_true(fabs(rs_fairness(&r, &n) - 0.8) < 1e-12);
 	assert_int_equal(n, 2);
-	assert_true(rs_metric_value(&r, a, metric("efficiency")) == 25);
+	assert_true(rs_rec_row_value(&r, a, metric("efficiency")) == 25);
 	/* the p99 bucket bound (16.8 ms) is capped by the longest pass, 9 ms */
-	assert_true(rs_metric_value(&r, a, metric("pass_p99")) == 9);
-	assert_true(rs_metric_value(&r, a, metric("pass_p50")) ==
+	assert_true(rs_rec_row_value(&r, a, metric("pass_p99")) == 9);
+	assert_true(rs_rec_row_value(&r, a, metric("pass_p50")) ==
 		    1048576 / 1e6);
-	assert_true(rs_metric_value(&r, a, metric("passes_over_budget")) == 1);
-	assert_true(rs_metric_value(&r, a, metric("memcg_max")) == 2);
-	assert_true(rs_metric_value(&r, a, metric("over_reclaim")) == 2);
-	assert_true(isnan(rs_metric_value(&r, a, metric("direct_p99"))));
+	assert_true(rs_rec_row_value(&r, a, metric("passes_over_budget")) == 1);
+	assert_true(rs_rec_row_value(&r, a, metric("memcg_max")) == 2);
+	assert_true(rs_rec_row_value(&r, a, metric("over_reclaim")) == 2);
+	assert_true(isnan(rs_rec_row_value(&r, a, metric("direct_p99"))));
 	assert_int_equal(a->budget_use[15], 1); /* 150 % */
 	assert_int_equal(a->budget_use[5], 1);	/* 50 % */
 	rs_recording_free(&r);
+}
+
+/*
+ * The total of a memcg's own counters: on cgroup v2 a parent's memory.stat
+ * and memory.events include its children's, so the total takes the
+ * top-most listed memcgs only; on v1 each memcg's are its own.
+ */
+static void nested_total(void **state)
+{
+	static const char *const body =
+		"{\"type\":\"summary\",\"duration\":1,\"memcgs\":["
+		"{\"id\":1,\"path\":\"/t\",\"reclaimed\":5,"
+		"\"refaults_anon\":10,\"oom_kills\":1},"
+		"{\"id\":2,\"path\":\"/t/c\",\"reclaimed\":3,"
+		"\"refaults_anon\":4,\"oom_kills\":1},"
+		"{\"id\":3,\"path\":\"/tt\",\"reclaimed\":1,"
+		"\"refaults_anon\":2,\"oom_kills\":0}]}\n";
+	static const char *const headers[] = {
+		"{\"type\":\"header\",\"schema\":2,\"cgroup_version\":2}\n",
+		"{\"type\":\"header\",\"schema\":2,\"cgroup_version\":1}\n",
+	};
+	static const double refaults[] = {12, 16}, ooms[] = {1, 2};
+
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		struct rs_recording r;
+		struct rs_rec_memcg t;
+		char text[1024], err[256];
+
+		snprintf(text, sizeof(text), "%s%s", headers[v], body);
+		assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+		rs_recording_total(&r, &t);
+		/* the kernel's per-LRU counters are every memcg's own */
+		assert_true(t.total[RS_F_RECLAIMED] == 9);
+		assert_true(t.total[RS_F_REFAULTS_ANON] == refaults[v]);
+		assert_true(t.total[RS_F_OOM_KILLS] == ooms[v]);
+		rs_rec_memcg_release(&t);
+		rs_recording_free(&r);
+	}
 }
 
 /* A recording cut short: the drops its snapshots counted stand for the
@@ -312,8 +353,8 @@ static void cut_short_drops(void **state)
 	assert_int_equal(r.missed, 1);
 	assert_int_equal(r.agg_full, 4);
 	/* one of two passes has its record: the longest is not known */
-	assert_true(isnan(rs_metric_value(&r, rs_recording_find(&r, "/a"),
-					  metric("pass_max"))));
+	assert_true(isnan(rs_rec_row_value(&r, rs_recording_find(&r, "/a"),
+					   metric("pass_max"))));
 	rs_recording_free(&r);
 	/* an earlier version's negative interval of lost events: read, the
 	 * summary's count stands */
@@ -362,21 +403,21 @@ static void outcomes(void **state)
 	assert_true(r.outcomes[0].lat_hist_known);
 	assert_int_equal(r.outcomes[0].lat_hist[20], 3);
 	rs_recording_total(&r, &total);
-	assert_true(rs_metric_value(&r, &total, metric("ops_per_s")) == 1000);
-	assert_true(rs_metric_value(&r, &total, metric("lat_p99")) == 4.5);
-	assert_true(rs_metric_value(&r, &total, metric("worker_progress")) ==
+	assert_true(rs_rec_row_value(&r, &total, metric("ops_per_s")) == 1000);
+	assert_true(rs_rec_row_value(&r, &total, metric("lat_p99")) == 4.5);
+	assert_true(rs_rec_row_value(&r, &total, metric("worker_progress")) ==
 		    200);
 	/* Jain's index of 100 and 300: 400^2 / (2 * 100000) */
 	assert_true(
-		fabs(rs_metric_value(&r, &total, metric("worker_fairness")) -
+		fabs(rs_rec_row_value(&r, &total, metric("worker_fairness")) -
 		     0.8) < 1e-12);
-	assert_true(rs_metric_value(&r, &total, metric("oom_killed")) == 1);
+	assert_true(rs_rec_row_value(&r, &total, metric("oom_killed")) == 1);
 	/* worker 2 exited 1 without an OOM kill; worker 1 was OOM-killed */
-	assert_true(rs_metric_value(&r, &total, metric("failed")) == 1);
-	assert_true(isnan(rs_metric_value(&r, &total, metric("mb_per_s"))));
+	assert_true(rs_rec_row_value(&r, &total, metric("failed")) == 1);
+	assert_true(isnan(rs_rec_row_value(&r, &total, metric("mb_per_s"))));
 	w0 = rs_recording_find(&r, "/w0");
-	assert_true(rs_metric_value(&r, w0, metric("worker_progress")) == 100);
-	assert_true(isnan(rs_metric_value(&r, w0, metric("ops_per_s"))));
+	assert_true(rs_rec_row_value(&r, w0, metric("worker_progress")) == 100);
+	assert_true(isnan(rs_rec_row_value(&r, w0, metric("ops_per_s"))));
 	rs_rec_memcg_release(&total);
 	rs_recording_free(&r);
 	refused(HEADER "{\"type\":\"outcome\",\"ops\":1}\n", ":2:", "workload");
@@ -391,15 +432,11 @@ static void outcomes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(refusals),
-		cmocka_unit_test(long_line),
-		cmocka_unit_test(diff_sides),
-		cmocka_unit_test(many_memcgs),
-		cmocka_unit_test(tolerated),
-		cmocka_unit_test(jain),
-		cmocka_unit_test(figures),
-		cmocka_unit_test(outcomes),
-		cmocka_unit_test(cut_short_drops),
+		cmocka_unit_test(refusals),   cmocka_unit_test(long_line),
+		cmocka_unit_test(diff_sides), cmocka_unit_test(many_memcgs),
+		cmocka_unit_test(tolerated),  cmocka_unit_test(jain),
+		cmocka_unit_test(figures),    cmocka_unit_test(nested_total),
+		cmocka_unit_test(outcomes),   cmocka_unit_test(cut_short_drops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,6 +135,19 @@ def consistent(rec, m):
               f"{name}: one writeback record per check")
         check(sum(1 for e in wb if e["flusher_woken"]) == m["flusher_wakeups"],
               f"{name}: writeback records that woke the flusher == flusher_wakeups")
+    if m.get("goal_reclaims") is not None:
+        # over-reclaim's two counters, from the reclaim records' own goal
+        # and result (the kernel sums reclaimed / goal in 2^-20 steps)
+        rc = [e for e in events_of(rec, "reclaim", m["id"])
+              if e.get("nr_to_reclaim")]
+        ratio = sum((e["nr_reclaimed"] << 20) // e["nr_to_reclaim"]
+                    for e in rc) / (1 << 20)
+        check(len(rc) == m["goal_reclaims"],
+              f"{name}: reclaim records with a goal == goal_reclaims "
+              f"({len(rc)} == {m['goal_reclaims']})")
+        check(abs(ratio - m["goal_ratio"]) <= 1e-8 * max(1, ratio),
+              f"{name}: their reclaimed / goal add up to goal_ratio "
+              f"({ratio} == {m['goal_ratio']})")
     th = events_of(rec, "throttle", m["id"])
     check(len(th) == m["throttles"],
           f"{name}: one throttle record per throttle ({len(th)})")

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catalogue.h"
+#include "fields.h"
+#include "model.h" /* rs_hist_quantile */
+
+/*
+ * Rows in the report's order, by section.  Every field of RS_FIELDS has one
+ * RS_ROW_FIELD row (a unit test checks it), so every counter reaches report
+ * and diff; a field's JSON key and Prometheus name are the field table's.
+ */
+/* unit and help: the field's (a time in ms) */
+#define FIELD(f, k, better_, sec)                                              \
+	{                                                                      \
+		.key = (k), .better = (better_), .section = (sec),             \
+		.kind = RS_ROW_FIELD, .a = RS_F_##f, .per_second = true        \
+	}
+#define EXIT(f, k)                                                             \
+	{                                                                      \
+		.key = (k), .unit = "passes", .section = PASSES,               \
+		.kind = RS_ROW_FIELD, .a = RS_F_##f, .per_second = true        \
+	}
+#define QUANT(hist, quant, k, sec, help_)                                      \
+	{                                                                      \
+		.key = (k), .unit = "ms", .better = RS_LOWER,                  \
+		.section = (sec), .help = (help_), .kind = RS_ROW_QUANTILE,    \
+		.h = RS_HIST_##hist, .q = (quant)                              \
+	}
+#define EVMAX(hist, k, sec, help_)                                             \
+	{                                                                      \
+		.key = (k), .unit = "ms", .better = RS_LOWER,                  \
+		.section = (sec), .help = (help_), .kind = RS_ROW_EVENT_MAX,   \
+		.h = RS_HIST_##hist                                            \
+	}
+#define EVOVER(hist, k, unit_, sec, help_)                                     \
+	{                                                                      \
+		.key = (k), .unit = (unit_), .better = RS_LOWER,               \
+		.section = (sec), .help = (help_), .kind = RS_ROW_EVENT_OVER,  \
+		.h = RS_HIST_##hist                                            \
+	}
+#define OUT(k, unit_, better_, outkey, how, help_)                             \
+	{                                                                      \
+		.key = (k), .unit = (unit_), .better = (better_),              \
+		.section = "workload", .help = (help_),                        \
+		.kind = RS_ROW_OUTCOME, .out = RS_OUT_##outkey,                \
+		.combine = RS_OUT_COMBINE_##how                                \
+	}
+
+#define RECLAIM "reclaim"
+#define PASSES "MGLRU passes"
+#define AGING "aging"
+#define WB "writeback"
+#define LATENCY "latency"
+#define OUTCOME "outcome"
+
+const struct rs_row rs_rows[] = {
+	/* reclaim */
+	FIELD(SCANNED, "scanned", RS_NEUTRAL, RECLAIM),
+	FIELD(ISOLATED, "isolated", RS_NEUTRAL, RECLAIM),
+	FIELD(RECLAIMED, "reclaimed", RS_NEUTRAL, RECLAIM),
+	{.key = "efficiency",
+	 .unit = "% reclaimed/isolated",
+	 .better = RS_HIGHER,
+	 .section = RECLAIM,
+	 .help = "pages reclaimed / pages isolated",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_RECLAIMED,
+	 .b = RS_F_ISOLATED,
+	 .title = "eff%",
+	 .width = 5},
+	{.key = "file_share_reclaimed",
+	 .unit = "%",
+	 .section = RECLAIM,
+	 .help = "file share of the pages reclaimed",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_RECLAIMED_FILE,
+	 .b = RS_F_RECLAIMED},
+	{.key = "file_share_isolated",
+	 .unit = "%",
+	 .section = RECLAIM,
+	 .help = "file share of the isolated pages",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_ISOLATED_FILE,
+	 .b = RS_F_ISOLATED,
+	 .title = "file%",
+	 .width = 5},
+	FIELD(ISOLATED_FILE, "isolated_file", RS_NEUTRAL, RECLAIM),
+	FIELD(RECLAIMED_FILE, "reclaimed_file", RS_NEUTRAL, RECLAIM),
+	FIELD(ACTIVE_ISOLATED, "active_isolated", RS_NEUTRAL, RECLAIM),
+	FIELD(DEACTIVATED, "deactivated", RS_NEUTRAL, RECLAIM),
+	FIELD(CLASSIC_SHRINKS, "classic_shrinks", RS_NEUTRAL, RECLAIM),
+	FIELD(SLAB_FREED, "slab_freed", RS_NEUTRAL, RECLAIM),
+	FIELD(KSWAPD_WAKES, "kswapd_wakes", RS_NEUTRAL, RECLAIM),
+	FIELD(KSWAPD_SLEEPS, "kswapd_sleeps", RS_NEUTRAL, RECLAIM),
+	/* MGLRU passes */
+	{.key = "passes",
+	 .unit = "MGLRU passes",
+	 .section = PASSES,
+	 .kind = RS_ROW_FIELD,
+	 .a = RS_F_SHRINKS,
+	 .title = "shrinks/s",
+	 .per_second = true},
+	FIELD(BATCHES, "batches", RS_NEUTRAL, PASSES),
+	{.key = "budget",
+	 .unit = "pages assigned",
+	 .section = PASSES,
+	 .kind = RS_ROW_FIELD,
+	 .a = RS_F_BUDGET,
+	 .per_second = true},
+	FIELD(BUDGET_USED, "budget_used", RS_NEUTRAL, PASSES),
+	{.key = "budget_use",
+	 .unit = "% used/assigned",
+	 .section = PASSES,
+	 .help = "MGLRU scan budget used / assigned",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_BUDGET_USED,
+	 .b = RS_F_BUDGET,
+	 .title = "budget%",
+	 .width = 7},
+	EXIT(EXIT_BUDGET, "exit_budget"),
+	EXIT(EXIT_NO_PROGRESS, "exit_no_progress"),
+	EXIT(EXIT_TARGET, "exit_target"),
+	EXIT(EXIT_BELOW_MIN, "exit_below_min"),
+	EXIT(EXIT_AFTER_AGING, "exit_after_aging"),
+	EXIT(EXIT_OTHER, "exit_other"),
+	FIELD(ROTATIONS, "rotations", RS_NEUTRAL, PASSES),
+	FIELD(PASS_NS, "pass_time", RS_NEUTRAL, PASSES),
+	QUANT(PASS, 0.5, "pass_p50", PASSES, "MGLRU pass latency, median"),
+	QUANT(PASS, 0.99, "pass_p99", PASSES,
+	      "MGLRU pass latency, 99th percentile"),
+	EVMAX(PASS, "pass_max", PASSES, "the longest MGLRU pass"),
+	EVOVER(PASS, "passes_over_budget", "passes", PASSES,
+	       "MGLRU passes longer than the latency budget"),
+	/* aging */
+	FIELD(AGINGS, "agings", RS_NEUTRAL, AGING),
+	{.key = "aging_rate",
+	 .unit = "per s",
+	 .section = AGING,
+	 .help = "agings per second",
+	 .kind = RS_ROW_RATE,
+	 .a = RS_F_AGINGS},
+	FIELD(AGING_ATTEMPTS, "aging_attempts", RS_NEUTRAL, AGING),
+	FIELD(AGING_NS, "aging_time", RS_NEUTRAL, AGING),
+	FIELD(MIN_SEQ_ADVANCES, "min_seq_advances", RS_NEUTRAL, AGING),
+	QUANT(AGING, 0.5, "aging_p50", AGING, "aging latency, median"),
+	QUANT(AGING, 0.9, "aging_p90", AGING, "aging latency, 90th percentile"),
+	QUANT(AGING, 0.99, "aging_p99", AGING,
+	      "aging latency, 99th percentile"),
+	/* writeback */
+	FIELD(FLUSHER_WAKEUPS, "flusher_wakeups", RS_NEUTRAL, WB),
+	FIELD(THROTTLES, "throttles", RS_LOWER, WB),
+	FIELD(THROTTLES_WRITEBACK, "throttles_writeback", RS_LOWER, WB),
+	FIELD(THROTTLES_ISOLATED, "throttles_isolated", RS_LOWER, WB),
+	FIELD(THROTTLES_NOPROGRESS, "throttles_noprogress", RS_LOWER, WB),
+	FIELD(THROTTLES_CONGESTED, "throttles_congested", RS_LOWER, WB),
+	{.key = "throttled",
+	 .unit = "ms",
+	 .better = RS_LOWER,
+	 .section = WB,
+	 .help = "ms spent throttled",
+	 .kind = RS_ROW_FIELD,
+	 .a = RS_F_THROTTLE_US,
+	 .title = "thrms/s",
+	 .width = 8,
+	 .per_second = true},
+	QUANT(THROTTLE, 0.5, "throttle_p50", WB, "throttle delay, median"),
+	QUANT(THROTTLE, 0.9, "throttle_p90", WB,
+	      "throttle delay, 90th percentile"),
+	QUANT(THROTTLE, 0.99, "throttle_p99", WB,
+	      "throttle delay, 99th percentile"),
+	EVMAX(THROTTLE, "throttle_max", WB, "the longest throttle delay"),
+	FIELD(WB_CHECKS, "writeback_checks", RS_NEUTRAL, WB),
+	FIELD(DIRTY, "dirty", RS_NEUTRAL, WB),
+	FIELD(UNQUEUED_DIRTY, "unqueued_dirty", RS_NEUTRAL, WB),
+	FIELD(WRITEBACK, "writeback", RS_NEUTRAL, WB),
+	FIELD(CONGESTED, "congested", RS_NEUTRAL, WB),
+	FIELD(IMMEDIATE, "immediate", RS_NEUTRAL, WB),
+	FIELD(PAGEOUT, "pageout", RS_NEUTRAL, WB),
+	/* latency */
+	FIELD(DIRECT_RECLAIMS, "direct_reclaims", RS_LOWER, LATENCY),
+	QUANT(DIRECT, 0.5, "direct_p50", LATENCY,
+	      "direct reclaim latency, median"),
+	QUANT(DIRECT, 0.9, "direct_p90", LATENCY,
+	      "direct reclaim latency, 90th percentile"),
+	{.key = "direct_p99",
+	 .unit = "ms",
+	 .better = RS_LOWER,
+	 .section = LATENCY,
+	 .help = "direct reclaim latency, 99th percentile (ms, bucket bound)",
+	 .kind = RS_ROW_QUANTILE,
+	 .h = RS_HIST_DIRECT,
+	 .q = 0.99,
+	 .title = "drp99ms",
+	 .width = 8},
+	EVMAX(DIRECT, "direct_max", LATENCY, "the longest direct reclaim"),
+	EVOVER(DIRECT, "direct_over_budget", "reclaims", LATENCY,
+	       "direct reclaims longer than the latency budget"),
+	FIELD(DIRECT_RECLAIM_NS, "direct_time", RS_LOWER, LATENCY),
+	FIELD(DIRECT_RECLAIMED, "direct_reclaimed", RS_NEUTRAL, LATENCY),
+	FIELD(MEMCG_RECLAIMS, "memcg_reclaims", RS_NEUTRAL, LATENCY),
+	QUANT(MEMCG, 0.5, "memcg_p50", LATENCY,
+	      "memcg reclaim latency, median"),
+	QUANT(MEMCG, 0.9, "memcg_p90", LATENCY,
+	      "memcg reclaim latency, 90th percentile"),
+	QUANT(MEMCG, 0.99, "memcg_p99", LATENCY,
+	      "memcg reclaim latency, 99th percentile"),
+	EVMAX(MEMCG, "memcg_max", LATENCY, "the longest memcg reclaim"),
+	EVOVER(MEMCG, "memcg_over_budget", "reclaims", LATENCY,
+	       "memcg reclaims longer than the latency budget"),
+	FIELD(MEMCG_RECLAIM_NS, "memcg_time", RS_NEUTRAL, LATENCY),
+	FIELD(MEMCG_RECLAIMED, "memcg_reclaimed", RS_NEUTRAL, LATENCY),
+	FIELD(NODE_RECLAIMS, "node_reclaims", RS_NEUTRAL, LATENCY),
+	{.key = "over_reclaim",
+	 .unit = "x nr_to_reclaim",
+	 .better = RS_LOWER,
+	 .section = LATENCY,
+	 .help = "mean of pages reclaimed / goal over the direct and memcg "
+		 "reclaims whose goal was seen",
+	 .kind = RS_ROW_MEAN,
+	 .a = RS_F_GOAL_RATIO,
+	 .b = RS_F_GOAL_RECLAIMS,
+	 .title = "overrcl",
+	 .width = 7},
+	FIELD(GOAL_RECLAIMS, "goal_reclaims", RS_NEUTRAL, LATENCY),
+	FIELD(GOAL_RATIO, "goal_ratio", RS_NEUTRAL, LATENCY),
+	/* outcome */
+	{.key = "refaults",
+	 .unit = "pages",
+	 .better = RS_LOWER,
+	 .section = OUTCOME,
+	 .help = "pages refaulted (memory.stat)",
+	 .kind = RS_ROW_SUM,
+	 .a = RS_F_REFAULTS_ANON,
+	 .b = RS_F_REFAULTS_FILE,
+	 .title = "refault/s",
+	 .width = 9,
+	 .per_second = true},
+	FIELD(REFAULTS_ANON, "refaults_anon", RS_LOWER, OUTCOME),
+	FIELD(REFAULTS_FILE, "refaults_file", RS_LOWER, OUTCOME),
+	FIELD(OOM_KILLS, "oom_kills", RS_LOWER, OUTCOME),
+	{.key = "mem_avg",
+	 .unit = "MiB",
+	 .section = OUTCOME,
+	 .help = "memory.current",
+	 .kind = RS_ROW_GAUGE,
+	 .g = RS_GAUGE_MEM,
+	 .title = "memMiB",
+	 .width = 7},
+	/* workload: the workload's own figures (outcome records) */
+	OUT("ops_per_s", "ops/s", RS_HIGHER, OPS_PER_S, SUM,
+	    "the workload's throughput"),
+	OUT("mb_per_s", "MB/s", RS_HIGHER, MB_PER_S, SUM,
+	    "the workload's throughput"),
+	OUT("lat_mean", "ms", RS_LOWER, LAT_MEAN_MS, ONE,
+	    "the workload's mean latency"),
+	OUT("lat_p50", "ms", RS_LOWER, LAT_P50_MS, ONE,
+	    "the workload's median latency"),
+	OUT("lat_p95", "ms", RS_LOWER, LAT_P95_MS, ONE,
+	    "the workload's 95th percentile latency"),
+	OUT("lat_p99", "ms", RS_LOWER, LAT_P99_MS, ONE,
+	    "the workload's 99th percentile latency"),
+	OUT("iterations", "completed", RS_HIGHER, ITERATIONS, SUM,
+	    "iterations the workload completed"),
+	OUT("ops", "operations", RS_HIGHER, OPS, SUM,
+	    "operations the workload completed"),
+	OUT("worker_progress", "mean per worker", RS_HIGHER, PROGRESS,
+	    WORKER_MEAN, "the workers' mean progress"),
+	OUT("worker_fairness", "Jain's index of progress", RS_HIGHER, PROGRESS,
+	    WORKER_JAIN, "how evenly the workers progressed (1: evenly)"),
+	OUT("oom_killed", "processes", RS_LOWER, OOM_KILLED, TRUE,
+	    "the workload's processes OOM-killed"),
+	OUT("failed", "processes (exit != 0, not OOM)", RS_LOWER, EXIT_STATUS,
+	    FAILED, "the workload's processes that failed otherwise"),
+	/* live only: the last RS_LIVE_ONLY_ROWS */
+	{.key = "psi_some_avg10",
+	 .unit = "%",
+	 .better = RS_LOWER,
+	 .help = "memory.pressure some avg10 (%)",
+	 .kind = RS_ROW_GAUGE,
+	 .g = RS_GAUGE_PSI,
+	 .title = "psi10",
+	 .width = 6},
+	{.key = "mem_max",
+	 .unit = "MiB",
+	 .help = "memory.max",
+	 .kind = RS_ROW_GAUGE,
+	 .g = RS_GAUGE_MEM_MAX,
+	 .title = "maxMiB",
+	 .width = 7},
+};
+const int rs_nr_rows = sizeof(rs_rows) / sizeof(rs_rows[0]);
+const int rs_nr_report_rows =
+	sizeof(rs_rows) / sizeof(rs_rows[0]) - RS_LIVE_ONLY_ROWS;
+
+#undef FIELD
+#undef QUANT
+#undef EVMAX
+#undef EVOVER
+#undef EXIT
+#undef OUT
+
+int rs_row_by_key(const char *key)
+{
+	for (int i = 0; i < rs_nr_rows; i++)
+		if (!strcmp(rs_rows[i].key, key))
+			return i;
+	return -1;
+}
+
+bool rs_row_live(int i)
+{
+	switch (rs_rows[i].kind) {
+	case RS_ROW_EVENT_MAX:
+	case RS_ROW_EVENT_OVER:
+	case RS_ROW_OUTCOME:
+		return false;
+	default:
+		return true;
+	}
+}
+
+const char *rs_row_unit(int i)
+{
+	const struct rs_row *row = &rs_rows[i];
+
+	if (row->unit)
+		return row->unit;
+	switch (rs_fields[row->a].unit_id) {
+	case RS_UNIT_ns:
+	case RS_UNIT_us:
+		return "ms";
+	case RS_UNIT_ratio:
+		return "sum of ratios";
+	default:
+		return rs_fields[row->a].unit;
+	}
+}
+
+const char *rs_row_help(int i)
+{
+	return rs_rows[i].help ?: rs_fields[rs_rows[i].a].help;
+}
+
+const char *rs_row_title(int i, char *buf, size_t size)
+{
+	if (rs_rows[i].title)
+		return rs_rows[i].title;
+	snprintf(buf, size, "%s%s", rs_rows[i].key,
+		 rs_rows[i].per_second ? "/s" : "");
+	return buf;
+}
+
+int rs_row_width(int i)
+{
+	char buf[RS_ROW_TITLE_SIZE];
+
+	if (rs_rows[i].width)
+		return rs_rows[i].width;
+	return (int)strlen(rs_row_title(i, buf, sizeof(buf))) + 1;
+}
+
+void rs_values_init(struct rs_values *v, double span)
+{
+	memset(v, 0, sizeof(*v));
+	v->span = span;
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		v->field[f] = NAN;
+	for (int g = 0; g < RS_NR_GAUGES; g++)
+		v->gauge[g] = NAN;
+	for (int h = 0; h < RS_NR_HISTS; h++)
+		v->event_max_ms[h] = v->events_over[h] = NAN;
+}
+
+double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q)
+{
+	double ns = rs_hist_quantile(buckets, q);
+
+	return ns < 0 ? NAN : ns / 1e6;
+}
+
+double rs_jain(const double *x, int n)
+{
+	double sum = 0, sq = 0;
+
+	for (int i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	if (n < 1 || sq == 0)
+		return NAN;
+	return sum * sum / (n * sq);
+}
+
+/* An outcome in the scope of v: all for the total, else those run in it. */
+static bool outcome_in(const struct rs_outcome *e, const struct rs_values *v)
+{
+	return v->is_total ||
+	       (e->memcg && v->path && !strcmp(e->memcg, v->path));
+}
+
+static double outcome_value(const struct rs_values *vals,
+			    enum rs_outcome_combine how,
+			    enum rs_outcome_key key)
+{
+	double sum = 0, one = NAN, *x;
+	int n = 0, ones = 0;
+
+	x = calloc(vals->nr_outcomes ? vals->nr_outcomes : 1, sizeof(*x));
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < vals->nr_outcomes; i++) {
+		const struct rs_outcome *e = &vals->outcomes[i];
+		double v = e->v[key];
+		bool worker = e->worker >= 0;
+
+		if (!outcome_in(e, vals) || isnan(v))
+			continue;
+		switch (how) {
+		case RS_OUT_COMBINE_SUM:
+		case RS_OUT_COMBINE_ONE:
+			if (worker)
+				continue;
+			sum += v;
+			one = v;
+			ones++;
+			break;
+		case RS_OUT_COMBINE_TRUE:
+		case RS_OUT_COMBINE_FAILED:
+			/* processes: the workers, or the workload if it has
+			 * none */
+			if (e->has_workers)
+				continue;
+			sum += how == RS_OUT_COMBINE_TRUE
+				       ? v != 0
+				       : v != 0 &&
+						 !(e->v[RS_OUT_OOM_KILLED] > 0);
+			break;
+		default:
+			if (!worker)
+				continue;
+			break;
+		}
+		x[n++] = v;
+	}
+	switch (how) {
+	case RS_OUT_COMBINE_SUM:
+		sum = ones ? sum : NAN;
+		break;
+	case RS_OUT_COMBINE_ONE:
+		sum = ones == 1 ? one : NAN;
+		break;
+	case RS_OUT_COMBINE_TRUE:
+	case RS_OUT_COMBINE_FAILED:
+		sum = n ? sum : NAN;
+		break;
+	case RS_OUT_COMBINE_WORKER_MEAN:
+		for (int i = 0; i < n; i++)
+			sum += x[i];
+		sum = n ? sum / n : NAN;
+		break;
+	default:
+		sum = n >= 2 ? rs_jain(x, n) : NAN;
+		break;
+	}
+	free(x);
+	return sum;
+}
+
+static const struct rs_value NA = {RS_VALUE_NA, NAN};
+static const struct rs_value NONE = {RS_VALUE_NONE, NAN};
+
+static struct rs_value ok(double v)
+{
+	return (struct rs_value){RS_VALUE_OK, v};
+}
+
+/* A value that is NaN is one the kernel or recording cannot give. */
+static struct rs_value known(double v)
+{
+	return isnan(v) ? NA : ok(v);
+}
+
+/* The memcg keeps it as a whole (memory.stat, memory.events). */
+static bool memcg_wide(enum rs_field f)
+{
+	return rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS);
+}
+
+/* A field in the unit people read: a time in ms. */
+static double shown(const struct rs_values *v, enum rs_field f)
+{
+	switch (rs_fields[f].unit_id) {
+	case RS_UNIT_ns:
+		return v->field[f] / 1e6;
+	case RS_UNIT_us:
+		return v->field[f] / 1e3;
+	default:
+		return v->field[f];
+	}
+}
+
+struct rs_value rs_row_eval(const struct rs_values *v, int i)
+{
+	const struct rs_row *row = &rs_rows[i];
+	double a = v->field[row->a], b = v->field[row->b];
+
+	switch (row->kind) {
+	case RS_ROW_FIELD:
+		if (v->node_share && memcg_wide(row->a))
+			return NONE;
+		return known(shown(v, row->a));
+	case RS_ROW_PERCENT:
+	case RS_ROW_MEAN:
+		if (isnan(a) || isnan(b))
+			return NA;
+		if (!(b > 0))
+			return NONE;
+		return ok((row->kind == RS_ROW_PERCENT ? 100.0 : 1.0) * a / b);
+	case RS_ROW_SUM:
+		if (isnan(a) || isnan(b))
+			return NA;
+		if (v->node_share && (memcg_wide(row->a) || memcg_wide(row->b)))
+			return NONE;
+		return ok(a + b);
+	case RS_ROW_RATE:
+		if (isnan(a))
+			return NA;
+		return v->span > 0 ? ok(a / v->span) : NONE;
+	case RS_ROW_QUANTILE: {
+		double q, max = v->event_max_ms[row->h];
+
+		if (!v->hist[row->h])
+			return NA;
+		if (v->node_share)
+			return NONE;
+		q = rs_hist_quantile_ms(v->hist[row->h], row->q);
+		if (isnan(q))
+			return NONE;
+		/* a bucket's bound may lie above every value in it */
+		return ok(max < q ? max : q);
+	}
+	case RS_ROW_EVENT_MAX:
+		return known(v->event_max_ms[row->h]);
+	case RS_ROW_EVENT_OVER:
+		return known(v->events_over[row->h]);
+	case RS_ROW_GAUGE:
+		if (v->node_share)
+			return NONE;
+		if (row->g == RS_GAUGE_PSI)
+			return known(v->gauge[row->g]);
+		return known(v->gauge[row->g] / 1048576);
+	case RS_ROW_OUTCOME:
+		return known(outcome_value(v, row->combine, row->out));
+	}
+	return NA;
+}
+
+double rs_row_number(const struct rs_values *v, int i)
+{
+	struct rs_value x = rs_row_eval(v, i);
+
+	return x.state == RS_VALUE_OK ? x.v : NAN;
+}

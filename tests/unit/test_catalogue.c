@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metric catalogue walked row by row: every row reaches every view it
+ * belongs to (JSON, /metrics, top, report, report --json, diff), and a row
+ * computed live by top equals the same row computed by report from the
+ * recording of that run.  Adding a row is all it takes to be shown.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "analysis.h"
+#include "catalogue.h"
+#include "compare_view.h"
+#include "fields.h"
+#include "json_view.h"
+#include "prom_view.h"
+#include "report_view.h"
+#include "top_view.h"
+
+#define ID 42
+#define PATH "/t"
+
+/* Text written by fn into a string (free it). */
+#define CAPTURE(buf, fn)                                                       \
+	do {                                                                   \
+		size_t len_;                                                   \
+		FILE *f_ = open_memstream(&(buf), &len_);                      \
+		assert_non_null(f_);                                           \
+		fn;                                                            \
+		assert_int_equal(fclose(f_), 0);                               \
+	} while (0)
+
+/*
+ * A model with every hook attached and every counter, histogram and gauge
+ * of memcg PATH non-zero, on two nodes, over two snapshots.
+ */
+static struct rs_model *full_model(void)
+{
+	struct rs_model *m = rs_model_new(~0ULL);
+	struct rs_agg_key k0 = {
+		.cgroup_id = ID, .node = 0, .reclaimer = RS_RECLAIMER_MEMCG};
+	struct rs_agg_key k1 = {
+		.cgroup_id = ID, .node = 1, .reclaimer = RS_RECLAIMER_KSWAPD};
+	__u64 v[RS_NR_FIELDS], hist[RS_HIST_BUCKETS] = {0};
+
+	for (int step = 1; step <= 2; step++) {
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			v[f] = (__u64)step * (f + 1) * 1000;
+		/* a ratio's fixed point: 1.5 per goal reclaim */
+		v[RS_F_GOAL_RATIO] =
+			v[RS_F_GOAL_RECLAIMS] * 3 * RS_RATIO_ONE / 2;
+		hist[20] = 4 * step;
+		hist[24] = step;
+		if (step == 1)
+			for (int f = 0; f < RS_NR_FIELDS; f++)
+				if (rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS))
+					rs_model_cg_baseline(m, ID, f, 0);
+		rs_model_begin(m);
+		assert_int_equal(rs_model_add(m, &k0, v), 0);
+		assert_int_equal(rs_model_add(m, &k1, v), 0);
+		for (int h = 0; h < RS_NR_HISTS; h++)
+			assert_int_equal(rs_model_hist_add(m, ID, h, hist), 0);
+		rs_model_end(m, 2.0 * step);
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			if (rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS))
+				rs_model_cg_sample(m, ID, f, 700 * step);
+		rs_model_cg_apply(m);
+		rs_model_set_gauges(m, ID, 64 << 20, 128 << 20, 1.5);
+		assert_int_equal(rs_model_set_path(m, ID, PATH), 0);
+	}
+	return m;
+}
+
+static const struct rs_memcg *the_memcg(const struct rs_model *m)
+{
+	const struct rs_memcg *mc = rs_model_find(m, ID);
+
+	assert_non_null(mc);
+	return mc;
+}
+
+/*
+ * Event and outcome records of memcg ID (42) as record writes them, with
+ * ' for " (turned back by recording_of).
+ */
+static const char records[] =
+	"{'type':'event','kind':'shrink','id':42,'t':1,"
+	"'duration_ns':9000000,'budget':100,'budget_used':150}\n"
+	"{'type':'event','kind':'reclaim','id':42,'t':1,'reclaimer':'direct',"
+	"'duration_ns':12000000,'nr_reclaimed':64,'nr_to_reclaim':32}\n"
+	"{'type':'event','kind':'reclaim','id':42,'t':1,'reclaimer':'memcg',"
+	"'duration_ns':2000000,'nr_reclaimed':64,'nr_to_reclaim':32}\n"
+	"{'type':'event','kind':'throttle','id':42,'t':1,'delayed_us':3000}\n"
+	"{'type':'outcome','workload':'w','memcg':'" PATH "','ops':10,"
+	"'ops_per_s':5,'mb_per_s':2,'lat_mean_ms':1,'lat_p50_ms':1,"
+	"'lat_p95_ms':2,'lat_p99_ms':3,'iterations':4,'exit_status':0,"
+	"'oom_killed':false}\n"
+	"{'type':'outcome','workload':'w','memcg':'" PATH "','worker':0,"
+	"'progress':10,'exit_status':0,'oom_killed':false}\n"
+	"{'type':'outcome','workload':'w','memcg':'" PATH "','worker':1,"
+	"'progress':30,'exit_status':0,'oom_killed':false}\n";
+
+/*
+ * The recording of the model's run: its summary after a header and, with
+ * records, the event and outcome records above (a longest pass shorter
+ * than its histogram bucket's bound).
+ */
+static void recording_of(const struct rs_model *m, bool with_records,
+			 struct rs_recording *r)
+{
+	json_t *summary = rs_json_summary(m, rs_model_time(m), NULL);
+	char *line = json_dumps(summary, JSON_COMPACT), *text = NULL, err[256];
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(line);
+	assert_non_null(f);
+	fprintf(f, "{\"type\":\"header\",\"schema\":%d}\n", RS_SCHEMA);
+	for (const char *c = records; with_records && *c; c++)
+		fputc(*c == '\'' ? '"' : *c, f);
+	fprintf(f, "%s\n", line);
+	assert_int_equal(fclose(f), 0);
+	free(line);
+	json_decref(summary);
+	f = fmemopen(text, len, "r");
+	assert_non_null(f);
+	if (rs_recording_read(f, "t.ndjson", 8.3e6, r, err, sizeof(err)))
+		fail_msg("recording not read: %s", err);
+	fclose(f);
+	free(text);
+}
+
+static void table_is_whole(void **state)
+{
+	int field_rows[RS_NR_FIELDS] = {0};
+	char a[RS_ROW_TITLE_SIZE], b[RS_ROW_TITLE_SIZE];
+
+	(void)state;
+	for (int i = 0; i < rs_nr_rows; i++) {
+		const struct rs_row *row = &rs_rows[i];
+
+		assert_non_null(row->key);
+		assert_non_null(rs_row_unit(i));
+		assert_non_null(rs_row_help(i));
+		/* report rows first, then the live-only ones */
+		assert_true((row->section != NULL) == (i < rs_nr_report_rows));
+		assert_true(row->section || rs_row_live(i));
+		if (row->kind == RS_ROW_FIELD)
+			field_rows[row->a]++;
+		for (int j = 0; j < i; j++) {
+			if (!strcmp(rs_rows[j].key, row->key))
+				fail_msg("key %s twice", row->key);
+			if (rs_row_live(i) && rs_row_live(j) &&
+			    !strcmp(rs_row_title(i, a, sizeof(a)),
+				    rs_row_title(j, b, sizeof(b))))
+				fail_msg("title %s twice", a);
+		}
+	}
+	/* every counter the kernel gives reaches report, diff and top */
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		if (field_rows[f] != 1)
+			fail_msg("field %s has %d rows, not 1",
+				 rs_fields[f].key, field_rows[f]);
+	for (int c = 0; c < rs_top_nr_default_cols; c++)
+		assert_true(rs_top_row_by_name(rs_top_default_cols[c]) >= 0);
+}
+
+/* Every counter and histogram in the JSON summary and in /metrics. */
+static void raw_values_in_json_and_metrics(void **state)
+{
+	struct rs_model *m = full_model();
+	struct rs_run_info info = {0};
+	json_t *s = rs_json_summary(m, 4, NULL), *mc;
+	char *prom = NULL, name[128];
+
+	(void)state;
+	mc = json_array_get(json_object_get(s, "memcgs"), 0);
+	assert_non_null(mc);
+	CAPTURE(prom, assert_int_equal(rs_prom_write(f_, m, &info), 0));
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		json_t *v = json_object_get(mc, rs_fields[f].key);
+
+		if (!json_is_number(v))
+			fail_msg("JSON %s is not a number", rs_fields[f].key);
+		/* a family's member is a label value of one metric */
+		if (!strncmp(rs_fields[f].key, "exit_", 5) ||
+		    !strncmp(rs_fields[f].key, "throttles_", 10))
+			snprintf(name, sizeof(name), "\"%s\"",
+				 strchr(rs_fields[f].key, '_') + 1);
+		else
+			snprintf(name, sizeof(name), "\n%s{",
+				 rs_prom_field_name(f, name + 64, 64));
+		if (!strstr(prom, name))
+			fail_msg("/metrics lacks %s", name);
+	}
+	/* two cells of 2 * 1000 * (index + 1) goal reclaims, 1.5 each */
+	assert_true(json_real_value(json_object_get(mc, "goal_ratio")) ==
+		    2 * 2 * 1000.0 * (RS_F_GOAL_RECLAIMS + 1) * 1.5);
+	for (int h = 0; h < RS_NR_HISTS; h++) {
+		snprintf(name, sizeof(name),
+			 "reclaimscope_%s_duration_seconds_"
+			 "bucket{",
+			 rs_hist_infos[h].key);
+		assert_non_null(strstr(prom, name));
+		assert_true(json_is_array(
+			json_object_get(json_object_get(mc, "histograms"),
+					rs_hist_infos[h].key)));
+	}
+	free(prom);
+	json_decref(s);
+	rs_model_free(m);
+}
+
+/* A line "    KEY  value" of a text table. */
+static bool has_row(const char *text, const char *key)
+{
+	char want[96];
+
+	snprintf(want, sizeof(want), "\n    %s ", key);
+	return strstr(text, want) != NULL;
+}
+
+/* Every report row in report, report --json, the HTML report and diff. */
+static void report_rows_in_report_and_diff(void **state)
+{
+	struct rs_model *m = full_model();
+	struct rs_recording r;
+	char *text = NULL, *diff = NULL, *html = NULL;
+	json_t *js, *dj, *metrics = NULL, *dmetrics = NULL;
+	size_t i;
+	json_t *e;
+
+	(void)state;
+	recording_of(m, true, &r);
+	CAPTURE(text, rs_report_text(f_, "t", &r));
+	CAPTURE(html, assert_int_equal(rs_report_html(f_, "t", &r), 0));
+	CAPTURE(diff, rs_diff_text(f_, "a", &r, "b", &r));
+	js = rs_report_json("t", &r);
+	dj = rs_diff_json("a", &r, "b", &r);
+	json_array_foreach (json_object_get(js, "memcgs"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "path")),
+			    PATH))
+			metrics = json_object_get(e, "metrics");
+	json_array_foreach (json_object_get(dj, "memcgs"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "path")),
+			    PATH))
+			dmetrics = json_object_get(e, "metrics");
+	assert_non_null(metrics);
+	assert_non_null(dmetrics);
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		const char *key = rs_rows[i].key;
+		char cell[96];
+
+		if (!has_row(text, key))
+			fail_msg("report lacks %s", key);
+		if (!json_is_number(json_object_get(metrics, key)))
+			fail_msg("report --json: %s is not a number", key);
+		if (!json_object_get(dmetrics, key))
+			fail_msg("diff --json lacks %s", key);
+		snprintf(cell, sizeof(cell), "<td>%s</td>", key);
+		if (!strstr(html, cell))
+			fail_msg("report --html lacks %s", key);
+		snprintf(cell, sizeof(cell), "\n%s ", key);
+		if (!strstr(diff, cell) && !has_row(diff, key))
+			fail_msg("diff lacks %s", key);
+	}
+	json_decref(js);
+	json_decref(dj);
+	free(text);
+	free(diff);
+	free(html);
+	rs_recording_free(&r);
+	rs_model_free(m);
+}
+
+/* Every live row as a top column, with a value. */
+static void live_rows_in_top(void **state)
+{
+	struct rs_model *m = full_model();
+	struct rs_run_info info = {.kernel = "k"};
+	struct rs_top_opts o = {0};
+	char title[RS_ROW_TITLE_SIZE], *frame = NULL;
+
+	(void)state;
+	for (int i = 0; i < rs_nr_rows; i++) {
+		char *line, *cell;
+		const char *t;
+
+		if (!rs_row_live(i))
+			continue;
+		o.cols[0] = i;
+		o.nr_cols = 1;
+		CAPTURE(frame, rs_top_frame(f_, m, &info, &o, 2.0));
+		t = rs_row_title(i, title, sizeof(title));
+		line = strstr(frame, "\nMEMCG");
+		assert_non_null(line);
+		if (!strstr(line, t))
+			fail_msg("top lacks the column %s", t);
+		line = strstr(frame, "\n" PATH " ");
+		if (!line)
+			fail_msg("top: no row for %s in column %s", PATH, t);
+		cell = line + 1 + strlen(PATH);
+		while (*cell == ' ')
+			cell++;
+		if (!strncmp(cell, "n/a", 3) || *cell == '-')
+			fail_msg("top: %s is %.8s", t, cell);
+		free(frame);
+	}
+	rs_model_free(m);
+}
+
+/*
+ * Each row live over the run so far equals the same row from the
+ * recording of it: top and report compute with the same code.
+ */
+static void live_equals_recorded(void **state)
+{
+	struct rs_model *m = full_model();
+	const struct rs_memcg *mc = the_memcg(m);
+	struct rs_recording r;
+	struct rs_values live;
+
+	(void)state;
+	recording_of(m, false, &r);
+	rs_model_values(m, mc, false, -1, rs_model_time(m), &live);
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		double a, b;
+
+		if (!rs_row_live(i))
+			continue;
+		a = rs_row_number(&live, i);
+		b = rs_rec_row_value(&r, rs_recording_find(&r, PATH), i);
+		if (isnan(a) || !(fabs(a - b) <= 1e-9 * fabs(a)))
+			fail_msg("%s: live %g, recorded %g", rs_rows[i].key, a,
+				 b);
+	}
+	assert_true(rs_row_number(&live, rs_row_by_key("over_reclaim")) == 1.5);
+	rs_recording_free(&r);
+	rs_model_free(m);
+}
+
+/* One node's share: per-node counts, memcg-wide values '-' not n/a. */
+static void node_share(void **state)
+{
+	struct rs_model *m = full_model();
+	const struct rs_memcg *mc = the_memcg(m);
+	struct rs_values all, node;
+
+	(void)state;
+	rs_model_values(m, mc, true, -1, 2, &all);
+	rs_model_values(m, mc, true, 1, 2, &node);
+	assert_true(node.field[RS_F_RECLAIMED] * 2 ==
+		    all.field[RS_F_RECLAIMED]);
+	assert_int_equal(rs_row_eval(&node, rs_row_by_key("refaults")).state,
+			 RS_VALUE_NONE);
+	assert_int_equal(rs_row_eval(&node, rs_row_by_key("mem_avg")).state,
+			 RS_VALUE_NONE);
+	assert_int_equal(rs_row_eval(&node, rs_row_by_key("efficiency")).state,
+			 RS_VALUE_OK);
+	rs_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table_is_whole),
+		cmocka_unit_test(raw_values_in_json_and_metrics),
+		cmocka_unit_test(report_rows_in_report_and_diff),
+		cmocka_unit_test(live_rows_in_top),
+		cmocka_unit_test(live_equals_recorded),
+		cmocka_unit_test(node_share),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
