@@ -35,7 +35,23 @@ ARCH := x86
 
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
+# src/ by layer: collect (BPF loader and kernel files), model (pure C:
+# aggregation, the catalogue, recordings), view (what people and programs
+# read), cmd (the commands); util.c is shared by all.
+# A layer's files see only its own headers and those of the layers below
+# it (the include path says so): the model none of the others, a view the
+# model's, the collector the model's, a command everything.
+SRC_DIRS := src src/collect src/model src/view src/cmd
+vpath %.c $(SRC_DIRS)
+SRC_HEADERS := $(wildcard $(addsuffix /*.h,$(SRC_DIRS)))
 CPPFLAGS += -Iinclude -I$(OUT) -D_GNU_SOURCE
+ALL_INC := $(addprefix -I,$(SRC_DIRS))
+layer_objs = $(addprefix $(OUT)/,$(notdir $(patsubst %.c,%.o,$(wildcard src/$(1)/*.c))))
+$(OUT)/util.o: LAYER_INC := -Isrc
+$(call layer_objs,model): LAYER_INC := -Isrc -Isrc/model
+$(call layer_objs,view): LAYER_INC := -Isrc -Isrc/model -Isrc/view
+$(call layer_objs,collect): LAYER_INC := -Isrc -Isrc/model -Isrc/collect
+$(call layer_objs,cmd): LAYER_INC := $(ALL_INC)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS)
 LIBS := -lbpf -lelf -lz -ljansson -lmicrohttpd -lncursesw -lcap -lpthread -lm
 
@@ -51,14 +67,11 @@ SKELS := $(OUT)/reclaimscope.skel.h $(OUT)/preempt.skel.h
 
 # The model (pure C, no BPF) and the views are kept apart from the
 # collector so the unit tests link without libbpf.
-MODEL_SRCS := src/fields.c src/model.c src/json_view.c src/event_line.c src/prom_view.c \
-	src/top_view.c src/lru_gen.c src/recording.c src/catalogue.c src/analysis.c \
-	src/report_view.c src/compare_view.c src/stats.c src/util.c
-APP_SRCS := $(MODEL_SRCS) src/main.c src/hooks.c src/collector.c \
-	src/cgroups.c src/kernel.c src/cli.c src/privileges.c src/session.c src/cmd_probe.c \
-	src/cmd_record.c src/cmd_top.c src/cmd_daemon.c src/http_guard.c \
-	src/cmd_report.c
-APP_OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(APP_SRCS))
+MODEL_SRCS := $(wildcard src/model/*.c src/view/*.c) src/collect/lru_gen.c \
+	src/util.c
+APP_SRCS := $(MODEL_SRCS) $(filter-out src/collect/lru_gen.c,\
+	$(wildcard src/collect/*.c)) $(wildcard src/cmd/*.c)
+APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
@@ -77,15 +90,15 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 .PRECIOUS: $(OUT)/%.bpf.o
 
-$(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard include/*.h) $(SKELS) | $(OUT)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+$(OUT)/%.o: %.c $(SRC_HEADERS) $(wildcard include/*.h) $(SKELS) | $(OUT)
+	$(CC) $(CPPFLAGS) $(LAYER_INC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # The benchmark programs and their driver (tests/bench): never installed.
-$(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h)
-	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) tests/bench/rs-bench.c $(MODEL_SRCS) $(LIBS) -o $@
+$(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(SRC_HEADERS) $(wildcard include/*.h)
+	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) tests/bench/rs-bench.c $(MODEL_SRCS) $(LIBS) -o $@
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
@@ -102,8 +115,8 @@ $(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
 
 # --- tests -------------------------------------------------------------------
 
-$(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h) | $(OUT)/tests
-	$(CC) $(CPPFLAGS) -Isrc $(ALL_CFLAGS) $< $(MODEL_SRCS) -lcmocka -ljansson -lm -o $@
+$(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)/tests
+	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) $< $(MODEL_SRCS) -lcmocka -ljansson -lm -o $@
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -131,8 +144,8 @@ sanitize: $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 # leak check: the analyzer assumes a function declared in a system header
 # (bpf_object__destroy_skeleton) frees nothing, and so reports the
 # skeleton's own error path.  make sanitize checks leaks at run time.
-LINT_CPPFLAGS := -Iinclude -Isrc -D_GNU_SOURCE
-SKEL_USERS := src/collector.c src/kernel.c
+LINT_CPPFLAGS := -Iinclude $(addprefix -I,$(SRC_DIRS)) -D_GNU_SOURCE
+SKEL_USERS := src/collect/collector.c src/collect/kernel.c
 lint: $(SKELS)
 	clang-format --dry-run -Werror $(FORMATTED)
 	cppcheck --enable=warning,performance,portability --std=c11 \
@@ -262,7 +275,7 @@ reporttest: $(OUT)/reclaimscope
 installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
-FORMATTED := src/*.c src/*.h include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
+FORMATTED := $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS))) include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
 	tests/vm/workload.c tests/vm/labload.c tests/vm/load.h tests/bench/rs-bench.c tests/host/btf-without.c
 format:
 	clang-format -i $(FORMATTED)
@@ -275,9 +288,9 @@ clean:
 # with ASan and UBSan, for FUZZ_SECONDS, seeded from tests/fuzz/corpus (new
 # inputs go to build/fuzz-corpus, not into the repository).
 FUZZ_SECONDS ?= 60
-$(OUT)/fuzz_recording: tests/fuzz/fuzz_recording.c $(MODEL_SRCS) $(wildcard src/*.h) $(wildcard include/*.h) | $(OUT)
+$(OUT)/fuzz_recording: tests/fuzz/fuzz_recording.c $(MODEL_SRCS) $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all $(CPPFLAGS) -Isrc -std=gnu11 $(WARN) \
+		-fno-sanitize-recover=all $(CPPFLAGS) $(ALL_INC) -std=gnu11 $(WARN) \
 		$< $(MODEL_SRCS) -ljansson -lm -o $@
 
 fuzz: $(OUT)/fuzz_recording

@@ -83,7 +83,7 @@ static const struct rs_agg_value rs_zero_agg;
  * set, so the line stays shared between CPUs until a snapshot clears it.
  * No barrier orders the change before the test (it would cost every run):
  * userspace reads once more after a snapshot that found the flag set
- * (src/collector.c: maps_changed).
+ * (src/collect/collector.c: maps_changed).
  */
 __u32 rs_changed = 0;
 
@@ -377,7 +377,7 @@ static __always_inline void rs_submit(void *rec, __u32 size)
  *
  * The order needs care: tracepoints call probes of equal priority in attach
  * order, trampolines (fentry/fexit) the last attached first; the collector
- * attaches accordingly (src/collector.c).
+ * attaches accordingly (src/collect/collector.c).
  */
 static __always_inline bool rs_run_copy(__u32 slot, int copy,
 					struct rs_task_state **stp)

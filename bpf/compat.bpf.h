@@ -4,7 +4,7 @@
  * covers.  Programs whose prototypes differ between kernels come in variants
  * (suffix _v<N>); userspace picks one by the parameter names (functions) or
  * types (tracepoints) it finds in the running kernel's BTF and switches the
- * others off before load (src/hooks.c).
+ * others off before load (src/collect/hooks.c).
  */
 #ifndef RS_COMPAT_BPF_H
 #define RS_COMPAT_BPF_H

@@ -136,7 +136,7 @@ static struct bench_bpf *open_bench(const char *prefix, bool stream)
 		}
 		skel->rodata->rs_stream_events = stream;
 		bpf_map__set_max_entries(skel->maps.rs_events, RING_BYTES);
-		/* as the collector sets it (src/collector.c) */
+		/* as the collector sets it (src/collect/collector.c) */
 		skel->rodata->rs_wakeup_bytes = RING_BYTES / 4;
 		/* a failure with the controls is told below, in one line */
 		libbpf_set_print(with_functions && any_function ? NULL
@@ -250,7 +250,7 @@ static int on_record(void *ctx, void *data, size_t size)
 						 &b->info, data, size, &len);
 
 		if (line)
-			/* as record writes them (src/cmd_record.c) */
+			/* as record writes them (src/cmd/cmd_record.c) */
 			fwrite_unlocked(line, 1, len, b->devnull);
 	} else if (size >= sizeof(*h) && h->type <= RS_EV_LAST) {
 		b->types[h->type]++;

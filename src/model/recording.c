@@ -9,7 +9,6 @@
 #include <string.h>
 #include "recording.h"
 #include "fields.h"
-#include "json_view.h"
 #include "util.h"
 
 const enum rs_field rs_series_field[RS_NR_SERIES] = {
