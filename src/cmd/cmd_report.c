@@ -73,15 +73,15 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		o->markdown = true;
 		return 0;
 	case OPT_METRICS:
-		/* name, unit, better direction, section: for --metric, scripts
-		 */
+		/* name, unit, better direction, section, meaning: for
+		 * --metric and scripts */
 		for (int i = 0; i < rs_nr_report_rows; i++)
-			printf("%s\t%s\t%s\t%s\n", rs_rows[i].key,
+			printf("%s\t%s\t%s\t%s\t%s\n", rs_rows[i].key,
 			       rs_row_unit(i),
 			       rs_rows[i].better == RS_LOWER	? "lower"
 			       : rs_rows[i].better == RS_HIGHER ? "higher"
 								: "-",
-			       rs_rows[i].section);
+			       rs_rows[i].section, rs_row_help(i));
 		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
 	case OPT_GROUPS:
 		o->groups = true;
@@ -245,7 +245,8 @@ int rs_cmd_report(int argc, char **argv)
 		 "outcome records, drops and fairness",
 		 0},
 		{"metrics", OPT_METRICS, NULL, 0,
-		 "List the metrics (name, unit, which way is better, section), "
+		 "List the metrics (name, unit, which way is better, section, "
+		 "meaning), tab-separated, "
 		 "one per line, and exit",
 		 0},
 		{0},
