@@ -260,6 +260,176 @@ static void status_line(const struct recorder *r, double t, bool final)
 		final ? "\n" : "   ");
 }
 
+/* A JSON line out, unless writing already failed; frees obj. */
+static void write_line(struct recorder *r, json_t *obj)
+{
+	if (!r->write_error && rs_json_write_line(r->out, obj))
+		r->write_error = errno ? errno : EIO;
+	json_decref(obj);
+}
+
+/*
+ * --cgroup checked and spelled as the memcgs' paths are, before the probes
+ * load: 0, or the exit status.  *filter: NULL for every memcg; free it.
+ */
+static int resolve_filter(const struct record_opts *o, char **filter)
+{
+	struct rs_cgroups *cg;
+	int err;
+
+	*filter = NULL;
+	if (!o->cgroup)
+		return 0;
+	cg = rs_cgroups_open();
+	if (!cg) {
+		fprintf(stderr, "reclaimscope: --cgroup: no memory cgroup "
+				"hierarchy is mounted\n");
+		return 2;
+	}
+	*filter = malloc(strlen(o->cgroup) + 2);
+	err = *filter ? normalize_filter(cg, o->cgroup, *filter) : -ENOMEM;
+	if (err) {
+		fprintf(stderr,
+			"reclaimscope: --cgroup %s: no such memory cgroup "
+			"under %s (%s)\n",
+			o->cgroup, rs_cgroups_root(cg), strerror(-err));
+		free(*filter);
+		*filter = NULL;
+	} else if (!o->quiet && strcmp(*filter, o->cgroup)) {
+		fprintf(stderr, "reclaimscope: --cgroup %s: recording %s\n",
+			o->cgroup, *filter);
+	}
+	rs_cgroups_close(cg);
+	return err ? 2 : 0;
+}
+
+/*
+ * The output opened (and truncated) only once the probes are in, so that a
+ * start that fails leaves the previous recording as it was; the header
+ * written.  0 or -1.
+ */
+static int start_output(const struct record_opts *o, struct recorder *r)
+{
+	r->out = stdout;
+	if (o->output) {
+		r->out = fopen(o->output, "we");
+		if (!r->out) {
+			fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
+				o->output, strerror(errno));
+			return -1;
+		}
+	}
+	r->events_out = rs_event_writer_new();
+	if (!r->events_out) {
+		fprintf(stderr, "reclaimscope: out of memory\n");
+		return -1;
+	}
+	write_line(r, rs_json_header(r->info));
+	if (!o->quiet && strcmp(rs_mode(r->info), "full"))
+		fprintf(stderr,
+			"reclaimscope: %s mode: some values are unavailable "
+			"(null); `reclaimscope probe` says why\n",
+			rs_mode(r->info));
+	return 0;
+}
+
+/*
+ * Until a signal, the duration or a write error: event records as they
+ * come, a snapshot every interval.
+ */
+static void record_until_stopped(const struct record_opts *o,
+				 struct recorder *r, volatile int *stop,
+				 bool status)
+{
+	__u64 start = r->info->start_ns;
+	__u64 interval_ns = (__u64)(o->interval * 1e9);
+	__u64 next_tick = start + interval_ns;
+
+	while (!*stop && !r->write_error) {
+		__u64 now = rs_now_ns();
+		double t = (now - start) / 1e9;
+		int wait_ms;
+
+		if (o->duration && t >= o->duration)
+			break;
+		if (now >= next_tick) {
+			rs_session_refresh(r->session);
+			rs_session_note_mglru(r->session, stderr);
+			write_line(r, rs_json_snapshot(r->model, r->info,
+						       r->filter));
+			if (status)
+				status_line(r, t, false);
+			while (next_tick <= now)
+				next_tick += interval_ns;
+			continue;
+		}
+		wait_ms = (int)((next_tick - now) / 1000000) + 1;
+		if (o->duration && (o->duration - t) * 1000 < wait_ms)
+			wait_ms = (int)((o->duration - t) * 1000) + 1;
+		if (wait_ms > 100)
+			wait_ms = 100;
+		if (rs_collector_poll(r->session->collector, wait_ms, on_record,
+				      r) < 0 &&
+		    !r->write_error)
+			break;
+		flush_events(r);
+	}
+}
+
+/*
+ * The end: producers stopped first (a record made between the last poll
+ * and the last snapshot would be in the totals but not in the stream; a
+ * program already running when its link went may still finish, and a
+ * record of it after the snapshot means one more snapshot), then the last,
+ * partial interval (snapshots sum to the summary), the workload's
+ * outcomes and the summary, exact for idle memcgs too.
+ */
+static void finish(const struct record_opts *o, struct recorder *r, bool status)
+{
+	struct rs_collector *c = r->session->collector;
+	double t;
+
+	rs_collector_stop(c);
+	r->session->look_at_all = true;
+	do {
+		while (rs_collector_poll(c, 0, on_record, r) > 0)
+			;
+		t = (rs_now_ns() - r->info->start_ns) / 1e9;
+		rs_session_refresh(r->session);
+	} while (rs_collector_poll(c, 0, on_record, r) > 0);
+	write_line(r, rs_json_snapshot(r->model, r->info, r->filter));
+	if (o->outcome && !r->write_error)
+		r->write_error = copy_outcomes(r->out, o->outcome);
+	write_line(r, rs_json_summary(r->model, t, r->filter));
+	if (status)
+		status_line(r, t, true);
+}
+
+/* What the recording lacks, said on stderr. */
+static void report_losses(const struct record_opts *o, struct recorder *r)
+{
+	__u64 missed = rs_model_stat(r->model, RS_STAT_PROG_MISSES),
+	      drops = rs_model_stat(r->model, RS_STAT_RING_DROPS);
+
+	if (missed) {
+		char which[1024];
+
+		rs_collector_misses(r->session->collector, which,
+				    sizeof(which));
+		fprintf(stderr,
+			"reclaimscope: %llu events were lost: the kernel "
+			"skipped every copy of a program busy on its CPU "
+			"(%s); counts that depend on them may be off\n",
+			(unsigned long long)missed, which);
+	}
+	if (!o->quiet && drops)
+		fprintf(stderr,
+			"reclaimscope: %llu event records were dropped (ring "
+			"buffer full); totals are exact. Try a larger "
+			"--ring-size.\n",
+			(unsigned long long)drops);
+}
+
 int rs_cmd_record(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -267,14 +437,11 @@ int rs_cmd_record(int argc, char **argv)
 	struct record_opts o = {.interval = 1.0};
 	struct rs_collector_opts copts = {0};
 	struct rs_session s = {0};
-	struct rs_cgroups *cg;
 	struct recorder r = {0};
 	char *filter = NULL;
 	volatile int stop = 0;
-	__u64 start, next_tick;
 	bool status;
-	json_t *line;
-	int rc = 1;
+	int rc;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
@@ -285,168 +452,36 @@ int rs_cmd_record(int argc, char **argv)
 	 * (header, a snapshot, the summary).
 	 */
 	rs_cli_on_signals(&stop);
-	/* the filter is checked before the probes load */
-	cg = rs_cgroups_open();
-	if (!cg && o.cgroup) {
-		fprintf(stderr, "reclaimscope: --cgroup: no memory cgroup "
-				"hierarchy is mounted\n");
-		return 2;
-	}
-	if (o.cgroup) {
-		int err;
-
-		filter = malloc(strlen(o.cgroup) + 2);
-		err = filter ? normalize_filter(cg, o.cgroup, filter) : -ENOMEM;
-		if (err) {
-			fprintf(stderr,
-				"reclaimscope: --cgroup %s: no such memory "
-				"cgroup under %s (%s)\n",
-				o.cgroup, rs_cgroups_root(cg), strerror(-err));
-			rs_cgroups_close(cg);
-			free(filter);
-			return 2;
-		}
-		if (!o.quiet && strcmp(filter, o.cgroup))
-			fprintf(stderr,
-				"reclaimscope: --cgroup %s: recording %s\n",
-				o.cgroup, filter);
-		r.filter = filter;
-	}
-	r.out = stdout;
+	rc = resolve_filter(&o, &filter);
+	if (rc)
+		return rc;
+	r.filter = filter;
 	rs_cli_collector_opts(&o.common, &copts);
 	copts.stream_events = o.events;
 	copts.ring_bytes = (__u32)o.ring_bytes;
-	rs_cgroups_close(cg);
-	cg = NULL;
 	s.gauges = true; /* memory.current: the summary's mem_current_avg */
+	rc = 1;
 	if (rs_session_open(&s, &copts))
 		goto out;
-	/*
-	 * The file is opened (and truncated) only once the probes are in: a
-	 * start that fails leaves the previous recording as it was.
-	 */
-	if (o.output) {
-		r.out = fopen(o.output, "we");
-		if (!r.out) {
-			fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
-				o.output, strerror(errno));
-			goto out;
-		}
-	}
-	r.events_out = rs_event_writer_new();
-	if (!r.events_out) {
-		fprintf(stderr, "reclaimscope: out of memory\n");
-		goto out;
-	}
 	r.info = &s.info;
 	r.session = &s;
 	r.model = s.model;
-	line = rs_json_header(&s.info);
-	r.write_error = rs_json_write_line(r.out, line) ? errno : 0;
-	json_decref(line);
-
+	if (start_output(&o, &r))
+		goto out;
 	status = !o.quiet && isatty(STDERR_FILENO) && r.out != stdout;
-	if (!o.quiet && strcmp(rs_mode(&s.info), "full"))
-		fprintf(stderr,
-			"reclaimscope: %s mode: some values are unavailable "
-			"(null); `reclaimscope probe` says why\n",
-			rs_mode(&s.info));
-	start = s.info.start_ns;
-	next_tick = start + (__u64)(o.interval * 1e9);
-	while (!stop && !r.write_error) {
-		__u64 now = rs_now_ns();
-		double t = (now - start) / 1e9;
-		int wait_ms;
-
-		if (o.duration && t >= o.duration)
-			break;
-		if (now >= next_tick) {
-			rs_session_refresh(&s);
-			rs_session_note_mglru(&s, stderr);
-			line = rs_json_snapshot(r.model, r.info, r.filter);
-			if (rs_json_write_line(r.out, line))
-				r.write_error = errno ? errno : EIO;
-			json_decref(line);
-			if (status)
-				status_line(&r, t, false);
-			while (next_tick <= now)
-				next_tick += (__u64)(o.interval * 1e9);
-			continue;
-		}
-		wait_ms = (int)((next_tick - now) / 1000000) + 1;
-		if (o.duration && (o.duration - t) * 1000 < wait_ms)
-			wait_ms = (int)((o.duration - t) * 1000) + 1;
-		if (wait_ms > 100)
-			wait_ms = 100;
-		if (rs_collector_poll(s.collector, wait_ms, on_record, &r) <
-			    0 &&
-		    !r.write_error)
-			break;
-		flush_events(&r);
-	}
-	/*
-	 * Stop the producers first: a record made between the last poll and
-	 * the last snapshot would be in the totals but not in the stream.  A
-	 * program already running when its link went may still finish; a
-	 * record of it after the snapshot means one more snapshot.
-	 */
-	rs_collector_stop(s.collector);
-	s.look_at_all = true; /* the summary is exact for idle memcgs too */
-	{
-		double t;
-
-		do {
-			while (rs_collector_poll(s.collector, 0, on_record,
-						 &r) > 0)
-				;
-			t = (rs_now_ns() - start) / 1e9;
-			rs_session_refresh(&s);
-		} while (rs_collector_poll(s.collector, 0, on_record, &r) > 0);
-		/* the last, partial interval: snapshots sum to the summary */
-		line = rs_json_snapshot(r.model, r.info, r.filter);
-		if (!r.write_error && rs_json_write_line(r.out, line))
-			r.write_error = errno ? errno : EIO;
-		json_decref(line);
-		if (o.outcome && !r.write_error)
-			r.write_error = copy_outcomes(r.out, o.outcome);
-		line = rs_json_summary(r.model, t, r.filter);
-		if (!r.write_error && rs_json_write_line(r.out, line))
-			r.write_error = errno ? errno : EIO;
-		json_decref(line);
-		if (status)
-			status_line(&r, t, true);
-	}
+	record_until_stopped(&o, &r, &stop, status);
+	finish(&o, &r, status);
 	if (r.write_error) {
 		fprintf(stderr, "reclaimscope: writing %s failed: %s\n",
 			o.output ? o.output : "stdout",
 			strerror(r.write_error));
 		goto out;
 	}
-	if (rs_model_stat(r.model, RS_STAT_PROG_MISSES)) {
-		char which[1024];
-
-		rs_collector_misses(s.collector, which, sizeof(which));
-		fprintf(stderr,
-			"reclaimscope: %llu events were lost: the kernel "
-			"skipped "
-			"every copy of a program busy on its CPU (%s); counts "
-			"that depend on them may be off\n",
-			(unsigned long long)rs_model_stat(r.model,
-							  RS_STAT_PROG_MISSES),
-			which);
-	}
-	if (!o.quiet && rs_model_stat(r.model, RS_STAT_RING_DROPS))
-		fprintf(stderr,
-			"reclaimscope: %llu event records were dropped (ring "
-			"buffer full); totals are exact. Try a larger "
-			"--ring-size.\n",
-			(unsigned long long)rs_model_stat(r.model,
-							  RS_STAT_RING_DROPS));
+	report_losses(&o, &r);
 	rc = 0;
 out:
 	rs_event_writer_free(r.events_out);
 	rs_session_close(&s);
-	rs_cgroups_close(cg);
 	free(filter);
 	/* the last buffered lines reach the disk here, or fail to */
 	if (r.out && r.out != stdout && fclose(r.out) && !rc) {

@@ -51,6 +51,7 @@ void rs_cgroups_update_model(struct rs_cgroups *cg, struct rs_model *m,
 /*
  * The memcgs' own counters (memory.stat workingset_refault_*, oom kills):
  * baseline every memcg at the start of a run, then sample the model's.
+ * These and the gauges are memcg_files.c's.
  */
 void rs_cgroups_baseline(struct rs_cgroups *cg, struct rs_model *m);
 void rs_cgroups_sample(struct rs_cgroups *cg, struct rs_model *m, bool all);

@@ -33,38 +33,15 @@ struct rs_collector {
 	struct rs_read_gate gate; /* when a snapshot reads the maps */
 };
 
-/* --- libbpf output: everything with -v; always note a failing program ---- */
+/* --- libbpf output: everything with -v, nothing without ----------------- */
 
 static bool verbose;
-static char last_failed_prog[128];
 
 static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024];
-	const char *p;
-	va_list copy;
-
-	/* verifier logs run to megabytes: print them whole */
-	va_copy(copy, ap);
+	(void)level;
 	if (verbose)
-		vfprintf(stderr, fmt, copy);
-	va_end(copy);
-	if (level != LIBBPF_WARN)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	/*
-	 * "libbpf: prog 'NAME': failed to load: -13" or "...: relo #0: failed
-	 * to patch insn" names the culprit
-	 */
-	p = strstr(line, "prog '");
-	if (p && strstr(line, "fail")) {
-		const char *q = strchr(p + 6, '\'');
-
-		if (q && (size_t)(q - p - 6) < sizeof(last_failed_prog)) {
-			memcpy(last_failed_prog, p + 6, q - p - 6);
-			last_failed_prog[q - p - 6] = '\0';
-		}
-	}
+		vfprintf(stderr, fmt, ap);
 	return 0;
 }
 
@@ -184,9 +161,65 @@ static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
 	return prog_by_name(skel, copy);
 }
 
+/*
+ * Each program gets a verifier log buffer of its own: libbpf loads the
+ * programs in turn and stops at the first the kernel refuses, asking again
+ * with the log on, so the one buffer with text in it names the culprit
+ * (and its last line says why).  The buffers are one allocation whose
+ * pages the kernel touches only for that program; with -v they are large
+ * enough for whole logs, which libbpf prints.
+ */
+#define PROG_LOG_SIZE (64u << 10)
+#define PROG_LOG_SIZE_VERBOSE (16u << 20)
+
+struct prog_logs {
+	char *buf; /* RS_MAX_PROG_SPECS * RS_COPIES logs of size bytes */
+	size_t size;
+};
+
+static char *prog_log(const struct prog_logs *logs, int spec, int copy)
+{
+	return logs->buf + ((size_t)spec * RS_COPIES + copy) * logs->size;
+}
+
+/* The program (spec * RS_COPIES + copy) whose log has text; -1: none. */
+static int logged_prog(const struct prog_logs *logs, const struct choice *ch,
+		       const struct rs_run_info *info)
+{
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		for (int k = 0; ch->enabled[i] && k < copies_of(info, i); k++)
+			if (prog_log(logs, i, k)[0])
+				return i * RS_COPIES + k;
+	return -1;
+}
+
+/*
+ * The reason in a verifier log: its last line, or the one before when the
+ * last is the verifier's "processed N insns" statistics.  Cuts log.
+ */
+static const char *log_reason(char *log, size_t size)
+{
+	size_t len = strnlen(log, size - 1);
+	char *line = NULL;
+
+	log[len] = '\0';
+	for (int n = 0; n < 2; n++) {
+		while (len && (log[len - 1] == '\n' || log[len - 1] == ' '))
+			log[--len] = '\0';
+		line = log + len;
+		while (line > log && line[-1] != '\n')
+			line--;
+		if (strncmp(line, "processed ", 10) || line == log)
+			break;
+		len = (size_t)(line - log);
+	}
+	return line;
+}
+
 static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		     const struct rs_run_info *info,
-		     const struct rs_collector_opts *opts)
+		     const struct rs_collector_opts *opts,
+		     const struct prog_logs *logs)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    .btf_custom_path = opts->btf_path);
@@ -217,6 +250,11 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 			}
 			bpf_program__set_autoload(
 				p, ch->enabled[i] && k < copies_of(info, i));
+			prog_log(logs, i, k)[0] = '\0';
+			err = bpf_program__set_log_buf(p, prog_log(logs, i, k),
+						       logs->size);
+			if (err)
+				goto fail;
 		}
 	}
 	*out = skel;
@@ -226,42 +264,44 @@ fail:
 	return err;
 }
 
+/*
+ * Load the chosen programs; a program the kernel refuses fails its hook,
+ * and the rest are loaded again without it.  0, or -errno with errbuf set.
+ */
 static int load(struct rs_collector *c, struct rs_run_info *info,
 		struct choice *ch, const struct rs_collector_opts *opts,
 		char *errbuf, size_t errsz)
 {
-	for (int attempt = 0; attempt < rs_nr_prog_specs; attempt++) {
-		int err = open_skel(&c->skel, ch, info, opts);
-		int culprit = -1;
+	struct prog_logs logs = {.size = opts->verbose ? PROG_LOG_SIZE_VERBOSE
+						       : PROG_LOG_SIZE};
+	int err = -ENOENT;
 
+	_Static_assert(PROG_LOG_SIZE_VERBOSE <= UINT32_MAX,
+		       "bpf_program__set_log_buf takes a 32-bit size");
+	logs.buf = calloc((size_t)RS_MAX_PROG_SPECS * RS_COPIES, logs.size);
+	if (!logs.buf) {
+		snprintf(errbuf, errsz, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(errbuf, errsz, "cannot load any BPF program");
+	for (int attempt = 0; attempt < rs_nr_prog_specs; attempt++) {
+		int prog, spec;
+
+		err = open_skel(&c->skel, ch, info, opts, &logs);
 		if (err) {
 			snprintf(errbuf, errsz,
 				 "cannot open the BPF object: %s\n"
 				 "hint: rebuild reclaimscope (make clean all)",
 				 strerror(-err));
-			return err;
+			break;
 		}
-		last_failed_prog[0] = '\0';
 		err = reclaimscope_bpf__load(c->skel);
 		if (!err)
-			return 0;
-		for (int i = 0; i < rs_nr_prog_specs; i++) {
-			size_t n = strlen(rs_prog_specs[i].prog);
-
-			/* "name" or a copy "name_<n>" */
-			if (ch->enabled[i] &&
-			    !strncmp(rs_prog_specs[i].prog, last_failed_prog,
-				     n) &&
-			    (!last_failed_prog[n] ||
-			     (last_failed_prog[n] == '_' &&
-			      last_failed_prog[n + 1] >= '2' &&
-			      last_failed_prog[n + 1] <= '9' &&
-			      !last_failed_prog[n + 2])))
-				culprit = i;
-		}
+			break;
 		reclaimscope_bpf__destroy(c->skel);
 		c->skel = NULL;
-		if (culprit < 0) {
+		prog = logged_prog(&logs, ch, info);
+		if (prog < 0) {
 			/* not one program: maps, permissions, BTF */
 			snprintf(errbuf, errsz,
 				 "cannot load the BPF programs: %s\n"
@@ -271,14 +311,27 @@ static int load(struct rs_collector *c, struct rs_run_info *info,
 					 ? "run as root, or with CAP_BPF and "
 					   "CAP_PERFMON"
 					 : "run with -v to see libbpf's log");
-			return err;
+			break;
 		}
-		hook_fail(info, ch, rs_prog_specs[culprit].hook,
-			  "load of %s: %s%s", rs_prog_specs[culprit].prog,
-			  strerror(-err), verbose ? "" : " (-v shows the log)");
+		spec = prog / RS_COPIES;
+		if (verbose) /* libbpf prints only the logs it allocates */
+			fprintf(stderr,
+				"reclaimscope: %s: the kernel's log --\n%s\n"
+				"-- end of %s's log\n",
+				rs_prog_specs[spec].prog,
+				prog_log(&logs, spec, prog % RS_COPIES),
+				rs_prog_specs[spec].prog);
+		/* ENOSPC: the log outgrew its buffer; its end still says why */
+		hook_fail(info, ch, rs_prog_specs[spec].hook,
+			  "load of %s: %s: %s%s", rs_prog_specs[spec].prog,
+			  err == -ENOSPC ? "refused" : strerror(-err),
+			  log_reason(prog_log(&logs, spec, prog % RS_COPIES),
+				     logs.size),
+			  verbose ? "" : " (-v shows the log)");
+		err = -ENOENT;
 	}
-	snprintf(errbuf, errsz, "cannot load any BPF program");
-	return -ENOENT;
+	free(logs.buf);
+	return err;
 }
 
 static struct bpf_link *attach_one(struct bpf_program *prog,
@@ -370,6 +423,170 @@ static int on_record(void *ctx, void *data, size_t size)
 	return c->fn ? c->fn(c->fn_ctx, data, size) : 0;
 }
 
+/*
+ * The kernel's BTF (or --btf's), which decides which programs can load;
+ * NULL with errbuf set, and every hook marked missing.
+ */
+static struct btf *kernel_btf(const struct rs_collector_opts *opts,
+			      struct rs_run_info *info, char *errbuf,
+			      size_t errsz, int *err)
+{
+	struct btf *btf;
+	const char *why;
+
+	if (opts->btf_path) {
+		btf = btf__parse(opts->btf_path, NULL);
+		if (!btf) {
+			*err = -errno;
+			rs_kernel_probe(info, NULL);
+			snprintf(errbuf, errsz,
+				 "cannot read BTF from %s: %s\nhint: --btf "
+				 "takes a raw BTF file (as /sys/kernel/btf/"
+				 "vmlinux) or an ELF file with a .BTF section",
+				 opts->btf_path, strerror(-*err));
+		}
+		return btf;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (btf)
+		return btf;
+	*err = -errno;
+	rs_kernel_probe(info, NULL);
+	/* libbpf also looks in /boot; -ESRCH: found nowhere */
+	why = access("/sys/kernel/btf/vmlinux", R_OK) ? strerror(errno)
+						      : "cannot be parsed";
+	info->btf = false;
+	for (int h = 0; h < RS_NR_HOOKS; h++) {
+		info->hooks[h].state = RS_HOOK_MISSING;
+		snprintf(info->hooks[h].why, sizeof(info->hooks[h].why),
+			 "no kernel BTF");
+	}
+	snprintf(errbuf, errsz,
+		 "cannot load the kernel's BTF: /sys/kernel/btf/vmlinux: %s "
+		 "(libbpf: %s)\nhint: reclaimscope needs a kernel built with "
+		 "CONFIG_DEBUG_INFO_BTF=y",
+		 why, strerror(-*err));
+	return NULL;
+}
+
+/* Without the right to load BPF: every hook fails, and why. */
+static int not_permitted(struct rs_run_info *info, struct choice *ch,
+			 char *errbuf, size_t errsz)
+{
+	info->bpf_denied = true;
+	info->tp_preempt_off = -EPERM;
+	snprintf(info->tp_preempt_why, sizeof(info->tp_preempt_why),
+		 "not tried: not permitted to load BPF programs");
+	snprintf(info->fentry_why, sizeof(info->fentry_why),
+		 "not tried: not permitted to load BPF programs");
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		if (rs_hooks[h].bpf)
+			hook_fail(info, ch, h,
+				  "not permitted to load BPF programs");
+	snprintf(errbuf, errsz,
+		 "not permitted to load BPF programs\n"
+		 "hint: run as root, or grant CAP_BPF and CAP_PERFMON "
+		 "(setcap cap_bpf,cap_perfmon+ep reclaimscope)");
+	return -EPERM;
+}
+
+/*
+ * fentry/fexit may be refused as a whole (lockdown, no trampolines): tried
+ * on the first chosen function; if refused, every function hook fails.
+ */
+static void probe_fentry(const struct btf *btf, struct rs_run_info *info,
+			 struct choice *ch)
+{
+	int first = -1, err;
+
+	for (int i = 0; i < rs_nr_prog_specs && first < 0; i++)
+		if (!rs_prog_specs[i].tracepoint && ch->enabled[i])
+			first = i;
+	info->fentry_ok = false;
+	if (first < 0)
+		return;
+	err = rs_probe_fentry(btf, rs_prog_specs[first].target,
+			      info->fentry_why, sizeof(info->fentry_why));
+	info->fentry_ok = !err;
+	if (err)
+		for (int i = 0; i < rs_nr_prog_specs; i++)
+			if (!rs_prog_specs[i].tracepoint)
+				hook_fail(info, ch, rs_prog_specs[i].hook, "%s",
+					  info->fentry_why);
+}
+
+static struct rs_collector *new_collector(char *errbuf, size_t errsz)
+{
+	struct rs_collector *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		snprintf(errbuf, errsz, "out of memory");
+		return NULL;
+	}
+	c->stats_fd = -1;
+	c->ncpus = libbpf_num_possible_cpus();
+	if (c->ncpus > 0)
+		c->percpu_stat = calloc(c->ncpus, sizeof(*c->percpu_stat));
+	if (!c->percpu_stat) {
+		snprintf(errbuf, errsz,
+			 c->ncpus > 0 ? "out of memory"
+				      : "cannot count the possible CPUs");
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Not BPF: the memcgs' own files, read by the caller, need a hierarchy. */
+static void cgroupfs_hook(struct rs_run_info *info)
+{
+	struct rs_hook_status *h = &info->hooks[RS_HOOK_CGROUPFS];
+
+	if (info->cgroup_version) {
+		h->state = RS_HOOK_ATTACHED;
+		info->attached |= RS_HOOK_BIT(CGROUPFS);
+		return;
+	}
+	h->state = RS_HOOK_MISSING;
+	snprintf(h->why, sizeof(h->why),
+		 "no memory cgroup hierarchy is mounted");
+}
+
+/* --bpf-stats and --events: what the collector keeps open besides links. */
+static int start_outputs(struct rs_collector *c,
+			 const struct rs_collector_opts *opts, char *errbuf,
+			 size_t errsz)
+{
+	int err;
+
+	if (opts->bpf_stats) {
+		/* on for as long as the fd is open: until we exit */
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (c->stats_fd < 0) {
+			err = -errno;
+			snprintf(errbuf, errsz,
+				 "cannot turn on the kernel's BPF run-time "
+				 "statistics: %s\nhint: that needs "
+				 "CAP_SYS_ADMIN; or leave --bpf-stats out and "
+				 "set sysctl kernel.bpf_stats_enabled=1",
+				 strerror(-err));
+			return err;
+		}
+	}
+	if (opts->stream_events) {
+		c->ring = ring_buffer__new(bpf_map__fd(c->skel->maps.rs_events),
+					   on_record, c, NULL);
+		if (!c->ring) {
+			err = -errno;
+			snprintf(errbuf, errsz,
+				 "cannot open the ring buffer: %s",
+				 strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		      const struct rs_collector_opts *opts, char *errbuf,
 		      size_t errsz)
@@ -377,111 +594,28 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	struct rs_collector *c;
 	struct choice ch = {0};
 	struct btf *btf;
-	int err, first_f = -1;
+	int err = 0;
 
 	verbose = opts->verbose;
 	libbpf_set_print(print_fn);
 	*out = NULL;
-
-	if (opts->btf_path) {
-		btf = btf__parse(opts->btf_path, NULL);
-		if (!btf) {
-			err = -errno;
-			rs_kernel_probe(info, NULL);
-			snprintf(errbuf, errsz,
-				 "cannot read BTF from %s: %s\nhint: --btf "
-				 "takes a raw BTF file (as /sys/kernel/btf/"
-				 "vmlinux) or an ELF file with a .BTF section",
-				 opts->btf_path, strerror(-err));
-			return err;
-		}
-	} else {
-		btf = btf__load_vmlinux_btf();
-	}
-	if (!btf) {
-		const char *why;
-
-		err = -errno;
-		rs_kernel_probe(info, NULL);
-		/* libbpf also looks in /boot; -ESRCH: found nowhere */
-		why = access("/sys/kernel/btf/vmlinux", R_OK)
-			      ? strerror(errno)
-			      : "cannot be parsed";
-		info->btf = false;
-		for (int h = 0; h < RS_NR_HOOKS; h++) {
-			info->hooks[h].state = RS_HOOK_MISSING;
-			snprintf(info->hooks[h].why, sizeof(info->hooks[h].why),
-				 "no kernel BTF");
-		}
-		snprintf(errbuf, errsz,
-			 "cannot load the kernel's BTF: "
-			 "/sys/kernel/btf/vmlinux: "
-			 "%s (libbpf: %s)\nhint: reclaimscope needs a kernel "
-			 "built with CONFIG_DEBUG_INFO_BTF=y",
-			 why, strerror(-err));
+	btf = kernel_btf(opts, info, errbuf, errsz, &err);
+	if (!btf)
 		return err;
-	}
 	rs_kernel_probe(info, btf);
 	rs_kernel_fields(info, btf);
 	if (!have_caps()) {
 		btf__free(btf);
-		info->bpf_denied = true;
-		info->tp_preempt_off = -EPERM;
-		snprintf(info->tp_preempt_why, sizeof(info->tp_preempt_why),
-			 "not tried: not permitted to load BPF programs");
-		snprintf(info->fentry_why, sizeof(info->fentry_why),
-			 "not tried: not permitted to load BPF programs");
-		for (int h = 0; h < RS_NR_HOOKS; h++)
-			if (rs_hooks[h].bpf)
-				hook_fail(info, &ch, h,
-					  "not permitted to load "
-					  "BPF programs");
-		snprintf(errbuf, errsz,
-			 "not permitted to load BPF programs\n"
-			 "hint: run as root, or grant CAP_BPF and CAP_PERFMON "
-			 "(setcap cap_bpf,cap_perfmon+ep reclaimscope)");
-		return -EPERM;
+		return not_permitted(info, &ch, errbuf, errsz);
 	}
 	choose(btf, info, &ch);
-
-	/* fentry/fexit may be refused as a whole (lockdown, no trampolines) */
-	for (int i = 0; i < rs_nr_prog_specs; i++)
-		if (!rs_prog_specs[i].tracepoint && ch.enabled[i]) {
-			first_f = i;
-			break;
-		}
-	info->fentry_ok = false;
-	if (first_f >= 0) {
-		err = rs_probe_fentry(btf, rs_prog_specs[first_f].target,
-				      info->fentry_why,
-				      sizeof(info->fentry_why));
-		info->fentry_ok = !err;
-		if (err)
-			for (int i = 0; i < rs_nr_prog_specs; i++)
-				if (!rs_prog_specs[i].tracepoint)
-					hook_fail(info, &ch,
-						  rs_prog_specs[i].hook, "%s",
-						  info->fentry_why);
-	}
+	probe_fentry(btf, info, &ch);
 	btf__free(btf);
 	info->tp_preempt_off = rs_probe_tp_preemption(
 		info->tp_preempt_why, sizeof(info->tp_preempt_why));
-
-	c = calloc(1, sizeof(*c));
+	c = new_collector(errbuf, errsz);
 	if (!c)
 		return -ENOMEM;
-	c->stats_fd = -1;
-	c->ncpus = libbpf_num_possible_cpus();
-	if (c->ncpus <= 0) {
-		free(c);
-		snprintf(errbuf, errsz, "cannot count the possible CPUs");
-		return -EINVAL;
-	}
-	c->percpu_stat = calloc(c->ncpus, sizeof(*c->percpu_stat));
-	if (!c->percpu_stat) {
-		rs_collector_close(c);
-		return -ENOMEM;
-	}
 	err = load(c, info, &ch, opts, errbuf, errsz);
 	if (err) {
 		for (int h = 0; h < RS_NR_HOOKS; h++)
@@ -499,42 +633,11 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 			 "probe` to see why for each hook");
 		return -ENOENT;
 	}
-	/* not BPF: the memcgs' own files, read by the caller */
-	if (info->cgroup_version) {
-		info->hooks[RS_HOOK_CGROUPFS].state = RS_HOOK_ATTACHED;
-		info->attached |= RS_HOOK_BIT(CGROUPFS);
-	} else {
-		info->hooks[RS_HOOK_CGROUPFS].state = RS_HOOK_MISSING;
-		snprintf(info->hooks[RS_HOOK_CGROUPFS].why,
-			 sizeof(info->hooks[RS_HOOK_CGROUPFS].why),
-			 "no memory cgroup hierarchy is mounted");
-	}
-	if (opts->bpf_stats) {
-		/* on for as long as the fd is open: until we exit */
-		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (c->stats_fd < 0) {
-			err = -errno;
-			rs_collector_close(c);
-			snprintf(errbuf, errsz,
-				 "cannot turn on the kernel's BPF run-time "
-				 "statistics: %s\nhint: that needs "
-				 "CAP_SYS_ADMIN; or leave --bpf-stats out and "
-				 "set sysctl kernel.bpf_stats_enabled=1",
-				 strerror(-err));
-			return err;
-		}
-	}
-	if (opts->stream_events) {
-		c->ring = ring_buffer__new(bpf_map__fd(c->skel->maps.rs_events),
-					   on_record, c, NULL);
-		if (!c->ring) {
-			err = -errno;
-			rs_collector_close(c);
-			snprintf(errbuf, errsz,
-				 "cannot open the ring buffer: %s",
-				 strerror(-err));
-			return err;
-		}
+	cgroupfs_hook(info);
+	err = start_outputs(c, opts, errbuf, errsz);
+	if (err) {
+		rs_collector_close(c);
+		return err;
 	}
 	info->start_ns = rs_now_ns();
 	*out = c;

@@ -25,6 +25,12 @@ for member in $members; do
 	"$bin" probe --json --btf "$work/$member.btf" >"$work/probe.$member.json" ||
 		echo "fields: probe --btf without $member exited $?" >&2
 done
+# A core member (read unguarded: the program cannot count without it) that
+# only cgroup_mkdir's program reads: that program fails to load, and probe
+# names it and the verifier's reason from its own log buffer.
+"$top/build/btf-without" /sys/kernel/btf/vmlinux "$work/core.btf" kernfs_node.name
+"$bin" probe --json --btf "$work/core.btf" >"$work/probe.core.json" ||
+	echo "fields: probe --btf without kernfs_node.name exited $?" >&2
 python3 - "$work" "$top/tests/lib" $members <<'PY' || rc=1
 import json, os, sys
 sys.path.insert(0, sys.argv[2])
@@ -52,6 +58,17 @@ for member in members:
           f"without {member}: exactly {sorted(want)} turn null ({sorted(lost)})")
     check(all(member in p["unavailable_why"][k] for k in lost),
           f"without {member}: probe names it as the reason")
+p = json.load(open(os.path.join(work, "probe.core.json")))
+why = p["hooks"]["cgroup_mkdir"]
+check(base["hooks"]["cgroup_mkdir"]["state"] != "attached" or
+      (why["state"] == "failed" and "load of rs_cgroup_mkdir" in why["why"]
+       and "kernfs_node.name" in why["why"]),
+      f"without kernfs_node.name: cgroup_mkdir failed, its program and the "
+      f"verifier's reason named ({why})")
+differ = [h for h in base["hooks"] if h != "cgroup_mkdir" and
+          p["hooks"][h]["state"] != base["hooks"][h]["state"]]
+check(not differ, f"without kernfs_node.name: the other hooks load as with "
+      f"the whole BTF ({differ} differ)")
 sys.exit(judge.close("fields"))
 PY
 exit $rc

@@ -214,7 +214,7 @@ def wrk_checks(work):
 
 def oom_checks(work):
     """The daemon reads a memcg's own counters only when the kernel-wide
-    count moved (src/collect/cgroups.c, RS_CG_LAG_S): the OOM kill must still show,
+    count moved (src/collect/memcg_files.c, RS_CG_LAG_S): the OOM kill must still show,
     a few refreshes later, as the kernel counted it."""
     path, kernel = read(work, "oom.count").split()
     samples = parse_metrics(read(work, "metrics.txt"), judge)

@@ -376,7 +376,7 @@ def daemon_views(res, m):
 
 def daemon_cgroupfs(res, paths):
     """The daemon reads a memcg's memory.stat and memory.events only when
-    the kernel's counts say they moved (src/collect/cgroups.c: /proc/vmstat from
+    the kernel's counts say they moved (src/collect/memcg_files.c: /proc/vmstat from
     10 s before, the parent's subtree count).  Once the scenario has been
     quiet past that lag, /metrics must show every refault and OOM kill the
     kernel counted between the two snapshots (nothing happens outside

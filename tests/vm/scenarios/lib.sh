@@ -106,7 +106,7 @@ start_daemon() { # [DAEMON ARGS...]
 # Quiet long enough for the daemon's cgroupfs gates to have let through
 # every count the kernel made: a memcg's files are read again once the
 # kernel-wide count moved past a stamp taken RS_CG_LAG_S (10 s) before its
-# last read (src/collect/cgroups.c); snapshot_counters' 3 s came before this.
+# last read (src/collect/memcg_files.c); snapshot_counters' 3 s came before this.
 settle_daemon() {
 	sleep 10
 }

@@ -3,7 +3,7 @@
 # of the parent walks every child: each child's totals must equal its own
 # memory.stat, and the parent's (hierarchical) counters their sum.  The
 # daemon watches beside it: once the gates on its cgroupfs reads have had
-# time to open (src/collect/cgroups.c, RS_CG_LAG_S), each child's refaults in
+# time to open (src/collect/memcg_files.c, RS_CG_LAG_S), each child's refaults in
 # /metrics must equal its memory.stat too, though their parent's subtree
 # count is what told the daemon to read them.
 setup_loop_fs 240
