@@ -433,6 +433,84 @@ static bool fit_connections(__u64 *max)
 	return true;
 }
 
+/*
+ * The HTTP server on the listening socket fd: a thread of its own, with
+ * limits on connections, time and request size; NULL (fd still ours) if it
+ * cannot start.
+ */
+static struct MHD_Daemon *start_http(const struct daemon_opts *o, int fd,
+				     struct server *s,
+				     struct rs_http_guard *guard)
+{
+	/*
+	 * one client (address) holds half the slots at most: a scraper and a
+	 * load test from the same host still fit, a flood leaves room
+	 */
+	unsigned int per_client = o->max_connections >= 4
+					  ? (unsigned)o->max_connections / 2
+					  : (unsigned)o->max_connections;
+	struct MHD_Daemon *mhd = MHD_start_daemon(
+		/* epoll: no FD_SETSIZE cap on the sockets' numbers */
+		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
+		NULL, handle, s,
+		/* first, so that every later complaint goes through it */
+		MHD_OPTION_EXTERNAL_LOGGER, rs_http_log, NULL,
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)o->max_connections,
+		/* Unix sockets have no address to share slots by */
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		strncmp(o->listen, "unix:", 5) ? per_client : 0U,
+		/* a client that stops sending is cut off */
+		MHD_OPTION_CONNECTION_TIMEOUT, RS_REQUEST_DEADLINE_S,
+		/* ... and one that sends too slowly (http_guard.c) */
+		MHD_OPTION_NOTIFY_CONNECTION, rs_http_guard_connection, guard,
+		MHD_OPTION_NOTIFY_COMPLETED, rs_http_guard_completed, guard,
+		/* requests are small: a bigger header gets 431 */
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+		MHD_OPTION_END);
+
+	if (mhd && rs_http_guard_start(guard)) {
+		MHD_stop_daemon(mhd);
+		mhd = NULL;
+	}
+	if (!mhd)
+		fprintf(stderr,
+			"reclaimscope: cannot start the HTTP server on %s\n",
+			o->listen);
+	return mhd;
+}
+
+/* Until a signal: a snapshot every interval, under the server's lock. */
+static void refresh_until_stopped(const struct daemon_opts *o, struct server *s,
+				  volatile int *stop)
+{
+	__u64 last_forgotten = 0;
+
+	while (!*stop) {
+		int err;
+
+		pthread_mutex_lock(&s->lock);
+		err = rs_session_refresh(&s->session);
+		if (!err)
+			s->ready = true;
+		pthread_mutex_unlock(&s->lock);
+		rs_session_note_mglru(&s->session, stderr);
+		if (err)
+			fprintf(stderr, "reclaimscope: snapshot failed: %s\n",
+				strerror(-err));
+		if (s->session.forgotten != last_forgotten) {
+			fprintf(stderr,
+				"reclaimscope: forgot %llu removed memcgs "
+				"(gone for %.0f s)\n",
+				(unsigned long long)(s->session.forgotten -
+						     last_forgotten),
+				o->expire);
+			last_forgotten = s->session.forgotten;
+		}
+		rs_sleep_unless(stop, o->interval);
+	}
+}
+
 int rs_cmd_daemon(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -445,10 +523,8 @@ int rs_cmd_daemon(int argc, char **argv)
 	static struct server s; /* the HTTP thread reads it until the end */
 	struct MHD_Daemon *mhd = NULL;
 	struct rs_http_guard *guard = NULL;
-	unsigned int per_client;
 	volatile int stop = 0;
 	char msg[300];
-	__u64 last_forgotten = 0;
 	int fd, rc = 1;
 
 	/*
@@ -476,76 +552,21 @@ int rs_cmd_daemon(int argc, char **argv)
 	}
 	rs_cli_on_signals(&stop);
 	guard = rs_http_guard_new(RS_REQUEST_DEADLINE_S);
-	if (!guard || !fit_connections(&o.max_connections))
-		goto out;
-	/*
-	 * one client (address) holds half the slots at most: a scraper and a
-	 * load test from the same host still fit, a flood leaves room
-	 */
-	per_client = o.max_connections >= 4 ? (unsigned)o.max_connections / 2
-					    : (unsigned)o.max_connections;
-	mhd = MHD_start_daemon(
-		/* epoll: no FD_SETSIZE cap on the sockets' numbers */
-		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
-		NULL, handle, &s,
-		/* first, so that every later complaint goes through it */
-		MHD_OPTION_EXTERNAL_LOGGER, rs_http_log, NULL,
-		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned int)o.max_connections,
-		/* Unix sockets have no address to share slots by */
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		strncmp(o.listen, "unix:", 5) ? per_client : 0U,
-		/* a client that stops sending is cut off */
-		MHD_OPTION_CONNECTION_TIMEOUT, RS_REQUEST_DEADLINE_S,
-		/* ... and one that sends too slowly (http_guard.c) */
-		MHD_OPTION_NOTIFY_CONNECTION, rs_http_guard_connection, guard,
-		MHD_OPTION_NOTIFY_COMPLETED, rs_http_guard_completed, guard,
-		/* requests are small: a bigger header gets 431 */
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-		MHD_OPTION_END);
-	if (mhd && rs_http_guard_start(guard)) {
-		MHD_stop_daemon(mhd);
-		mhd = NULL;
-	}
-	if (!mhd) {
+	if (guard && fit_connections(&o.max_connections))
+		mhd = start_http(&o, fd, &s, guard);
+	if (mhd) {
 		fprintf(stderr,
-			"reclaimscope: cannot start the HTTP server on %s\n",
-			o.listen);
-		goto out;
+			"reclaimscope: serving on %s (%s mode, kernel %s, "
+			"capabilities kept: %s): /metrics, /api/v1/snapshot, "
+			"/healthz\n",
+			o.listen, rs_mode(&s.session.info),
+			s.session.info.kernel, s.session.info.caps_kept);
+		refresh_until_stopped(&o, &s, &stop);
+		fprintf(stderr,
+			"reclaimscope: stopping (%llu requests served)\n",
+			(unsigned long long)s.requests);
+		rc = 0;
 	}
-	fprintf(stderr,
-		"reclaimscope: serving on %s (%s mode, kernel %s, "
-		"capabilities kept: %s): /metrics, /api/v1/snapshot, "
-		"/healthz\n",
-		o.listen, rs_mode(&s.session.info), s.session.info.kernel,
-		s.session.info.caps_kept);
-	while (!stop) {
-		int err;
-
-		pthread_mutex_lock(&s.lock);
-		err = rs_session_refresh(&s.session);
-		if (!err)
-			s.ready = true;
-		pthread_mutex_unlock(&s.lock);
-		rs_session_note_mglru(&s.session, stderr);
-		if (err)
-			fprintf(stderr, "reclaimscope: snapshot failed: %s\n",
-				strerror(-err));
-		if (s.session.forgotten != last_forgotten) {
-			fprintf(stderr,
-				"reclaimscope: forgot %llu removed memcgs "
-				"(gone for %.0f s)\n",
-				(unsigned long long)(s.session.forgotten -
-						     last_forgotten),
-				o.expire);
-			last_forgotten = s.session.forgotten;
-		}
-		rs_sleep_unless(&stop, o.interval);
-	}
-	fprintf(stderr, "reclaimscope: stopping (%llu requests served)\n",
-		(unsigned long long)s.requests);
-	rc = 0;
-out:
 	if (mhd)
 		MHD_stop_daemon(mhd);
 	else

@@ -241,15 +241,16 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 	if (node < 0) {
 		rs_memcg_values(mc, interval, raw);
 	} else {
+		size_t nr;
+		const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
+
 		v->node_share = true;
-		for (size_t c = mc->first_cell;
-		     c < mc->first_cell + mc->nr_cells && c < m->nr_cells; c++)
+		for (size_t c = 0; c < nr; c++)
 			for (int f = 0; f < RS_NR_FIELDS; f++)
-				if (m->cells[c].key.node == node)
-					raw[f] +=
-						interval ? m->cells[c]
-								   .interval[f]
-							 : m->cells[c].total[f];
+				if (cells[c].key.node == node)
+					raw[f] += interval
+							  ? cells[c].interval[f]
+							  : cells[c].total[f];
 	}
 	for (int f = 0; f < RS_NR_FIELDS; f++)
 		if (rs_memcg_field_known(m, mc, f))
@@ -423,6 +424,13 @@ __u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s)
 double rs_model_time(const struct rs_model *m)
 {
 	return m->t;
+}
+
+const struct rs_cell *rs_memcg_cells(const struct rs_model *m,
+				     const struct rs_memcg *mc, size_t *nr)
+{
+	*nr = mc->first_cell + mc->nr_cells <= m->nr_cells ? mc->nr_cells : 0;
+	return *nr ? &m->cells[mc->first_cell] : NULL;
 }
 
 size_t rs_model_nr_memcgs(const struct rs_model *m)

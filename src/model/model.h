@@ -63,8 +63,8 @@ struct rs_memcg {
 	const __u64 *sum_total, *sum_interval;
 	__u64 own_total[RS_MEMCG_OWN_FIELDS], own_interval[RS_MEMCG_OWN_FIELDS];
 	unsigned own_unknown; /* own counters whose file could not be read */
-	size_t first_cell,
-		nr_cells; /* cells of this memcg, see rs_model_cells */
+	/* its cells in the model's array: read them with rs_memcg_cells */
+	size_t first_cell, nr_cells;
 };
 
 /* Field f of a memcg: since the start, or during the last interval. */
@@ -134,6 +134,9 @@ size_t rs_model_nr_memcgs(const struct rs_model *m);
 const struct rs_memcg *rs_model_memcg(const struct rs_model *m, size_t i);
 const struct rs_memcg *rs_model_find(const struct rs_model *m, __u64 id);
 const struct rs_cell *rs_model_cells(const struct rs_model *m, size_t *nr);
+/* The cells of one memcg (node, then reclaimer order); *nr of them. */
+const struct rs_cell *rs_memcg_cells(const struct rs_model *m,
+				     const struct rs_memcg *mc, size_t *nr);
 
 /* Paths, from the cgroup resolver: set, or mark gone (path is kept);
  * both take effect at once. */

@@ -162,9 +162,9 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 			  json_t **by_reclaimer)
 {
 	size_t nr;
-	const struct rs_cell *cells = rs_model_cells(m, &nr);
+	const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
 	/* at most one node per cell: every node kept, however many */
-	size_t room = mc->nr_cells ? mc->nr_cells : 1;
+	size_t room = nr ? nr : 1;
 	__u64(*per_node)[RS_NR_FIELDS] = calloc(room, sizeof(*per_node));
 	int *nodes = calloc(room, sizeof(*nodes)), nr_nodes = 0;
 	__u64 per_rec[RS_NR_RECLAIMERS][RS_NR_FIELDS];
@@ -178,8 +178,7 @@ static json_t *breakdowns(const struct rs_model *m, const struct rs_memcg *mc,
 		*by_reclaimer = json_object();
 		return arr;
 	}
-	for (size_t i = mc->first_cell;
-	     i < mc->first_cell + mc->nr_cells && i < nr; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		const struct rs_cell *c = &cells[i];
 		int n;
 

@@ -107,14 +107,12 @@ static void put_memcg(FILE *out, const struct rs_memcg *mc, bool first)
 static void cell_series(FILE *out, const struct rs_model *m, enum rs_field f,
 			const char *name, const struct family *fam)
 {
-	size_t nr;
-	const struct rs_cell *cells = rs_model_cells(m, &nr);
-
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		size_t nr;
+		const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
 
-		for (size_t c = mc->first_cell;
-		     c < mc->first_cell + mc->nr_cells && c < nr; c++) {
+		for (size_t c = 0; c < nr; c++) {
 			const struct rs_cell *cell = &cells[c];
 			char node[16];
 

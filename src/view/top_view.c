@@ -184,11 +184,10 @@ struct rs_top_row *rs_top_rows(const struct rs_model *m,
 			       size_t *nr)
 {
 	size_t nr_cells, n = 0, cap = rs_model_nr_memcgs(m);
-	const struct rs_cell *cells = rs_model_cells(m, &nr_cells);
 	struct rs_top_row *rows;
 
 	if (o->per_node)
-		cap = nr_cells;
+		rs_model_cells(m, &cap); /* a row per cell at most */
 	rows = calloc(cap ? cap : 1, sizeof(*rows));
 	if (!rows) {
 		*nr = 0;
@@ -198,6 +197,7 @@ struct rs_top_row *rs_top_rows(const struct rs_model *m,
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		char buf[RS_PATH_BUF];
 		const char *path = rs_memcg_display_path(mc, buf, sizeof(buf));
+		const struct rs_cell *cells;
 
 		if (o->filter && *o->filter && !strstr(path, o->filter))
 			continue;
@@ -210,12 +210,11 @@ struct rs_top_row *rs_top_rows(const struct rs_model *m,
 			continue;
 		}
 		/* cells of a memcg are sorted by node, then reclaimer */
-		for (size_t c = mc->first_cell;
-		     c < mc->first_cell + mc->nr_cells && c < nr_cells; c++) {
+		cells = rs_memcg_cells(m, mc, &nr_cells);
+		for (size_t c = 0; c < nr_cells; c++) {
 			struct rs_top_row *r = &rows[n];
 
-			if (c > mc->first_cell &&
-			    cells[c].key.node == cells[c - 1].key.node)
+			if (c && cells[c].key.node == cells[c - 1].key.node)
 				continue;
 			r->mc = mc;
 			r->node = cells[c].key.node;
