@@ -15,6 +15,17 @@
 #define RS_PF_KSWAPD 0x00020000
 
 /*
+ * lru_gen_rotate_memcg()'s op: an anonymous enum of mm/vmscan.c (since
+ * v6.6, "mm: multi-gen LRU: per-node lru_gen_folio lists"), so CO-RE cannot
+ * name it; the same values in the BTF of 6.12, 6.18, 7.2 and 7.3.  An op
+ * outside them is counted in none of the memcg_lru_to_* fields.
+ */
+#define RS_MEMCG_LRU_HEAD 1
+#define RS_MEMCG_LRU_TAIL 2
+#define RS_MEMCG_LRU_OLD 3
+#define RS_MEMCG_LRU_YOUNG 4
+
+/*
  * The scan_control bitfields below are read from sc, a BTF pointer (an
  * fentry/fexit argument): BPF_CORE_READ_BITFIELD loads the word that holds
  * the field directly, where the _PROBED variant made a probe-read call.

@@ -72,6 +72,9 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 	st->priority = sc->priority;
 	st->swappiness = -1;
 	st->budget_known = 0;
+	st->kbudget_known = 0;
+	st->aborted = 0;
+	st->abort_checks = 0;
 	st->aged = 0;
 	st->aging_ok = 0;
 	st->root_reclaim = is_root_reclaim(target);
@@ -83,6 +86,8 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 		st->memcg_reclaimer = RS_RECLAIMER_PROACTIVE;
 	if (st->in_classic)
 		st->classic_saw_pass = 1;
+	if (st->in_one && st->one.lruvec == (__u64)lruvec)
+		st->one_ran = 1;
 }
 
 RS_PROGS("fentry/try_to_shrink_lruvec", rs_pass_enter, RS_SLOT_PASS_ENTER,
@@ -126,6 +131,50 @@ RS_PROGS("fexit/lruvec_evictable_size", rs_evictable_exit,
 	 RS_SLOT_EVICTABLE_EXIT, evictable_exit(st, lruvec, swappiness, ret),
 	 struct lruvec *lruvec, int swappiness, unsigned long ret)
 
+/*
+ * The first apply_proportional_protection() of a pass is get_nr_to_scan()'s
+ * (an offline memcg's pass calls none): the kernel's own budget, to check
+ * the mirror above against.
+ */
+static __always_inline void protection_exit(struct rs_task_state *st,
+					    struct mem_cgroup *memcg,
+					    struct scan_control *sc,
+					    unsigned long ret)
+{
+	if (!st || !st->in_pass || st->kbudget_known ||
+	    st->pass.memcg != (__u64)memcg)
+		return;
+	/* get_nr_to_scan(): the same sc->priority the pass began with */
+	st->kbudget = st->priority >= 0 && st->priority < 64
+			      ? ret >> st->priority
+			      : 0;
+	st->kbudget_known = 1;
+}
+
+RS_PROGS("fexit/apply_proportional_protection", rs_protection_exit,
+	 RS_SLOT_PROTECTION_EXIT, protection_exit(st, memcg, sc, ret),
+	 struct mem_cgroup *memcg, struct scan_control *sc, unsigned long scan,
+	 unsigned long ret)
+
+/*
+ * should_abort_scan() true ends the pass (reclaimed enough, watermarks met,
+ * a signal for proactive reclaim): the kernel's own answer, where
+ * rs_classify_exit() deduces RS_EXIT_TARGET.
+ */
+static __always_inline void abort_exit(struct rs_task_state *st,
+				       struct lruvec *lruvec, bool ret)
+{
+	if (!st || !rs_on_pass(st, lruvec))
+		return;
+	st->abort_checks++;
+	if (ret)
+		st->aborted = 1;
+}
+
+RS_PROGS("fexit/should_abort_scan", rs_abort_exit, RS_SLOT_ABORT_EXIT,
+	 abort_exit(st, lruvec, ret), struct lruvec *lruvec,
+	 struct scan_control *sc, bool ret)
+
 /* One evict_folios() batch of the current pass: its return uses the budget. */
 static __always_inline void note_batch(struct rs_task_state *st,
 				       struct lruvec *lruvec, int scanned)
@@ -155,7 +204,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	struct rs_pass_facts facts = {};
 	struct rs_shrink_event *ev;
 	struct rs_agg_value *agg;
-	enum rs_exit_reason why;
+	enum rs_exit_reason why, deduced;
 	__u64 now, duration;
 
 	if (!st || !st->in_pass)
@@ -179,7 +228,9 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	facts.aging_ok = st->aging_ok;
 	facts.need_rotate = need_rotate;
 	facts.order = sc->order;
-	why = rs_classify_exit(&facts);
+	deduced = rs_classify_exit(&facts);
+	/* the kernel's own answer where it gave one: the loop breaks on it */
+	why = st->aborted ? RS_EXIT_TARGET : deduced;
 	if (!st->budget_known)
 		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
 
@@ -191,6 +242,12 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 		rs_add(agg, RS_F_BUDGET_USED, st->budget_used);
 		rs_add(agg, RS_F_PASS_NS, duration);
 		rs_add(agg, RS_F_ROTATIONS, need_rotate);
+		rs_add(agg, RS_F_ABORT_CHECKS, st->abort_checks);
+		rs_add(agg, RS_F_ABORTS, st->aborted);
+		if (st->kbudget_known) {
+			rs_add(agg, RS_F_BUDGET_KERNEL, st->kbudget);
+			rs_add(agg, RS_F_BUDGET_KERNEL_PASSES, 1);
+		}
 		/* the exit_* fields follow enum rs_exit_reason */
 		rs_add(agg, RS_F_EXIT_BUDGET + why, 1);
 	}
@@ -215,6 +272,12 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	ev->need_rotate = need_rotate;
 	ev->budget_known = st->budget_known;
 	ev->aged = st->aged;
+	ev->budget_kernel = st->kbudget_known ? st->kbudget : 0;
+	ev->budget_kernel_known = st->kbudget_known;
+	ev->aborted = st->aborted;
+	ev->abort_known = st->abort_checks > 0;
+	ev->exit_deduced = deduced;
+	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev, sizeof(*ev));
 }
 
@@ -262,3 +325,82 @@ static __always_inline void classic_exit(struct rs_task_state *st)
 
 RS_PROGS("fexit/shrink_lruvec", rs_classic_exit, RS_SLOT_CLASSIC_EXIT,
 	 classic_exit(st), struct lruvec *lruvec, struct scan_control *sc)
+
+/* --- the memcg LRU: root reclaim's walk over memcgs (shrink_many) -------- */
+
+static __always_inline void one_enter(struct rs_task_state *st,
+				      struct lruvec *lruvec,
+				      struct scan_control *sc)
+{
+	if (!st)
+		return;
+	rs_owner_of(lruvec, sc->target_mem_cgroup, &st->one);
+	st->one_reclaimer = pass_reclaimer(st, sc, sc->target_mem_cgroup);
+	st->one_ran = 0;
+	st->in_one = 1;
+}
+
+RS_PROGS("fentry/shrink_one", rs_one_enter, RS_SLOT_ONE_ENTER,
+	 one_enter(st, lruvec, sc), struct lruvec *lruvec,
+	 struct scan_control *sc)
+
+/* A visit of the walk: whether it ran a pass or skipped the memcg. */
+static __always_inline void one_exit(struct rs_task_state *st,
+				     struct lruvec *lruvec)
+{
+	struct rs_agg_value *agg;
+
+	if (!st || !st->in_one || st->one.lruvec != (__u64)lruvec)
+		return;
+	st->in_one = 0;
+	agg = rs_agg_get(st->one.cgid, st->one.node, st->one_reclaimer);
+	if (!agg)
+		return;
+	rs_add(agg, RS_F_MEMCG_LRU_VISITS, 1);
+	rs_add(agg, RS_F_MEMCG_LRU_SKIPS, !st->one_ran);
+}
+
+RS_PROGS("fexit/shrink_one", rs_one_exit, RS_SLOT_ONE_EXIT,
+	 one_exit(st, lruvec), struct lruvec *lruvec, struct scan_control *sc,
+	 int ret)
+
+/* Where the memcg LRU moved a memcg's lruvec (op: RS_MEMCG_LRU_*). */
+static __always_inline void rotate(struct rs_task_state *st,
+				   struct lruvec *lruvec, int op)
+{
+	struct rs_lruvec_owner spare;
+	const struct rs_lruvec_owner *o = &spare;
+	struct rs_agg_value *agg;
+	__u32 field;
+
+	switch (op) {
+	case RS_MEMCG_LRU_HEAD:
+		field = RS_F_MEMCG_LRU_TO_HEAD;
+		break;
+	case RS_MEMCG_LRU_TAIL:
+		field = RS_F_MEMCG_LRU_TO_TAIL;
+		break;
+	case RS_MEMCG_LRU_OLD:
+		field = RS_F_MEMCG_LRU_TO_OLD;
+		break;
+	case RS_MEMCG_LRU_YOUNG:
+		field = RS_F_MEMCG_LRU_TO_YOUNG;
+		break;
+	default:
+		return;
+	}
+	/* shrink_many() moves the lruvec its shrink_one() just visited */
+	if (st && st->one.lruvec == (__u64)lruvec)
+		o = &st->one;
+	else
+		rs_owner_of(lruvec, NULL, &spare);
+	agg = rs_agg_get(o->cgid, o->node,
+			 st && st->one.lruvec == (__u64)lruvec
+				 ? st->one_reclaimer
+				 : RS_RECLAIMER_OTHER);
+	if (agg)
+		rs_add(agg, field, 1);
+}
+
+RS_PROGS("fentry/lru_gen_rotate_memcg", rs_rotate, RS_SLOT_ROTATE,
+	 rotate(st, lruvec, op), struct lruvec *lruvec, int op)

@@ -23,6 +23,10 @@
 	X(TRY_TO_SHRINK_LRUVEC, "try_to_shrink_lruvec", 'f')                   \
 	X(EVICT_FOLIOS, "evict_folios", 'f')                                   \
 	X(LRUVEC_EVICTABLE_SIZE, "lruvec_evictable_size", 'f')                 \
+	X(APPLY_PROTECTION, "apply_proportional_protection", 'f')              \
+	X(SHOULD_ABORT_SCAN, "should_abort_scan", 'f')                         \
+	X(SHRINK_ONE, "shrink_one", 'f')                                       \
+	X(ROTATE_MEMCG, "lru_gen_rotate_memcg", 'f')                           \
 	X(TRY_TO_INC_MAX_SEQ, "try_to_inc_max_seq", 'f')                       \
 	X(TRY_TO_INC_MIN_SEQ, "try_to_inc_min_seq", 'f')                       \
 	X(HANDLE_RECLAIM_WRITEBACK, "handle_reclaim_writeback", 'f')           \
@@ -150,6 +154,43 @@ enum rs_reclaimer {
 	X(EXIT_OTHER, "exit_other", count,                                     \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes whose end cannot be told apart (e.g. signal, old kernel)")   \
+	X(ABORT_CHECKS, "abort_checks", count,                                 \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(SHOULD_ABORT_SCAN),  \
+	  "should_abort_scan() calls within MGLRU passes")                     \
+	X(ABORTS, "aborts", count,                                             \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(SHOULD_ABORT_SCAN),  \
+	  "passes should_abort_scan() ended: the kernel's own answer that "    \
+	  "reclaim did enough (exit_target is deduced)")                       \
+	X(BUDGET_KERNEL, "budget_kernel", pages,                               \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(APPLY_PROTECTION),   \
+	  "scan budget as the kernel computed it (apply_proportional_"         \
+	  "protection() >> priority), over the passes that called it")         \
+	X(BUDGET_KERNEL_PASSES, "budget_kernel_passes", count,                 \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(APPLY_PROTECTION),   \
+	  "passes whose budget the kernel's computation showed")               \
+	X(MEMCG_LRU_VISITS, "memcg_lru_visits", count,                         \
+	  RS_HOOK_BIT(SHRINK_ONE),                                             \
+	  "times root reclaim's walk of the memcg LRU came to this memcg "     \
+	  "(shrink_one)")                                                      \
+	X(MEMCG_LRU_SKIPS, "memcg_lru_skips", count,                           \
+	  RS_HOOK_BIT(SHRINK_ONE) | RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),         \
+	  "of those, visits that ran no pass (not in the segment reclaim "     \
+	  "takes, or protected by memory.min/low)")                            \
+	X(MEMCG_LRU_TO_HEAD, "memcg_lru_to_head", count,                       \
+	  RS_HOOK_BIT(ROTATE_MEMCG),                                           \
+	  "memcg LRU moves to the head of its bin (lru_gen_rotate_memcg "      \
+	  "MEMCG_LRU_HEAD)")                                                   \
+	X(MEMCG_LRU_TO_TAIL, "memcg_lru_to_tail", count,                       \
+	  RS_HOOK_BIT(ROTATE_MEMCG),                                           \
+	  "memcg LRU moves to the tail of its bin (MEMCG_LRU_TAIL)")           \
+	X(MEMCG_LRU_TO_OLD, "memcg_lru_to_old", count,                         \
+	  RS_HOOK_BIT(ROTATE_MEMCG),                                           \
+	  "memcg LRU moves to the old generation's bin: reclaimed first "      \
+	  "(MEMCG_LRU_OLD)")                                                   \
+	X(MEMCG_LRU_TO_YOUNG, "memcg_lru_to_young", count,                     \
+	  RS_HOOK_BIT(ROTATE_MEMCG),                                           \
+	  "memcg LRU moves to the young generation's bin: reclaimed last "     \
+	  "(MEMCG_LRU_YOUNG)")                                                 \
 	X(ROTATIONS, "rotations", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),    \
 	  "passes that asked for the memcg LRU to rotate (need_rotate)")       \
 	X(CLASSIC_SHRINKS, "classic_shrinks", count,                           \
@@ -339,6 +380,11 @@ enum rs_slot {
 	RS_SLOT_PASS_ENTER,
 	RS_SLOT_PASS_EXIT,
 	RS_SLOT_EVICTABLE_EXIT,
+	RS_SLOT_PROTECTION_EXIT,
+	RS_SLOT_ABORT_EXIT,
+	RS_SLOT_ONE_ENTER,
+	RS_SLOT_ONE_EXIT,
+	RS_SLOT_ROTATE,
 	RS_SLOT_EVICT_EXIT,
 	RS_SLOT_CLASSIC_ENTER,
 	RS_SLOT_CLASSIC_EXIT,
@@ -461,7 +507,16 @@ struct rs_task_state {
 	__u8 aging_ok; /* ... and try_to_inc_max_seq succeeded */
 	__u8 root_reclaim;
 	__u8 memcg_low_reclaim;
-	__u8 pad1[3];
+	__u8 aborted;	    /* should_abort_scan() said so in this pass */
+	__u8 kbudget_known; /* kbudget: apply_proportional_protection() ran */
+	__u8 pad1[1];
+	__u64 kbudget;	    /* the kernel's budget, >> priority */
+	__u32 abort_checks; /* should_abort_scan() calls in this pass */
+	__u32 pad5;
+	/* the memcg LRU walk's current shrink_one() (valid if in_one) */
+	struct rs_lruvec_owner one;
+	__u8 in_one, one_ran, one_reclaimer;
+	__u8 pad6[5];
 
 	__u8 min_seq_armed; /* try_to_inc_min_seq() entered */
 	__u8 pad3[7];

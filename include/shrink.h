@@ -142,10 +142,17 @@ struct rs_shrink_event {
 	__u32 last_batch; /* the last evict_folios() return */
 	__s32 priority;
 	__s32 swappiness;
-	__u8 exit_reason; /* enum rs_exit_reason */
+	__u8 exit_reason; /* enum rs_exit_reason: aborted, else deduced */
 	__u8 need_rotate;
 	__u8 budget_known;
 	__u8 aged;
+	__u64 budget_kernel; /* apply_proportional_protection() >> priority */
+	__u8 budget_kernel_known;
+	__u8 aborted;	   /* should_abort_scan() ended it */
+	__u8 abort_known;  /* should_abort_scan() was called in the pass */
+	__u8 exit_deduced; /* rs_classify_exit()'s, where exit_reason is
+			    * the kernel's own (aborted) */
+	__u8 pad[4];
 };
 
 #endif /* RS_SHRINK_H */

@@ -166,14 +166,14 @@ static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
  * programs in turn and stops at the first the kernel refuses, asking again
  * with the log on, so the one buffer with text in it names the culprit
  * (and its last line says why).  The buffers are one allocation whose
- * pages the kernel touches only for that program; with -v they are large
- * enough for whole logs, which libbpf prints.
+ * pages the kernel touches only for that program.  A log longer than its
+ * buffer is cut (kernels since 6.4 keep its end, where the reason is);
+ * -v prints it, as libbpf prints only the logs it allocates itself.
  */
 #define PROG_LOG_SIZE (64u << 10)
-#define PROG_LOG_SIZE_VERBOSE (16u << 20)
 
 struct prog_logs {
-	char *buf; /* RS_MAX_PROG_SPECS * RS_COPIES logs of size bytes */
+	char *buf; /* rs_nr_prog_specs * RS_COPIES logs of size bytes */
 	size_t size;
 };
 
@@ -272,13 +272,10 @@ static int load(struct rs_collector *c, struct rs_run_info *info,
 		struct choice *ch, const struct rs_collector_opts *opts,
 		char *errbuf, size_t errsz)
 {
-	struct prog_logs logs = {.size = opts->verbose ? PROG_LOG_SIZE_VERBOSE
-						       : PROG_LOG_SIZE};
+	struct prog_logs logs = {.size = PROG_LOG_SIZE};
 	int err = -ENOENT;
 
-	_Static_assert(PROG_LOG_SIZE_VERBOSE <= UINT32_MAX,
-		       "bpf_program__set_log_buf takes a 32-bit size");
-	logs.buf = calloc((size_t)RS_MAX_PROG_SPECS * RS_COPIES, logs.size);
+	logs.buf = calloc((size_t)rs_nr_prog_specs * RS_COPIES, logs.size);
 	if (!logs.buf) {
 		snprintf(errbuf, errsz, "out of memory");
 		return -ENOMEM;

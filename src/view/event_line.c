@@ -284,6 +284,13 @@ static void shrink_line(struct rs_event_writer *w, const void *rec)
 	U64("reclaimed", e->reclaimed);
 	U64(RS_EVK_NR_TO_RECLAIM, e->nr_to_reclaim);
 	NAME("exit", rs_exit_reason_name(e->exit_reason));
+	/* the kernel's own budget and abort, where their hooks saw them */
+	if (e->budget_kernel_known)
+		U64("budget_kernel", e->budget_kernel);
+	if (e->abort_known) {
+		BOOL("aborted", e->aborted);
+		NAME("exit_deduced", rs_exit_reason_name(e->exit_deduced));
+	}
 	BOOL("need_rotate", e->need_rotate);
 	BOOL("aged", e->aged);
 	U64(RS_EVK_DURATION_NS, e->duration_ns);

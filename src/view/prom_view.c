@@ -17,6 +17,9 @@ static const struct family {
 	 "MGLRU lruvec passes by the reason they ended"},
 	{"throttles_", PREFIX "throttles_by_reason_total", "reason",
 	 "reclaim throttles by reason (mm_vmscan_throttled)"},
+	{"memcg_lru_to_", PREFIX "memcg_lru_moves_total", "to",
+	 "memcg LRU moves of the memcg's lruvec by where to "
+	 "(lru_gen_rotate_memcg)"},
 };
 
 static const struct family *family_of(enum rs_field f)
@@ -26,6 +29,13 @@ static const struct family *family_of(enum rs_field f)
 			     strlen(families[i].key_prefix)))
 			return &families[i];
 	return NULL;
+}
+
+const char *rs_prom_label_value(enum rs_field f)
+{
+	const struct family *fam = family_of(f);
+
+	return fam ? rs_fields[f].key + strlen(fam->key_prefix) : NULL;
 }
 
 const char *rs_prom_field_name(enum rs_field f, char *buf, size_t size)
@@ -131,9 +141,7 @@ static void cell_series(FILE *out, const struct rs_model *m, enum rs_field f,
 				  false);
 			if (fam)
 				put_label(out, fam->label,
-					  rs_fields[f].key +
-						  strlen(fam->key_prefix),
-					  false);
+					  rs_prom_label_value(f), false);
 			fputc('}', out);
 			put_value(out, rs_fields[f].unit_id, cell->total[f]);
 		}

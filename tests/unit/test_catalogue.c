@@ -189,10 +189,9 @@ static void raw_values_in_json_and_metrics(void **state)
 		if (!json_is_number(v))
 			fail_msg("JSON %s is not a number", rs_fields[f].key);
 		/* a family's member is a label value of one metric */
-		if (!strncmp(rs_fields[f].key, "exit_", 5) ||
-		    !strncmp(rs_fields[f].key, "throttles_", 10))
-			snprintf(name, sizeof(name), "\"%s\"",
-				 strchr(rs_fields[f].key, '_') + 1);
+		if (rs_prom_label_value(f))
+			snprintf(name, sizeof(name), "=\"%s\"}",
+				 rs_prom_label_value(f));
 		else
 			snprintf(name, sizeof(name), "\n%s{",
 				 rs_prom_field_name(f, name + 64, 64));

@@ -67,6 +67,8 @@ MISSION_HOOKS = [
     "wakeup_flusher_threads", "mm_vmscan_lru_isolate",
     "mm_vmscan_lru_shrink_inactive", "mm_vmscan_throttled",
     "mm_vmscan_memcg_reclaim", "mm_vmscan_direct_reclaim",
+    "apply_proportional_protection", "should_abort_scan", "shrink_one",
+    "lru_gen_rotate_memcg",
 ]
 
 
@@ -123,6 +125,41 @@ def consistent(rec, m):
         exits = sum(m[k] for k in EXIT_KEYS)
         check(exits == m["shrinks"],
               f"{name}: exit reasons add up to the passes ({exits})")
+        # the mirror of get_nr_to_scan() against the kernel's own budget,
+        # and the deduced "target met" against should_abort_scan()'s answer
+        kb = [e for e in sh if "budget_kernel" in e]
+        mirrored = [e for e in kb if e["budget"] is not None]
+        off = [(e["budget"], e["budget_kernel"]) for e in mirrored
+               if e["budget"] != e["budget_kernel"]]
+        check(not off, f"{name}: budget == the kernel's in each of "
+              f"{len(mirrored)} passes that showed both ({off[:5]} differ)")
+        if m.get("budget_kernel_passes") is not None:
+            check(len(kb) == m["budget_kernel_passes"] and
+                  sum(e["budget_kernel"] for e in kb) == m["budget_kernel"],
+                  f"{name}: the kernel's budgets add up to budget_kernel")
+        ab = [e for e in sh if "aborted" in e]
+        check(all((e["exit"] == "target_met") == e["aborted"] for e in ab),
+              f"{name}: exit target_met exactly where should_abort_scan() "
+              f"ended the pass")
+        # the deduction (all a kernel without the hook gets) agrees where
+        # it can tell: with the budget known (the series)
+        told = [e for e in ab if e["budget"] is not None]
+        wrong = [(e["exit_deduced"], e["aborted"]) for e in told
+                 if (e["exit_deduced"] == "target_met") != e["aborted"]]
+        check(not wrong, f"{name}: the deduced exit is target_met exactly "
+              f"where should_abort_scan() ended the pass, in {len(told)} "
+              f"passes ({len(wrong)} disagree: {wrong[:5]})")
+        if m.get("memcg_lru_skips") is not None:
+            # root reclaim (kswapd, global direct) walks the memcg LRU and
+            # runs a memcg's pass only from shrink_one(); limit and
+            # proactive reclaim of a memcg do not walk it
+            root = sum(1 for e in sh if e["reclaimer"] in ("kswapd", "direct"))
+            ran = m["memcg_lru_visits"] - m["memcg_lru_skips"]
+            check(ran == root, f"{name}: memcg LRU visits that ran a pass "
+                  f"({ran}) == kswapd and direct passes ({root})")
+        if m.get("aborts") is not None:
+            check(sum(e["aborted"] for e in ab) == m["aborts"],
+                  f"{name}: aborted passes == aborts ({m['aborts']})")
     if m["agings"] is not None:
         ag = events_of(rec, "aging", m["id"])
         check(sum(1 for e in ag if e["success"]) == m["agings"],
@@ -257,6 +294,13 @@ def scenario_core(res, header, summary, rec):
     if not check(m is not None, "memcg /test is in the summary"):
         return
     exact_totals(res, m)
+    # attached is not enough: a function in BTF may be inlined where the
+    # pass calls it; these ran inside /test's passes
+    check(m["abort_checks"] > 0,
+          f"should_abort_scan seen in the passes ({m['abort_checks']} calls)")
+    check(m["budget_kernel_passes"] > 0,
+          f"apply_proportional_protection seen in the passes "
+          f"({m['budget_kernel_passes']} of {m['shrinks']})")
     # /test is removed before the end: its memory.stat after the last
     # sample is gone with it (documented), so refaults are judged in "mix"
     check(m["shrinks"] > 0, f"shrinks {m['shrinks']} > 0")
@@ -502,6 +546,16 @@ def scenario_global(res, header, summary, rec):
             and e.get("reclaimer") == "direct"]
     check(len(recs) == direct, "one reclaim record per direct reclaim")
     check(all(e["duration_ns"] > 0 for e in recs), "every stall has a latency")
+    # the memcg LRU as root reclaim walked it: attached is not enough (a
+    # function in BTF may be inlined where shrink_many() calls it)
+    visits = sum(m["memcg_lru_visits"] or 0 for m in summary["memcgs"])
+    moves = sum(sum(m[f"memcg_lru_to_{k}"] or 0
+                    for k in ("head", "tail", "old", "young"))
+                for m in summary["memcgs"])
+    print(f"  info  memcg LRU: {visits} visits, {moves} moves; /g1 "
+          + ", ".join(f"{k} {g1[k]}" for k in g1 if k.startswith("memcg_lru")))
+    check(visits > 0, f"shrink_one seen walking the memcg LRU ({visits})")
+    check(moves > 0, f"lru_gen_rotate_memcg seen moving memcgs ({moves})")
 
 
 def refaults_exact(res, m):
