@@ -9,3 +9,4 @@
 #include "writeback.bpf.c"
 #include "vmscan.bpf.c"
 #include "cgnames.bpf.c"
+#include "oom.bpf.c"

@@ -231,6 +231,11 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	deduced = rs_classify_exit(&facts);
 	/* the kernel's own answer where it gave one: the loop breaks on it */
 	why = st->aborted ? RS_EXIT_TARGET : deduced;
+	/* kept for the OOM record, should this task's reclaim end in one */
+	st->last_exit = why;
+	st->last_exit_known = 1;
+	st->last_pass_reclaimed = st->pass_reclaimed;
+	st->last_pass_budget = st->budget;
 	if (!st->budget_known)
 		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
 

@@ -27,6 +27,7 @@
 	X(SHOULD_ABORT_SCAN, "should_abort_scan", 'f')                         \
 	X(SHRINK_ONE, "shrink_one", 'f')                                       \
 	X(ROTATE_MEMCG, "lru_gen_rotate_memcg", 'f')                           \
+	X(MEMCG_OOM, "mem_cgroup_out_of_memory", 'f')                          \
 	X(TRY_TO_INC_MAX_SEQ, "try_to_inc_max_seq", 'f')                       \
 	X(TRY_TO_INC_MIN_SEQ, "try_to_inc_min_seq", 'f')                       \
 	X(HANDLE_RECLAIM_WRITEBACK, "handle_reclaim_writeback", 'f')           \
@@ -263,6 +264,9 @@ enum rs_reclaimer {
 	X(REFAULTS_FILE, "refaults_file", pages, RS_HOOK_BIT(CGROUPFS),        \
 	  "file pages read back in after reclaim (memory.stat "                \
 	  "workingset_refault_file)")                                          \
+	X(OOMS, "ooms", count, RS_HOOK_BIT(MEMCG_OOM),                         \
+	  "memcg OOMs: mem_cgroup_out_of_memory() calls for this memcg "       \
+	  "(memory.events oom), each with an oom record of its LRU")           \
 	X(OOM_KILLS, "oom_kills", count, RS_HOOK_BIT(CGROUPFS),                \
 	  "tasks OOM-killed in this memcg (memory.events oom_kill)")           \
 	X(SLAB_FREED, "slab_freed", count, RS_HOOK_BIT(SHRINK_SLAB),           \
@@ -385,6 +389,7 @@ enum rs_slot {
 	RS_SLOT_ONE_ENTER,
 	RS_SLOT_ONE_EXIT,
 	RS_SLOT_ROTATE,
+	RS_SLOT_OOM_EXIT,
 	RS_SLOT_EVICT_EXIT,
 	RS_SLOT_CLASSIC_ENTER,
 	RS_SLOT_CLASSIC_EXIT,
@@ -445,7 +450,8 @@ enum rs_event_type {
 	RS_EV_WRITEBACK,
 	RS_EV_THROTTLE,
 	RS_EV_RECLAIM,
-	RS_EV_LAST = RS_EV_RECLAIM
+	RS_EV_OOM,
+	RS_EV_LAST = RS_EV_OOM
 };
 
 struct rs_event_hdr {
@@ -516,7 +522,10 @@ struct rs_task_state {
 	/* the memcg LRU walk's current shrink_one() (valid if in_one) */
 	struct rs_lruvec_owner one;
 	__u8 in_one, one_ran, one_reclaimer;
-	__u8 pad6[5];
+	/* the task's last MGLRU pass: how it ended (enum rs_exit_reason) */
+	__u8 last_exit_known, last_exit;
+	__u8 pad6[3];
+	__u64 last_pass_reclaimed, last_pass_budget;
 
 	__u8 min_seq_armed; /* try_to_inc_min_seq() entered */
 	__u8 pad3[7];

@@ -35,6 +35,8 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	F("rs_one_exit", SHRINK_ONE, ONE_EXIT, "shrink_one", "lruvec,sc"),
 	F("rs_rotate", ROTATE_MEMCG, ROTATE, "lru_gen_rotate_memcg",
 	  "lruvec,op"),
+	F("rs_oom_exit", MEMCG_OOM, OOM_EXIT, "mem_cgroup_out_of_memory",
+	  "memcg,gfp_mask,order"),
 	F("rs_aging_enter", TRY_TO_INC_MAX_SEQ, AGING_ENTER,
 	  "try_to_inc_max_seq", "lruvec,seq,*,force_scan"),
 	F("rs_aging_exit", TRY_TO_INC_MAX_SEQ, AGING_EXIT, "try_to_inc_max_seq",

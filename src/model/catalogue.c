@@ -250,6 +250,23 @@ const struct rs_row rs_rows[] = {
 	 .per_second = true},
 	FIELD(REFAULTS_ANON, "refaults_anon", RS_LOWER, OUTCOME),
 	FIELD(REFAULTS_FILE, "refaults_file", RS_LOWER, OUTCOME),
+	FIELD(OOMS, "ooms", RS_LOWER, OUTCOME),
+	{.key = "oom_file_lru",
+	 .unit = "MiB",
+	 .section = OUTCOME,
+	 .help = "file pages on the memcg's LRU when it OOMed, mean over its "
+		 "OOMs (oom records): evictable file memory the OOM did not "
+		 "wait "
+		 "for",
+	 .kind = RS_ROW_EVENT_VALUE,
+	 .ev = RS_EVV_OOM_FILE_MIB},
+	{.key = "oom_anon_lru",
+	 .unit = "MiB",
+	 .section = OUTCOME,
+	 .help = "anon pages on the memcg's LRU when it OOMed, mean over its "
+		 "OOMs",
+	 .kind = RS_ROW_EVENT_VALUE,
+	 .ev = RS_EVV_OOM_ANON_MIB},
 	FIELD(OOM_KILLS, "oom_kills", RS_LOWER, OUTCOME),
 	{.key = "mem_avg",
 	 .unit = "MiB",
@@ -325,6 +342,7 @@ bool rs_row_live(int i)
 	switch (rs_rows[i].kind) {
 	case RS_ROW_EVENT_MAX:
 	case RS_ROW_EVENT_OVER:
+	case RS_ROW_EVENT_VALUE:
 	case RS_ROW_OUTCOME:
 		return false;
 	default:
@@ -382,6 +400,8 @@ void rs_values_init(struct rs_values *v, double span)
 		v->gauge[g] = NAN;
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		v->event_max_ms[h] = v->events_over[h] = NAN;
+	for (int e = 0; e < RS_NR_EVENT_VALUES; e++)
+		v->event_value[e] = NAN;
 }
 
 double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q)
@@ -556,6 +576,8 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 		return known(v->event_max_ms[row->h]);
 	case RS_ROW_EVENT_OVER:
 		return known(v->events_over[row->h]);
+	case RS_ROW_EVENT_VALUE:
+		return known(v->event_value[row->ev]);
 	case RS_ROW_GAUGE:
 		if (v->node_share)
 			return NONE;

@@ -25,6 +25,13 @@
 
 enum rs_better { RS_NEUTRAL, RS_LOWER, RS_HIGHER };
 
+/* Figures only event records give, beside maxima and counts over budget. */
+enum rs_event_value {
+	RS_EVV_OOM_FILE_MIB, /* file pages in the LRU at an OOM, mean, MiB */
+	RS_EVV_OOM_ANON_MIB, /* anon pages ..., MiB */
+	RS_NR_EVENT_VALUES
+};
+
 /* Values of a memcg read from cgroupfs, apart from its counters. */
 enum rs_gauge {
 	RS_GAUGE_MEM,	  /* memory.current, bytes: mean over the span */
@@ -50,6 +57,7 @@ struct rs_values {
 	/* From event records, where the recording has every one: NaN. */
 	double event_max_ms[RS_NR_HISTS]; /* the longest event */
 	double events_over[RS_NR_HISTS];  /* events over the latency budget */
+	double event_value[RS_NR_EVENT_VALUES]; /* enum rs_event_value */
 	/* The workloads' outcomes in scope: all for a total, else the
 	 * memcg's (path). */
 	const struct rs_outcome *outcomes;
@@ -63,16 +71,17 @@ void rs_values_init(struct rs_values *v, double span);
 
 /* How a row is computed. */
 enum rs_row_kind {
-	RS_ROW_FIELD,	   /* field a; a time field in ms */
-	RS_ROW_PERCENT,	   /* 100 * a / b */
-	RS_ROW_MEAN,	   /* a / b */
-	RS_ROW_SUM,	   /* a + b */
-	RS_ROW_RATE,	   /* a per second of the span */
-	RS_ROW_QUANTILE,   /* quantile q of histogram h, in ms */
-	RS_ROW_EVENT_MAX,  /* the longest event of histogram h's kind, ms */
-	RS_ROW_EVENT_OVER, /* events of h's kind over the latency budget */
-	RS_ROW_GAUGE,	   /* gauge g; bytes in MiB */
-	RS_ROW_OUTCOME,	   /* the workloads' outcome key out, combined */
+	RS_ROW_FIELD,	    /* field a; a time field in ms */
+	RS_ROW_PERCENT,	    /* 100 * a / b */
+	RS_ROW_MEAN,	    /* a / b */
+	RS_ROW_SUM,	    /* a + b */
+	RS_ROW_RATE,	    /* a per second of the span */
+	RS_ROW_QUANTILE,    /* quantile q of histogram h, in ms */
+	RS_ROW_EVENT_MAX,   /* the longest event of histogram h's kind, ms */
+	RS_ROW_EVENT_OVER,  /* events of h's kind over the latency budget */
+	RS_ROW_EVENT_VALUE, /* event_value[ev] */
+	RS_ROW_GAUGE,	    /* gauge g; bytes in MiB */
+	RS_ROW_OUTCOME,	    /* the workloads' outcome key out, combined */
 };
 
 /* How a workload's outcome key is combined over the processes in scope. */
@@ -96,6 +105,7 @@ struct rs_row {
 	enum rs_hist h;
 	double q;
 	enum rs_gauge g;
+	enum rs_event_value ev;
 	enum rs_outcome_key out;
 	enum rs_outcome_combine combine;
 	/*

@@ -357,6 +357,20 @@ static int event(struct reader *rd, json_t *o)
 			m->over_reclaim_n++;
 			m->over_reclaim_sum += reclaimed / to_reclaim;
 		}
+	} else if (!strcmp(kind, rs_event_type_name(RS_EV_OOM))) {
+		json_t *gens = json_object_get(o, "generations"), *g;
+		size_t i;
+
+		m->oom_records++;
+		json_array_foreach (gens, i, g) {
+			double anon, file;
+
+			if (number(rd, g, "anon", &anon) ||
+			    number(rd, g, "file", &file))
+				return -1;
+			m->oom_anon_pages += isnan(anon) ? 0 : anon;
+			m->oom_file_pages += isnan(file) ? 0 : file;
+		}
 	} else if (!strcmp(kind, rs_event_type_name(RS_EV_THROTTLE))) {
 		if (number(rd, o, RS_EVK_DELAYED_US, &delayed))
 			return -1;

@@ -13,6 +13,7 @@
 #include "rs_common.h"
 #include "shrink.h"
 #include "vmscan.h"
+#include "oom.h"
 #include "writeback.h"
 
 /*
@@ -296,11 +297,36 @@ static void shrink_line(struct rs_event_writer *w, const void *rec)
 	U64(RS_EVK_DURATION_NS, e->duration_ns);
 }
 
+/*
+ * "generations": oldest first, as /sys/kernel/debug/lru_gen lists them;
+ * aging elsewhere while the record was read can stretch the range, so it is
+ * cut to the MAX_NR_GENS that can exist.
+ */
+static void put_generations(struct rs_event_writer *w, __u64 max_seq,
+			    const __u64 min_seq[2],
+			    const __s64 nr_pages[RS_MAX_NR_GENS][2])
+{
+	__u64 lo = min_seq[0] < min_seq[1] ? min_seq[0] : min_seq[1];
+
+	if (max_seq >= RS_MAX_NR_GENS && lo < max_seq - (RS_MAX_NR_GENS - 1))
+		lo = max_seq - (RS_MAX_NR_GENS - 1);
+	KEY("generations");
+	put(w, "[", 1);
+	for (__u64 s = lo; s <= max_seq; s++) {
+		int gen = s % RS_MAX_NR_GENS;
+
+		put(w, s == lo ? "{\"seq\":" : ",{\"seq\":", s == lo ? 7 : 8);
+		put_u64(w, s);
+		S64("anon", nr_pages[gen][0]);
+		S64("file", nr_pages[gen][1]);
+		put(w, "}", 1);
+	}
+	put(w, "]", 1);
+}
+
 static void aging_line(struct rs_event_writer *w, const void *rec)
 {
 	const struct rs_aging_event *e = rec;
-	__u64 lo =
-		e->min_seq[0] < e->min_seq[1] ? e->min_seq[0] : e->min_seq[1];
 
 	U64("seq", e->seq);
 	BOOL("success", e->success);
@@ -310,26 +336,26 @@ static void aging_line(struct rs_event_writer *w, const void *rec)
 	U64("max_seq", e->max_seq);
 	U64("min_seq_anon", e->min_seq[0]);
 	U64("min_seq_file", e->min_seq[1]);
-	/*
-	 * generations oldest first, as /sys/kernel/debug/lru_gen lists them;
-	 * aging elsewhere while the record was read can stretch the range, so
-	 * it is cut to the MAX_NR_GENS that can exist
-	 */
-	if (e->max_seq >= RS_MAX_NR_GENS &&
-	    lo < e->max_seq - (RS_MAX_NR_GENS - 1))
-		lo = e->max_seq - (RS_MAX_NR_GENS - 1);
-	KEY("generations");
-	put(w, "[", 1);
-	for (__u64 s = lo; s <= e->max_seq; s++) {
-		int gen = s % RS_MAX_NR_GENS;
+	put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
+}
 
-		put(w, s == lo ? "{\"seq\":" : ",{\"seq\":", s == lo ? 7 : 8);
-		put_u64(w, s);
-		S64("anon", e->nr_pages[gen][0]);
-		S64("file", e->nr_pages[gen][1]);
-		put(w, "}", 1);
+static void oom_line(struct rs_event_writer *w, const void *rec)
+{
+	const struct rs_oom_event *e = rec;
+
+	BOOL("killed", e->killed);
+	S64("order", e->order);
+	if (e->lru_known) {
+		U64("max_seq", e->max_seq);
+		U64("min_seq_anon", e->min_seq[0]);
+		U64("min_seq_file", e->min_seq[1]);
+		put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
 	}
-	put(w, "]", 1);
+	if (e->last_exit_known) {
+		NAME("last_pass_exit", rs_exit_reason_name(e->last_exit));
+		U64("last_pass_reclaimed", e->last_pass_reclaimed);
+		U64("last_pass_budget", e->last_pass_budget);
+	}
 }
 
 static void writeback_line(struct rs_event_writer *w, const void *rec)
@@ -379,6 +405,7 @@ static const struct {
 	[RS_EV_WRITEBACK] = {sizeof(struct rs_writeback_event), writeback_line},
 	[RS_EV_THROTTLE] = {sizeof(struct rs_throttle_event), throttle_line},
 	[RS_EV_RECLAIM] = {sizeof(struct rs_reclaim_event), reclaim_line},
+	[RS_EV_OOM] = {sizeof(struct rs_oom_event), oom_line},
 };
 
 const char *rs_event_line(struct rs_event_writer *w, const struct rs_model *m,

@@ -59,13 +59,15 @@ static const char *path_of(const struct rs_rec_memcg *m, char *buf, size_t size)
 const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 			    char *buf, size_t size)
 {
+	enum rs_row_kind kind = rs_rows[i].kind;
+	bool from_events = kind == RS_ROW_EVENT_MAX ||
+			   kind == RS_ROW_EVENT_OVER ||
+			   kind == RS_ROW_EVENT_VALUE;
+
 	if (isnan(v))
 		snprintf(buf, size, "%s",
-			 !r->has_events &&
-					 (rs_rows[i].kind == RS_ROW_EVENT_MAX ||
-					  rs_rows[i].kind == RS_ROW_EVENT_OVER)
-				 ? "n/a (no --events)"
-				 : "n/a");
+			 !r->has_events && from_events ? "n/a (no --events)"
+						       : "n/a");
 	else if (v == floor(v) && fabs(v) < 1e15)
 		snprintf(buf, size, "%.0f", v);
 	else

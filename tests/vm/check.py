@@ -68,7 +68,7 @@ MISSION_HOOKS = [
     "mm_vmscan_lru_shrink_inactive", "mm_vmscan_throttled",
     "mm_vmscan_memcg_reclaim", "mm_vmscan_direct_reclaim",
     "apply_proportional_protection", "should_abort_scan", "shrink_one",
-    "lru_gen_rotate_memcg",
+    "lru_gen_rotate_memcg", "mem_cgroup_out_of_memory",
 ]
 
 
@@ -577,6 +577,20 @@ def scenario_mix(res, header, summary, rec):
           f"OOM kills {m['oom_kills']} (memory.events {oom})")
     check(oom > 0, "more anon than the limit got a task OOM-killed")
     check(m["oom_kills"] == oom, "oom_kills == memory.events oom_kill delta")
+    # the LRU at each OOM: one record per mem_cgroup_out_of_memory() call,
+    # which the kernel counts as memory.events "oom"
+    ooms = delta(res, "memevents.mix", "oom")
+    check(m["ooms"] == ooms, f"ooms {m['ooms']} == memory.events oom delta {ooms}")
+    recs = events_of(rec, "oom", m["id"])
+    check(len(recs) == m["ooms"], f"one oom record per OOM ({len(recs)})")
+    check(recs and all(e.get("generations") and any(
+        g["anon"] or g["file"] for g in e["generations"]) for e in recs),
+        "every oom record shows the memcg's populated generations")
+    for e in recs[:3]:
+        print(f"  info  OOM: killed {e['killed']}, generations "
+              + " ".join(f"{g['seq']}:{g['anon']}a/{g['file']}f"
+                         for g in e["generations"])
+              + f", last pass {e.get('last_pass_exit')}")
     refaults_exact(res, m)
     check(m["agings"] > 0 and m["aging_ns"] > 0, "agings with their durations")
     ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memcg OOMs: when a memcg OOM-kills, what its LRU held (generations by type)
+ * and how the OOMing task's last reclaim pass ended.  MGLRU's quick resort
+ * to the OOM killer is the charge the article weighs; this is the evidence.
+ */
+#include "common.bpf.h"
+#include "oom.h"
+
+/*
+ * The memcg's lruvec on node nid, nodes 0 to 3 (NULL beyond):
+ * mem_cgroup.nodeinfo[] is a flexible array of pointers, and the verifier
+ * takes only constant offsets into a BTF pointer.
+ */
+static __always_inline struct lruvec *rs_memcg_lruvec(struct mem_cgroup *memcg,
+						      int nid)
+{
+	struct mem_cgroup_per_node *pn;
+
+	switch (nid) {
+	case 0:
+		pn = BPF_CORE_READ(memcg, nodeinfo[0]);
+		break;
+	case 1:
+		pn = BPF_CORE_READ(memcg, nodeinfo[1]);
+		break;
+	case 2:
+		pn = BPF_CORE_READ(memcg, nodeinfo[2]);
+		break;
+	case 3:
+		pn = BPF_CORE_READ(memcg, nodeinfo[3]);
+		break;
+	default:
+		return NULL;
+	}
+	return pn ? &pn->lruvec : NULL;
+}
+
+static __always_inline void oom_exit(struct rs_task_state *st,
+				     struct mem_cgroup *memcg, int order,
+				     bool killed)
+{
+	__u64 cgid = rs_btf_memcg_cgroup_id(memcg);
+	int nid = bpf_get_numa_node_id();
+	struct rs_oom_event *ev;
+	struct rs_agg_value *agg;
+	struct lruvec *lruvec;
+
+	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_MEMCG);
+	if (agg)
+		rs_add(agg, RS_F_OOMS, 1);
+	ev = rs_reserve(sizeof(*ev), RS_EV_OOM, cgid,
+			rs_fixed_node != RS_NODE_UNKNOWN ? rs_fixed_node : nid,
+			RS_RECLAIMER_MEMCG);
+	if (!ev)
+		return;
+	__builtin_memset((void *)ev + sizeof(ev->hdr), 0,
+			 sizeof(*ev) - sizeof(ev->hdr));
+	ev->order = order;
+	ev->killed = killed;
+	lruvec = rs_memcg_lruvec(memcg, nid);
+	if (lruvec) {
+		ev->lru_known = 1;
+		ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+		ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
+		ev->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+		for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
+			for (int type = 0; type < 2; type++)
+				ev->nr_pages[gen][type] =
+					rs_lrugen_pages(lruvec, gen, type);
+	}
+	if (st && st->last_exit_known) {
+		ev->last_exit_known = 1;
+		ev->last_exit = st->last_exit;
+		ev->last_pass_reclaimed = st->last_pass_reclaimed;
+		ev->last_pass_budget = st->last_pass_budget;
+	}
+	rs_submit(ev, sizeof(*ev));
+}
+
+RS_PROGS("fexit/mem_cgroup_out_of_memory", rs_oom_exit, RS_SLOT_OOM_EXIT,
+	 oom_exit(st, memcg, order, ret), struct mem_cgroup *memcg,
+	 gfp_t gfp_mask, int order, bool ret)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memcg OOM probe (bpf/oom.bpf.c): one record per mem_cgroup_out_of_memory()
+ * call, with the memcg's LRU as the OOM decision found it, the evidence for
+ * (or against) "OOM despite evictable file folios".  Needs rs_common.h and
+ * aging.h first.
+ */
+#ifndef RS_OOM_H
+#define RS_OOM_H
+
+/* RS_EV_OOM */
+struct rs_oom_event {
+	struct rs_event_hdr hdr;
+	/* the memcg's generations on the node the OOM ran on, as aging's */
+	__u64 max_seq;
+	__u64 min_seq[2]; /* anon, file */
+	__s64 nr_pages[RS_MAX_NR_GENS][2];
+	/* the OOMing task's last MGLRU pass, if it ran one */
+	__u64 last_pass_reclaimed;
+	__u64 last_pass_budget;
+	__s32 order;
+	__u8 killed;	/* mem_cgroup_out_of_memory() returned true */
+	__u8 lru_known; /* the memcg's lruvec on that node was found */
+	__u8 last_exit_known;
+	__u8 last_exit; /* enum rs_exit_reason */
+};
+
+#endif /* RS_OOM_H */
