@@ -17,6 +17,8 @@ static __always_inline struct lruvec *rs_memcg_lruvec(struct mem_cgroup *memcg,
 {
 	struct mem_cgroup_per_node *pn;
 
+	if (!bpf_core_field_exists(memcg->nodeinfo))
+		return NULL;
 	switch (nid) {
 	case 0:
 		pn = BPF_CORE_READ(memcg, nodeinfo[0]);
@@ -58,8 +60,15 @@ static __always_inline void oom_exit(struct rs_task_state *st,
 			 sizeof(*ev) - sizeof(ev->hdr));
 	ev->order = order;
 	ev->killed = killed;
+	/*
+	 * The generations, where the kernel has MGLRU: this hook exists
+	 * without it, and an unguarded read of lrugen would fail the program
+	 * and lose the count of OOMs with it.
+	 */
 	lruvec = rs_memcg_lruvec(memcg, nid);
-	if (lruvec) {
+	if (lruvec && bpf_core_field_exists(lruvec->lrugen) &&
+	    bpf_core_field_exists(lruvec->lrugen.max_seq) &&
+	    bpf_core_field_exists(lruvec->lrugen.min_seq)) {
 		ev->lru_known = 1;
 		ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
 		ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);

@@ -76,6 +76,12 @@ GUARDED_WITH_FALLBACK = {
     ("scan_control", "proactive"): "absent before v6.0: not proactive",
     ("scan_control", "hibernation_mode"): "absent before v5.8: not set",
     ("task_struct", "migration_disabled"): "preemption: cannot tell (-1)",
+    # the oom record's LRU (bpf/oom.bpf.c): mem_cgroup_out_of_memory exists
+    # without MGLRU, where the record has no generations but still counts
+    ("mem_cgroup", "nodeinfo"): "oom record: no generations",
+    ("lruvec", "lrugen"): "oom record: no generations (no MGLRU)",
+    ("lru_gen_folio", "max_seq"): "oom record: no generations (no MGLRU)",
+    ("lru_gen_folio", "min_seq"): "oom record: no generations (no MGLRU)",
 }
 
 judge = Judge()
