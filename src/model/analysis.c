@@ -36,6 +36,7 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 	v->events_over[RS_HIST_PASS] = from_events(r, (double)m->passes_over);
 	v->events_over[RS_HIST_DIRECT] = from_events(r, (double)m->direct_over);
 	v->events_over[RS_HIST_MEMCG] = from_events(r, (double)m->memcg_over);
+	memcpy(v->reclaimed_by, m->reclaimed_by, sizeof(v->reclaimed_by));
 	v->event_value[RS_EVV_OOM_FILE_MIB] = from_events(
 		r, m->oom_records
 			   ? m->oom_file_pages / m->oom_records * 4096 / 1048576
@@ -195,6 +196,9 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		t->over_reclaim_sum += m->over_reclaim_sum;
 		for (int b = 0; b < RS_BUDGET_BINS; b++)
 			t->budget_use[b] += m->budget_use[b];
+		for (int r = 0; r < RS_NR_RECLAIMERS; r++)
+			t->reclaimed_by[r] =
+				add(t->reclaimed_by[r], m->reclaimed_by[r]);
 		t->oom_records += m->oom_records;
 		t->oom_file_pages += m->oom_file_pages;
 		t->oom_anon_pages += m->oom_anon_pages;

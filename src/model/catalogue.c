@@ -23,6 +23,12 @@
 		.key = (k), .unit = "passes", .section = PASSES,               \
 		.kind = RS_ROW_FIELD, .a = RS_F_##f, .per_second = true        \
 	}
+#define BY(r, k, help_)                                                        \
+	{                                                                      \
+		.key = (k), .unit = "pages", .section = RECLAIM,               \
+		.help = (help_), .kind = RS_ROW_RECLAIMED_BY,                  \
+		.reclaimer = RS_RECLAIMER_##r, .per_second = true              \
+	}
 #define QUANT(hist, quant, k, sec, help_)                                      \
 	{                                                                      \
 		.key = (k), .unit = "ms", .better = RS_LOWER,                  \
@@ -87,6 +93,15 @@ const struct rs_row rs_rows[] = {
 	 .b = RS_F_ISOLATED,
 	 .title = "file%",
 	 .width = 5},
+	BY(KSWAPD, "reclaimed_by_kswapd", "pages kswapd reclaimed"),
+	BY(DIRECT, "reclaimed_by_direct",
+	   "pages global direct reclaim took (allocating tasks stalled)"),
+	BY(MEMCG, "reclaimed_by_memcg",
+	   "pages reclaimed for a memcg limit (memory.max, memory.high)"),
+	BY(PROACTIVE, "reclaimed_by_proactive", "pages memory.reclaim took"),
+	BY(NODE, "reclaimed_by_node", "pages node_reclaim took"),
+	BY(OTHER, "reclaimed_by_other",
+	   "pages reclaimed by no reclaimer above"),
 	FIELD(ISOLATED_FILE, "isolated_file", RS_NEUTRAL, RECLAIM),
 	FIELD(RECLAIMED_FILE, "reclaimed_file", RS_NEUTRAL, RECLAIM),
 	FIELD(ACTIVE_ISOLATED, "active_isolated", RS_NEUTRAL, RECLAIM),
@@ -327,6 +342,7 @@ const int rs_nr_report_rows =
 #undef EVMAX
 #undef EVOVER
 #undef EXIT
+#undef BY
 #undef OUT
 
 int rs_row_by_key(const char *key)
@@ -402,6 +418,8 @@ void rs_values_init(struct rs_values *v, double span)
 		v->event_max_ms[h] = v->events_over[h] = NAN;
 	for (int e = 0; e < RS_NR_EVENT_VALUES; e++)
 		v->event_value[e] = NAN;
+	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
+		v->reclaimed_by[r] = NAN;
 }
 
 double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q)
@@ -578,6 +596,8 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 		return known(v->events_over[row->h]);
 	case RS_ROW_EVENT_VALUE:
 		return known(v->event_value[row->ev]);
+	case RS_ROW_RECLAIMED_BY:
+		return known(v->reclaimed_by[row->reclaimer]);
 	case RS_ROW_GAUGE:
 		if (v->node_share)
 			return NONE;

@@ -58,6 +58,7 @@ struct rs_values {
 	double event_max_ms[RS_NR_HISTS]; /* the longest event */
 	double events_over[RS_NR_HISTS];  /* events over the latency budget */
 	double event_value[RS_NR_EVENT_VALUES]; /* enum rs_event_value */
+	double reclaimed_by[RS_NR_RECLAIMERS];	/* pages, per reclaimer */
 	/* The workloads' outcomes in scope: all for a total, else the
 	 * memcg's (path). */
 	const struct rs_outcome *outcomes;
@@ -71,17 +72,18 @@ void rs_values_init(struct rs_values *v, double span);
 
 /* How a row is computed. */
 enum rs_row_kind {
-	RS_ROW_FIELD,	    /* field a; a time field in ms */
-	RS_ROW_PERCENT,	    /* 100 * a / b */
-	RS_ROW_MEAN,	    /* a / b */
-	RS_ROW_SUM,	    /* a + b */
-	RS_ROW_RATE,	    /* a per second of the span */
-	RS_ROW_QUANTILE,    /* quantile q of histogram h, in ms */
-	RS_ROW_EVENT_MAX,   /* the longest event of histogram h's kind, ms */
-	RS_ROW_EVENT_OVER,  /* events of h's kind over the latency budget */
-	RS_ROW_EVENT_VALUE, /* event_value[ev] */
-	RS_ROW_GAUGE,	    /* gauge g; bytes in MiB */
-	RS_ROW_OUTCOME,	    /* the workloads' outcome key out, combined */
+	RS_ROW_FIELD,	     /* field a; a time field in ms */
+	RS_ROW_PERCENT,	     /* 100 * a / b */
+	RS_ROW_MEAN,	     /* a / b */
+	RS_ROW_SUM,	     /* a + b */
+	RS_ROW_RATE,	     /* a per second of the span */
+	RS_ROW_QUANTILE,     /* quantile q of histogram h, in ms */
+	RS_ROW_EVENT_MAX,    /* the longest event of histogram h's kind, ms */
+	RS_ROW_EVENT_OVER,   /* events of h's kind over the latency budget */
+	RS_ROW_EVENT_VALUE,  /* event_value[ev] */
+	RS_ROW_RECLAIMED_BY, /* pages reclaimed by reclaimer */
+	RS_ROW_GAUGE,	     /* gauge g; bytes in MiB */
+	RS_ROW_OUTCOME,	     /* the workloads' outcome key out, combined */
 };
 
 /* How a workload's outcome key is combined over the processes in scope. */
@@ -106,6 +108,7 @@ struct rs_row {
 	double q;
 	enum rs_gauge g;
 	enum rs_event_value ev;
+	enum rs_reclaimer reclaimer;
 	enum rs_outcome_key out;
 	enum rs_outcome_combine combine;
 	/*

@@ -229,6 +229,25 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 			interval ? mc->own_interval[i] : mc->own_total[i];
 }
 
+/* Pages reclaimed per reclaimer: the cells' own split. */
+static void by_reclaimer(const struct rs_model *m, const struct rs_memcg *mc,
+			 bool interval, int node, struct rs_values *v)
+{
+	size_t nr;
+	const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
+
+	if (!rs_memcg_field_known(m, mc, RS_F_RECLAIMED))
+		return;
+	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
+		v->reclaimed_by[r] = 0;
+	for (size_t c = 0; c < nr; c++)
+		if ((node < 0 || cells[c].key.node == node) &&
+		    cells[c].key.reclaimer < RS_NR_RECLAIMERS)
+			v->reclaimed_by[cells[c].key.reclaimer] +=
+				interval ? cells[c].interval[RS_F_RECLAIMED]
+					 : cells[c].total[RS_F_RECLAIMED];
+}
+
 /* A histogram the hooks know of that has no count yet. */
 static const __u64 no_counts[RS_HIST_BUCKETS];
 
@@ -255,6 +274,7 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 	for (int f = 0; f < RS_NR_FIELDS; f++)
 		if (rs_memcg_field_known(m, mc, f))
 			v->field[f] = raw[f] * rs_field_scale(f);
+	by_reclaimer(m, mc, interval, node, v);
 	for (int h = 0; h < RS_NR_HISTS; h++) {
 		const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
 

@@ -164,6 +164,8 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 	m->id = id;
 	rd->slots[slot_of(rd, id)] = n + 1;
 	m->mem_current_avg = NAN;
+	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
+		m->reclaimed_by[r] = NAN;
 	for (int f = 0; f < RS_NR_FIELDS; f++) {
 		m->total[f] = NAN;
 		rd->snap_sum[n * RS_NR_FIELDS + f] = 0;
@@ -560,6 +562,29 @@ static int outcome(struct reader *rd, json_t *o)
 	return 0;
 }
 
+/*
+ * "by_reclaimer": {"kswapd": {"reclaimed": N, ...}, ...}: a reclaimer
+ * absent reclaimed nothing (where the total is known).
+ */
+static int by_reclaimer(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
+{
+	json_t *by = json_object_get(o, "by_reclaimer");
+
+	if (!by || json_is_null(by))
+		return 0;
+	if (!json_is_object(by))
+		return fail(rd, "\"by_reclaimer\" is not an object");
+	for (int r = 0; r < RS_NR_RECLAIMERS; r++) {
+		json_t *one = json_object_get(by, rs_reclaimer_name(r));
+
+		m->reclaimed_by[r] = isnan(m->total[RS_F_RECLAIMED]) ? NAN : 0;
+		if (one && number(rd, one, rs_fields[RS_F_RECLAIMED].key,
+				  &m->reclaimed_by[r]))
+			return -1;
+	}
+	return 0;
+}
+
 static int summary(struct reader *rd, json_t *o)
 {
 	json_t *memcgs = json_object_get(o, "memcgs"), *e;
@@ -590,7 +615,7 @@ static int summary(struct reader *rd, json_t *o)
 			if (number(rd, e, rs_fields[f].key, &m->total[f]))
 				return -1;
 		if (number(rd, e, "mem_current_avg", &m->mem_current_avg) ||
-		    histograms(rd, e, m))
+		    histograms(rd, e, m) || by_reclaimer(rd, e, m))
 			return -1;
 	}
 	r->has_summary = true;

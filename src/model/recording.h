@@ -69,6 +69,8 @@ struct rs_rec_memcg {
 	__u64 over_reclaim_n;	 /* reclaims with nr_to_reclaim known */
 	double over_reclaim_sum; /* sum of nr_reclaimed / nr_to_reclaim */
 	__u64 budget_use[RS_BUDGET_BINS];
+	/* pages reclaimed by each reclaimer (enum rs_reclaimer); NaN */
+	double reclaimed_by[RS_NR_RECLAIMERS];
 	/* oom records: how many, and their LRU's pages summed (all gens) */
 	__u64 oom_records;
 	double oom_file_pages, oom_anon_pages;

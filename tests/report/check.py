@@ -94,6 +94,12 @@ def wbstorm(budget_ms):
         "aging_rate": m["agings"] / summ["duration"],
         "direct_p99": None,  # no direct reclaim in a memcg-limit storm
     }
+    # the split by reclaimer, from the summary's by_reclaimer; it adds up
+    by = {r: v.get("reclaimed", 0) for r, v in m["by_reclaimer"].items()}
+    for r in ("kswapd", "direct", "memcg", "proactive", "node", "other"):
+        want[f"reclaimed_by_{r}"] = by.get(r, 0)
+    check(sum(by.values()) == m["reclaimed"],
+          f"/wb: by_reclaimer's reclaimed adds up ({by})")
     for k, v in want.items():
         check(close(got.get(k), v),
               f"report --budget-ms {budget_ms} /wb {k}: {got.get(k)} == {v}")

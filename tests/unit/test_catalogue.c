@@ -347,6 +347,12 @@ static void live_equals_recorded(void **state)
 				 b);
 	}
 	assert_true(rs_row_number(&live, rs_row_by_key("over_reclaim")) == 1.5);
+	/* two cells, memcg limit on node 0 and kswapd on node 1, alike */
+	assert_true(rs_row_number(&live, rs_row_by_key("reclaimed_by_kswapd")) *
+			    2 ==
+		    live.field[RS_F_RECLAIMED]);
+	assert_true(rs_row_number(&live,
+				  rs_row_by_key("reclaimed_by_direct")) == 0);
 	rs_recording_free(&r);
 	rs_model_free(m);
 }
