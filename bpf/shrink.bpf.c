@@ -376,6 +376,7 @@ static __always_inline void rotate(struct rs_task_state *st,
 	struct rs_lruvec_owner spare;
 	const struct rs_lruvec_owner *o = &spare;
 	struct rs_agg_value *agg;
+	__u8 reclaimer = RS_RECLAIMER_OTHER;
 	__u32 field;
 
 	switch (op) {
@@ -395,14 +396,13 @@ static __always_inline void rotate(struct rs_task_state *st,
 		return;
 	}
 	/* shrink_many() moves the lruvec its shrink_one() just visited */
-	if (st && st->one.lruvec == (__u64)lruvec)
+	if (st && st->one.lruvec == (__u64)lruvec) {
 		o = &st->one;
-	else
+		reclaimer = st->one_reclaimer;
+	} else {
 		rs_owner_of(lruvec, NULL, &spare);
-	agg = rs_agg_get(o->cgid, o->node,
-			 st && st->one.lruvec == (__u64)lruvec
-				 ? st->one_reclaimer
-				 : RS_RECLAIMER_OTHER);
+	}
+	agg = rs_agg_get(o->cgid, o->node, reclaimer);
 	if (agg)
 		rs_add(agg, field, 1);
 }

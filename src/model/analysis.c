@@ -15,6 +15,12 @@ static double from_events(const struct rs_recording *r, double v)
 	return r->has_events && !r->drops && !r->missed ? v : NAN;
 }
 
+/* Pages summed over a memcg's oom records, as a mean per OOM in MiB. */
+static double oom_mean_mib(const struct rs_rec_memcg *m, double pages)
+{
+	return m->oom_records ? pages / m->oom_records * 4096 / 1048576 : NAN;
+}
+
 void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 		   struct rs_values *v)
 {
@@ -37,14 +43,10 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 	v->events_over[RS_HIST_DIRECT] = from_events(r, (double)m->direct_over);
 	v->events_over[RS_HIST_MEMCG] = from_events(r, (double)m->memcg_over);
 	memcpy(v->reclaimed_by, m->reclaimed_by, sizeof(v->reclaimed_by));
-	v->event_value[RS_EVV_OOM_FILE_MIB] = from_events(
-		r, m->oom_records
-			   ? m->oom_file_pages / m->oom_records * 4096 / 1048576
-			   : NAN);
-	v->event_value[RS_EVV_OOM_ANON_MIB] = from_events(
-		r, m->oom_records
-			   ? m->oom_anon_pages / m->oom_records * 4096 / 1048576
-			   : NAN);
+	v->event_value[RS_EVV_OOM_FILE_MIB] =
+		from_events(r, oom_mean_mib(m, m->oom_file_pages));
+	v->event_value[RS_EVV_OOM_ANON_MIB] =
+		from_events(r, oom_mean_mib(m, m->oom_anon_pages));
 	v->outcomes = r->outcomes;
 	v->nr_outcomes = r->nr_outcomes;
 	v->path = m->path;
@@ -192,8 +194,6 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		t->memcg_max_ns = fmax(t->memcg_max_ns, m->memcg_max_ns);
 		t->throttle_max_us =
 			fmax(t->throttle_max_us, m->throttle_max_us);
-		t->over_reclaim_n += m->over_reclaim_n;
-		t->over_reclaim_sum += m->over_reclaim_sum;
 		for (int b = 0; b < RS_BUDGET_BINS; b++)
 			t->budget_use[b] += m->budget_use[b];
 		for (int r = 0; r < RS_NR_RECLAIMERS; r++)

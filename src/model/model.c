@@ -229,52 +229,37 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 			interval ? mc->own_interval[i] : mc->own_total[i];
 }
 
-/* Pages reclaimed per reclaimer: the cells' own split. */
-static void by_reclaimer(const struct rs_model *m, const struct rs_memcg *mc,
-			 bool interval, int node, struct rs_values *v)
-{
-	size_t nr;
-	const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
-
-	if (!rs_memcg_field_known(m, mc, RS_F_RECLAIMED))
-		return;
-	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
-		v->reclaimed_by[r] = 0;
-	for (size_t c = 0; c < nr; c++)
-		if ((node < 0 || cells[c].key.node == node) &&
-		    cells[c].key.reclaimer < RS_NR_RECLAIMERS)
-			v->reclaimed_by[cells[c].key.reclaimer] +=
-				interval ? cells[c].interval[RS_F_RECLAIMED]
-					 : cells[c].total[RS_F_RECLAIMED];
-}
-
 /* A histogram the hooks know of that has no count yet. */
 static const __u64 no_counts[RS_HIST_BUCKETS];
 
 void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 		     bool interval, int node, double span, struct rs_values *v)
 {
-	__u64 raw[RS_NR_FIELDS] = {0};
+	__u64 raw[RS_NR_FIELDS] = {0}, by[RS_NR_RECLAIMERS] = {0};
+	size_t nr;
+	const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
 
 	rs_values_init(v, span);
-	if (node < 0) {
+	v->node_share = node >= 0;
+	if (!v->node_share)
 		rs_memcg_values(mc, interval, raw);
-	} else {
-		size_t nr;
-		const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
+	/* one walk of its cells: one node's share, and the reclaimers' split */
+	for (size_t c = 0; c < nr; c++) {
+		const __u64 *x = interval ? cells[c].interval : cells[c].total;
 
-		v->node_share = true;
-		for (size_t c = 0; c < nr; c++)
-			for (int f = 0; f < RS_NR_FIELDS; f++)
-				if (cells[c].key.node == node)
-					raw[f] += interval
-							  ? cells[c].interval[f]
-							  : cells[c].total[f];
+		if (v->node_share && cells[c].key.node != node)
+			continue;
+		for (int f = 0; v->node_share && f < RS_NR_FIELDS; f++)
+			raw[f] += x[f];
+		if (cells[c].key.reclaimer < RS_NR_RECLAIMERS)
+			by[cells[c].key.reclaimer] += x[RS_F_RECLAIMED];
 	}
 	for (int f = 0; f < RS_NR_FIELDS; f++)
 		if (rs_memcg_field_known(m, mc, f))
 			v->field[f] = raw[f] * rs_field_scale(f);
-	by_reclaimer(m, mc, interval, node, v);
+	for (int r = 0;
+	     r < RS_NR_RECLAIMERS && !isnan(v->field[RS_F_RECLAIMED]); r++)
+		v->reclaimed_by[r] = by[r];
 	for (int h = 0; h < RS_NR_HISTS; h++) {
 		const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
 

@@ -355,10 +355,8 @@ static int event(struct reader *rd, json_t *o)
 			if (duration > m->memcg_max_ns)
 				m->memcg_max_ns = duration;
 		}
-		if (to_reclaim > 0 && !isnan(reclaimed)) {
-			m->over_reclaim_n++;
-			m->over_reclaim_sum += reclaimed / to_reclaim;
-		}
+		/* nr_reclaimed and nr_to_reclaim are checked, not summed:
+		 * over_reclaim comes from the goal_* counters */
 	} else if (!strcmp(kind, rs_event_type_name(RS_EV_OOM))) {
 		json_t *gens = json_object_get(o, "generations"), *g;
 		size_t i;

@@ -66,8 +66,6 @@ struct rs_rec_memcg {
 	__u64 passes, passes_over;
 	__u64 direct, direct_over, memcg, memcg_over; /* reclaim records */
 	double pass_max_ns, direct_max_ns, memcg_max_ns, throttle_max_us;
-	__u64 over_reclaim_n;	 /* reclaims with nr_to_reclaim known */
-	double over_reclaim_sum; /* sum of nr_reclaimed / nr_to_reclaim */
 	__u64 budget_use[RS_BUDGET_BINS];
 	/* pages reclaimed by each reclaimer (enum rs_reclaimer); NaN */
 	double reclaimed_by[RS_NR_RECLAIMERS];

@@ -209,6 +209,12 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
     key = "isolated" if mglru else "scanned"
     check(m[key] == pgscan, f"{key} {m[key]} == memory.stat pgscan delta {pgscan}")
     check(m["reclaimed"] == pgsteal, f"reclaimed {m['reclaimed']} == memory.stat pgsteal delta {pgsteal}")
+    # the split by reclaimer (report's reclaimed_by_*): memory.stat counts
+    # kswapd's part apart (every other reclaimer is "direct" to it)
+    kswapd = delta(res, f"memstat.{name}", "pgsteal_kswapd")
+    by = (m.get("by_reclaimer") or {}).get("kswapd", {}).get("reclaimed", 0)
+    check(by == kswapd, f"reclaimed by kswapd {by} == memory.stat "
+          f"pgsteal_kswapd delta {kswapd}")
 
     before = read_lru_gen(os.path.join(res, "lru_gen.before"))
     after = read_lru_gen(os.path.join(res, "lru_gen.after"))
