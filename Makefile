@@ -63,7 +63,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -std=gnu11 \
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c) $(wildcard bpf/*.h) $(wildcard include/*.h)
 # The probes' object, and the preemption probe run before it is loaded.
-SKELS := $(OUT)/reclaimscope.skel.h $(OUT)/preempt.skel.h
+SKELS := $(OUT)/reclaimscope.skel.h $(OUT)/preempt.skel.h $(OUT)/tiers.skel.h
 
 # The model (pure C, no BPF) and the views are kept apart from the
 # collector so the unit tests link without libbpf.

@@ -11,14 +11,99 @@
  * ("mm/mglru: rework type selection"), which this program does not read, so
  * one program serves both.
  */
-static __always_inline void aging_enter(struct rs_task_state *st)
+/*
+ * The walk counters of each lruvec as far as an aging that ended on it has
+ * counted them (rs_walk_stats), by memcg and node: an aging's share is what
+ * they grew by since.  Walkers of one lruvec run together (each takes the
+ * next mm off its list) and their ends interleave; the kernel's counters
+ * only grow (added to under the mm list's lock), so each end raises the
+ * entry to what it read with a compare-and-swap and counts the rise it
+ * made: every increment is counted once, by whoever saw it first, and the
+ * sum is the highest value read minus the first.  A memcg's first entry is
+ * made as an aging starts, before its walk adds anything, so nothing is
+ * missed; an LRU map, because an entry dropped for room is made again the
+ * same way.  Keyed by cgroup id, never reused, not by the lruvec's address,
+ * which a new memcg can get.
+ */
+struct rs_walk_key {
+	__u64 cgid;
+	__u16 node;
+	__u8 pad[6];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct rs_walk_key);
+	__type(value, __u64[RS_NR_WALK_STATS]);
+} rs_walk_seen SEC(".maps");
+
+static __always_inline void aging_enter(struct rs_task_state *st,
+					struct lruvec *lruvec)
 {
-	if (st)
-		st->aging_start_ns = bpf_ktime_get_ns();
+	const struct rs_lruvec_owner *held;
+	struct rs_lruvec_owner owner;
+	struct rs_walk_key key = {0};
+	__u64 now[RS_NR_WALK_STATS];
+
+	if (!st)
+		return;
+	st->aging_start_ns = bpf_ktime_get_ns();
+	if (!rs_walk_stats(lruvec, now))
+		return;
+	held = rs_owner(st, lruvec, rs_on_pass(st, lruvec), &owner);
+	key.cgid = held->cgid;
+	key.node = held->node;
+	bpf_map_update_elem(&rs_walk_seen, &key, now, BPF_NOEXIST);
 }
 
 RS_PROGS("fentry/try_to_inc_max_seq", rs_aging_enter, RS_SLOT_AGING_ENTER,
-	 aging_enter(st), struct lruvec *lruvec, unsigned long seq)
+	 aging_enter(st, lruvec), struct lruvec *lruvec, unsigned long seq)
+
+/*
+ * What the walk counters of the lruvec grew by since an aging that ended on
+ * it last counted them (see rs_walk_seen), into grown; false where the
+ * kernel keeps none.  An entry lost since this aging began (the map full
+ * of newer memcgs) is made again, and what it had is counted as lost.
+ */
+static __always_inline bool walk_grown(const struct rs_lruvec_owner *held,
+				       struct lruvec *lruvec,
+				       __u64 grown[RS_NR_WALK_STATS])
+{
+	struct rs_walk_key key = {.cgid = held->cgid, .node = held->node};
+	__u64 now[RS_NR_WALK_STATS];
+	__u64 *seen;
+
+	if (!rs_walk_stats(lruvec, now))
+		return false;
+	__builtin_memset(grown, 0, RS_NR_WALK_STATS * sizeof(__u64));
+	seen = bpf_map_lookup_elem(&rs_walk_seen, &key);
+	if (!seen) {
+		bpf_map_update_elem(&rs_walk_seen, &key, now, BPF_NOEXIST);
+		rs_stat_add(RS_STAT_AGG_FULL, 1);
+		return true;
+	}
+	for (int i = 0; i < RS_NR_WALK_STATS; i++) {
+		bool done = false;
+
+		/* a few tries: each lost one means another end rose it */
+		for (int try = 0; try < 4 && !done; try++) {
+			__u64 was = seen[i];
+
+			if (now[i] <=
+			    was) /* counted by an end that read later */
+				done = true;
+			else if (__sync_val_compare_and_swap(&seen[i], was,
+							     now[i]) == was) {
+				grown[i] = now[i] - was;
+				done = true;
+			}
+		}
+		if (!done)
+			rs_stat_add(RS_STAT_AGG_FULL, 1);
+	}
+	return true;
+}
 
 static __always_inline void aging_exit(struct rs_task_state *st,
 				       struct lruvec *lruvec, unsigned long seq,
@@ -29,9 +114,10 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	struct rs_aging_event *ev;
 	struct rs_agg_value *agg;
 	__u64 cgid, now, duration;
+	__u64 walk[RS_NR_WALK_STATS];
 	__u16 node;
 	__u8 reclaimer, trigger;
-	bool on_pass;
+	bool on_pass, walk_known;
 
 	if (!st || !st->aging_start_ns) /* not seen entering */
 		return;
@@ -42,6 +128,7 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	held = rs_owner(st, lruvec, on_pass, &owner);
 	cgid = held->cgid;
 	node = held->node;
+	walk_known = walk_grown(held, lruvec, walk);
 	if (on_pass) {
 		/* should_run_aging() said yes inside this pass */
 		st->aged = 1;
@@ -61,6 +148,13 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 		rs_add(agg, RS_F_AGING_ATTEMPTS, 1);
 		rs_add(agg, RS_F_AGINGS, success);
 		rs_add(agg, RS_F_AGING_NS, duration);
+		if (walk_known) {
+			rs_add(agg, RS_F_WALK_PTES, walk[RS_WALK_PTES]);
+			rs_add(agg, RS_F_WALK_YOUNG, walk[RS_WALK_YOUNG]);
+			rs_add(agg, RS_F_WALK_PMDS, walk[RS_WALK_PMDS]);
+			rs_add(agg, RS_F_WALK_BLOOM_ADDED,
+			       walk[RS_WALK_BLOOM_ADDED]);
+		}
 	}
 	rs_hist_add(cgid, RS_HIST_AGING, duration);
 
@@ -78,6 +172,9 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 		for (int type = 0; type < 2; type++)
 			ev->nr_pages[gen][type] =
 				rs_lrugen_pages(lruvec, gen, type);
+	for (int i = 0; i < RS_NR_WALK_STATS; i++)
+		ev->walk[i] = walk_known ? walk[i] : 0;
+	ev->walk_known = walk_known;
 	ev->force_scan = force_scan;
 	ev->success = success;
 	ev->trigger = trigger;

@@ -155,6 +155,125 @@ static __always_inline __u64 rs_min_seq_sum(struct lruvec *lruvec)
 }
 
 /*
+ * The page-table walk's statistics, lruvec->mm_state.stats[NR_HIST_GENS]
+ * [NR_MM_STATS] (mm/vmscan.c, reset_mm_stats(); the per-lruvec mm_state
+ * since v6.8, "mm/mglru: ... memcg LRU ... mm_state", earlier per memcg, and
+ * only with CONFIG_LRU_GEN_WALKS_MMU).  Each walk of an mm adds its counts
+ * to the slot of its generation; with one slot (NR_HIST_GENS 1, every
+ * kernel without CONFIG_LRU_GEN_STATS) the slot is never cleared, so the
+ * four are running totals since the lruvec was made, which is what
+ * /sys/kernel/debug/lru_gen_full prints (T Y F A).  With more slots a slot
+ * is cleared as the next generation starts: no running total, and this
+ * returns false, as on a kernel without the member.  Debian's 6.12 BTF
+ * flattens the array to stats[4]: a flavor for each shape, as below.  The
+ * order (MM_LEAF_TOTAL, MM_LEAF_YOUNG, MM_NONLEAF_FOUND, MM_NONLEAF_ADDED)
+ * comes from an anonymous enum CO-RE cannot name; it is the same in the
+ * BTF of 6.12, 6.18, 7.2 and 7.3.
+ */
+struct lru_gen_mm_state___nested {
+	unsigned long stats[1][RS_NR_WALK_STATS];
+} __attribute__((preserve_access_index));
+struct lru_gen_mm_state___flat {
+	unsigned long stats[1];
+} __attribute__((preserve_access_index));
+struct lruvec___nested_walk {
+	struct lru_gen_mm_state___nested mm_state;
+} __attribute__((preserve_access_index));
+struct lruvec___flat_walk {
+	struct lru_gen_mm_state___flat mm_state;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool rs_walk_stats(struct lruvec *lruvec,
+					  __u64 out[RS_NR_WALK_STATS])
+{
+	struct lruvec___nested_walk *nested = (void *)lruvec;
+	struct lruvec___flat_walk *flat = (void *)lruvec;
+	__u32 offset, size;
+
+	if (bpf_core_field_exists(nested->mm_state.stats)) {
+		offset = bpf_core_field_offset(nested->mm_state.stats);
+		size = bpf_core_field_size(nested->mm_state.stats);
+	} else if (bpf_core_field_exists(flat->mm_state.stats)) {
+		offset = bpf_core_field_offset(flat->mm_state.stats);
+		size = bpf_core_field_size(flat->mm_state.stats);
+	} else {
+		return false;
+	}
+	if (size != RS_NR_WALK_STATS * sizeof(unsigned long))
+		return false; /* a history of slots: see above */
+	return !bpf_probe_read_kernel(out, RS_NR_WALK_STATS * sizeof(__u64),
+				      (void *)lruvec + offset);
+}
+
+/*
+ * lrugen's tier counters, which the PID controller reads (mm/vmscan.c,
+ * read_ctrl_pos()): avg_refaulted[ANON_AND_FILE][MAX_NR_TIERS], avg_total
+ * the same, and per history slot protected, evicted and refaulted
+ * [NR_HIST_GENS][ANON_AND_FILE][n].  n is MAX_NR_TIERS, but protected had
+ * MAX_NR_TIERS - 1 (tier 0 is never protected) before v6.14 ("mm/mglru:
+ * rework workingset protection"); the slot in use for a type is its
+ * min_seq % NR_HIST_GENS.  Every count comes from the arrays' sizes.
+ * Debian's 6.12 BTF flattens the arrays (see nr_pages below): a flavor for
+ * each shape.
+ */
+struct lru_gen_folio___tiers_nested {
+	unsigned long avg_refaulted[2][1];
+	unsigned long avg_total[2][1];
+	unsigned long protected[1][2][1];
+	atomic_long_t evicted[1][2][1];
+	atomic_long_t refaulted[1][2][1];
+} __attribute__((preserve_access_index));
+struct lru_gen_folio___tiers_flat {
+	unsigned long avg_refaulted[1];
+	unsigned long avg_total[1];
+	unsigned long protected[1];
+	atomic_long_t evicted[1];
+	atomic_long_t refaulted[1];
+} __attribute__((preserve_access_index));
+
+/* Where each array is in lrugen and how many bytes it has. */
+struct rs_tier_layout {
+	__u32 avg_refaulted, avg_total, protected, evicted, refaulted;
+	__u32 avg_size, protected_size, evicted_size;
+};
+
+static __always_inline bool rs_tier_layout(struct rs_tier_layout *l)
+{
+	struct lru_gen_folio___tiers_nested *nested = 0;
+	struct lru_gen_folio___tiers_flat *flat = 0;
+
+	if (bpf_core_field_exists(nested->avg_refaulted) &&
+	    bpf_core_field_exists(nested->protected) &&
+	    bpf_core_field_exists(nested->evicted) &&
+	    bpf_core_field_exists(nested->refaulted)) {
+		l->avg_refaulted = bpf_core_field_offset(nested->avg_refaulted);
+		l->avg_total = bpf_core_field_offset(nested->avg_total);
+		l->protected = bpf_core_field_offset(nested->protected);
+		l->evicted = bpf_core_field_offset(nested->evicted);
+		l->refaulted = bpf_core_field_offset(nested->refaulted);
+		l->avg_size = bpf_core_field_size(nested->avg_refaulted);
+		l->protected_size = bpf_core_field_size(nested->protected);
+		l->evicted_size = bpf_core_field_size(nested->evicted);
+		return true;
+	}
+	if (bpf_core_field_exists(flat->avg_refaulted) &&
+	    bpf_core_field_exists(flat->protected) &&
+	    bpf_core_field_exists(flat->evicted) &&
+	    bpf_core_field_exists(flat->refaulted)) {
+		l->avg_refaulted = bpf_core_field_offset(flat->avg_refaulted);
+		l->avg_total = bpf_core_field_offset(flat->avg_total);
+		l->protected = bpf_core_field_offset(flat->protected);
+		l->evicted = bpf_core_field_offset(flat->evicted);
+		l->refaulted = bpf_core_field_offset(flat->refaulted);
+		l->avg_size = bpf_core_field_size(flat->avg_refaulted);
+		l->protected_size = bpf_core_field_size(flat->protected);
+		l->evicted_size = bpf_core_field_size(flat->evicted);
+		return true;
+	}
+	return false;
+}
+
+/*
  * lrugen.nr_pages[MAX_NR_GENS][ANON_AND_FILE][MAX_NR_ZONES], summed over
  * zones.  The BTF of Debian's 6.12 (built with an older pahole) flattens
  * multi-dimensional arrays to nr_pages[40], which CO-RE does not take as

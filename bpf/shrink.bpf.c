@@ -68,6 +68,10 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 	st->pass_reclaimed = 0;
 	st->nr_to_reclaim = sc->nr_to_reclaim;
 	st->batches = 0;
+	st->batches_anon = 0;
+	st->batches_file = 0;
+	st->batches_empty = 0;
+	st->type_fallbacks = 0;
 	st->last_delta = 0;
 	st->priority = sc->priority;
 	st->swappiness = -1;
@@ -197,6 +201,50 @@ RS_PROGS("fexit/evict_folios", rs_evict_exit_v1, RS_SLOT_EVICT_EXIT,
 	 note_batch(st, lruvec, ret), struct lruvec *lruvec,
 	 struct scan_control *sc, int swappiness, int ret)
 
+/*
+ * The batch's type.  isolate_folios() tries the type get_type_to_scan()
+ * chose (the PID controller's file/anon balance), then the other one if
+ * the first isolated nothing; since v7.2 ("mm/mglru: scan and count the
+ * exact number of folios") it returns what both tries scanned and says
+ * through its pointers how many folios were isolated, of which type, and
+ * what that try scanned.  A first try that scanned more than nothing shows
+ * as total > that try's; one that found the type with nothing to evict
+ * scans nothing and is not seen.  The pointers are evict_folios()' locals,
+ * still live at this exit.  Kernels before 7.2 return only the type of
+ * the last try: their isolate_folios is left detached (probe says so).
+ */
+static __always_inline void isolate_exit(struct rs_task_state *st,
+					 struct lruvec *lruvec,
+					 const int *isolated_p,
+					 const int *type_p,
+					 const int *type_scanned_p, int scanned)
+{
+	int isolated = 0, type = 0, type_scanned = 0;
+
+	if (!st || !rs_on_pass(st, lruvec))
+		return;
+	bpf_probe_read_kernel(&isolated, sizeof(isolated), isolated_p);
+	if (isolated <= 0) {
+		st->batches_empty++;
+		return;
+	}
+	bpf_probe_read_kernel(&type, sizeof(type), type_p);
+	bpf_probe_read_kernel(&type_scanned, sizeof(type_scanned),
+			      type_scanned_p);
+	if (type)
+		st->batches_file++;
+	else
+		st->batches_anon++;
+	if (scanned > type_scanned)
+		st->type_fallbacks++;
+}
+
+RS_PROGS("fexit/isolate_folios", rs_isolate_exit, RS_SLOT_ISOLATE_EXIT,
+	 isolate_exit(st, lruvec, isolated, isolate_type, isolate_scanned, ret),
+	 unsigned long nr_to_scan, struct lruvec *lruvec,
+	 struct scan_control *sc, int swappiness, struct list_head *list,
+	 int *isolated, int *isolate_type, int *isolate_scanned, int ret)
+
 static __always_inline void pass_exit(struct rs_task_state *st,
 				      struct lruvec *lruvec,
 				      struct scan_control *sc, bool need_rotate)
@@ -243,6 +291,10 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	if (agg) {
 		rs_add(agg, RS_F_SHRINKS, 1);
 		rs_add(agg, RS_F_BATCHES, st->batches);
+		rs_add(agg, RS_F_BATCHES_ANON, st->batches_anon);
+		rs_add(agg, RS_F_BATCHES_FILE, st->batches_file);
+		rs_add(agg, RS_F_BATCHES_EMPTY, st->batches_empty);
+		rs_add(agg, RS_F_TYPE_FALLBACKS, st->type_fallbacks);
 		rs_add(agg, RS_F_BUDGET, st->budget);
 		rs_add(agg, RS_F_BUDGET_USED, st->budget_used);
 		rs_add(agg, RS_F_PASS_NS, duration);

@@ -8,6 +8,19 @@
 
 #define RS_MAX_NR_GENS 4 /* MAX_NR_GENS */
 
+/*
+ * The page-table walk's counters (the kernel's NR_MM_STATS, in its order):
+ * leaf entries (PTEs) scanned, found young; non-leaf entries (PMDs) found,
+ * added to the Bloom filter.
+ */
+enum rs_walk_stat {
+	RS_WALK_PTES,
+	RS_WALK_YOUNG,
+	RS_WALK_PMDS,
+	RS_WALK_BLOOM_ADDED,
+	RS_NR_WALK_STATS,
+};
+
 /* Who asked for the aging. */
 enum rs_aging_trigger {
 	RS_AGING_RECLAIM, /* inside an lruvec reclaim pass */
@@ -23,10 +36,16 @@ struct rs_aging_event {
 	__u64 duration_ns;
 	/* pages per generation after aging: [seq % 4][anon, file] */
 	__s64 nr_pages[RS_MAX_NR_GENS][2];
+	/*
+	 * The walk's counters added since the lruvec's last aging ended
+	 * (enum rs_walk_stat); walk_known is 0 where the kernel keeps none.
+	 */
+	__u64 walk[RS_NR_WALK_STATS];
+	__u8 walk_known;
 	__u8 force_scan;
 	__u8 success;
 	__u8 trigger; /* enum rs_aging_trigger */
-	__u8 pad[5];
+	__u8 pad[4];
 };
 
 #endif /* RS_AGING_H */

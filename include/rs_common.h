@@ -12,7 +12,8 @@
  * Hooks, one per kernel function or tracepoint (begin/end pairs count as
  * one).  Order is the order `probe` prints them in.  X(id, name, kind)
  * where kind is 'f' for fentry/fexit, 't' for a tracepoint, 'c' for the
- * memcg's own files (memory.stat, memory.events), read by userspace, and
+ * memcg's own files (memory.stat, memory.events), read by userspace, 'i'
+ * for an iterator that userspace runs to read kernel state, and
  * 'k' for a member of a kernel struct that some kernels lack, named
  * "struct.member": the programs read it under an existence check
  * (bpf/compat.bpf.h), userspace finds it in the kernel's BTF, and the
@@ -22,6 +23,7 @@
 #define RS_HOOKS(X)                                                            \
 	X(TRY_TO_SHRINK_LRUVEC, "try_to_shrink_lruvec", 'f')                   \
 	X(EVICT_FOLIOS, "evict_folios", 'f')                                   \
+	X(ISOLATE_FOLIOS, "isolate_folios", 'f')                               \
 	X(LRUVEC_EVICTABLE_SIZE, "lruvec_evictable_size", 'f')                 \
 	X(APPLY_PROTECTION, "apply_proportional_protection", 'f')              \
 	X(SHOULD_ABORT_SCAN, "should_abort_scan", 'f')                         \
@@ -44,12 +46,14 @@
 	X(SHRINK_SLAB, "mm_shrink_slab_end", 't')                              \
 	X(CGROUP_NAMES, "cgroup_mkdir", 't') /* and cgroup_rmdir */            \
 	X(CGROUPFS, "cgroupfs", 'c')                                           \
+	X(TIERS, "cgroup_iter", 'i') /* bpf/tiers.bpf.c: state, not events */  \
 	X(RS_DIRTY, "reclaim_stat.nr_dirty", 'k')                              \
 	X(RS_UNQUEUED_DIRTY, "reclaim_stat.nr_unqueued_dirty", 'k')            \
 	X(RS_CONGESTED, "reclaim_stat.nr_congested", 'k')                      \
 	X(RS_WRITEBACK, "reclaim_stat.nr_writeback", 'k')                      \
 	X(RS_IMMEDIATE, "reclaim_stat.nr_immediate", 'k')                      \
-	X(RS_PAGEOUT, "reclaim_stat.nr_pageout", 'k')
+	X(RS_PAGEOUT, "reclaim_stat.nr_pageout", 'k')                          \
+	X(WALK_STATS, "lru_gen_mm_state.stats", 'k')
 
 #define RS_HOOK_ENUM(id, name, kind) RS_HOOK_##id,
 enum rs_hook { RS_HOOKS(RS_HOOK_ENUM) RS_NR_HOOKS };
@@ -89,6 +93,14 @@ enum rs_reclaimer {
 #define RS_RATIO_SHIFT 20
 #define RS_RATIO_ONE (1ULL << RS_RATIO_SHIFT)
 
+/* The type of each batch: isolate_folios() inside a pass. */
+#define RS_TYPE_HOOKS                                                          \
+	(RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(ISOLATE_FOLIOS))
+
+/* The walk counters: read at aging's ends, where the kernel keeps them. */
+#define RS_WALK_HOOKS                                                          \
+	(RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ) | RS_HOOK_BIT(WALK_STATS))
+
 #define RS_FIELDS(X)                                                           \
 	X(SCANNED, "scanned", pages, RS_HOOK_BIT(LRU_ISOLATE),                 \
 	  "pages scanned on inactive lists (mm_vmscan_lru_isolate "            \
@@ -127,6 +139,15 @@ enum rs_reclaimer {
 	X(BATCHES, "batches", count,                                           \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "evict_folios batches within MGLRU passes")                          \
+	X(BATCHES_ANON, "batches_anon", count, RS_TYPE_HOOKS,                  \
+	  "batches that isolated anon folios")                                 \
+	X(BATCHES_FILE, "batches_file", count, RS_TYPE_HOOKS,                  \
+	  "batches that isolated file folios")                                 \
+	X(BATCHES_EMPTY, "batches_empty", count, RS_TYPE_HOOKS,                \
+	  "batches that isolated nothing of either type")                      \
+	X(TYPE_FALLBACKS, "type_fallbacks", count, RS_TYPE_HOOKS,              \
+	  "batches whose first type (the PID controller's choice) was "        \
+	  "scanned without isolating a folio, so the other type was tried")    \
 	X(BUDGET, "budget", pages,                                             \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) |                                  \
 		  RS_HOOK_BIT(LRUVEC_EVICTABLE_SIZE),                          \
@@ -203,6 +224,17 @@ enum rs_reclaimer {
 	  "successful agings: max_seq advances")                               \
 	X(AGING_NS, "aging_ns", ns, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),           \
 	  "time spent aging")                                                  \
+	X(WALK_PTES, "walk_ptes", count, RS_WALK_HOOKS,                        \
+	  "page-table entries aging's walk scanned (lru_gen_full T)")          \
+	X(WALK_YOUNG, "walk_young", count, RS_WALK_HOOKS,                      \
+	  "of them found young: accessed since the last walk (lru_gen_full "   \
+	  "Y)")                                                                \
+	X(WALK_PMDS, "walk_pmds", count, RS_WALK_HOOKS,                        \
+	  "non-leaf page-table entries (PMDs) the walk found (lru_gen_full "   \
+	  "F)")                                                                \
+	X(WALK_BLOOM_ADDED, "walk_bloom_added", count, RS_WALK_HOOKS,          \
+	  "of them added to the Bloom filter for the next walk (lru_gen_full " \
+	  "A)")                                                                \
 	X(MIN_SEQ_ADVANCES, "min_seq_advances", count,                         \
 	  RS_HOOK_BIT(TRY_TO_INC_MIN_SEQ),                                     \
 	  "generations retired (min_seq advances, anon plus file)")            \
@@ -391,6 +423,7 @@ enum rs_slot {
 	RS_SLOT_ROTATE,
 	RS_SLOT_OOM_EXIT,
 	RS_SLOT_EVICT_EXIT,
+	RS_SLOT_ISOLATE_EXIT,
 	RS_SLOT_CLASSIC_ENTER,
 	RS_SLOT_CLASSIC_EXIT,
 	RS_SLOT_AGING_ENTER,
@@ -506,6 +539,8 @@ struct rs_task_state {
 	__u64 nr_to_reclaim; /* sc->nr_to_reclaim of the invocation */
 	__u32 batches;
 	__u32 last_delta;
+	/* isolate_folios() in this pass: batches by what they isolated */
+	__u32 batches_anon, batches_file, batches_empty, type_fallbacks;
 	__s32 priority;
 	__s32 swappiness;
 	__u8 budget_known;

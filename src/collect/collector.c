@@ -14,6 +14,7 @@
 #include "fields.h"
 #include "hooks.h"
 #include "kernel.h"
+#include "tier_iter.h"
 #include "util.h"
 #include "reclaimscope.skel.h"
 
@@ -30,7 +31,8 @@ struct rs_collector {
 	int ncpus;
 	__u64 *percpu_stat;
 	int stats_fd; /* bpf_enable_stats(): statistics on while it is open */
-	struct rs_read_gate gate; /* when a snapshot reads the maps */
+	struct rs_read_gate gate;   /* when a snapshot reads the maps */
+	struct rs_tier_iter *tiers; /* NULL where the kernel cannot say */
 };
 
 /* --- libbpf output: everything with -v, nothing without ----------------- */
@@ -67,6 +69,23 @@ static void hook_fail(struct rs_run_info *info, struct choice *ch,
 	for (int i = 0; i < rs_nr_prog_specs; i++)
 		if (rs_prog_specs[i].hook == h)
 			ch->enabled[i] = false;
+}
+
+/* A known prototype that no program reads: the hook is missing, says why. */
+static bool unread_proto(struct rs_run_info *info, enum rs_hook hook,
+			 const char *sig)
+{
+	for (int u = 0; u < rs_nr_unread_protos; u++) {
+		const struct rs_unread_proto *p = &rs_unread_protos[u];
+
+		if (p->hook != hook || !rs_signature_matches(sig, p->pattern))
+			continue;
+		info->hooks[hook].state = RS_HOOK_MISSING;
+		snprintf(info->hooks[hook].why, sizeof(info->hooks[hook].why),
+			 "%s", p->why);
+		return true;
+	}
+	return false;
 }
 
 /* Pick one variant per slot from the kernel's BTF; mark what is missing. */
@@ -123,6 +142,8 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 			else
 				rs_btf_func_params(btf, s->target, sig,
 						   sizeof(sig));
+			if (unread_proto(info, s->hook, sig))
+				continue;
 			hook_fail(info, ch, s->hook,
 				  "unsupported prototype of %s (%s)", s->target,
 				  sig);
@@ -631,6 +652,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		return -ENOENT;
 	}
 	cgroupfs_hook(info);
+	c->tiers = rs_tier_iter_open(info, opts->btf_path);
 	err = start_outputs(c, opts, errbuf, errsz);
 	if (err) {
 		rs_collector_close(c);
@@ -943,7 +965,8 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	stats[RS_STAT_PROG_MISSES] = prog_misses(c, misses);
 	rs_model_set_stats(m, stats);
 	rs_model_end(m, t);
-	return 0;
+	/* state, not counts: read as it stands, every snapshot */
+	return rs_tier_iter_read(c->tiers, m);
 }
 
 void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)
@@ -1074,6 +1097,7 @@ void rs_collector_close(struct rs_collector *c)
 		for (int k = 0; k < RS_COPIES; k++)
 			bpf_link__destroy(c->links[i][k]);
 	reclaimscope_bpf__destroy(c->skel);
+	rs_tier_iter_close(c->tiers);
 	free(c->percpu_stat);
 	free(c);
 }

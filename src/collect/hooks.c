@@ -25,6 +25,9 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	  "nr_to_scan,lruvec,sc,swappiness"),
 	F("rs_evict_exit_v1", EVICT_FOLIOS, EVICT_EXIT, "evict_folios",
 	  "lruvec,sc,swappiness"),
+	F("rs_isolate_exit", ISOLATE_FOLIOS, ISOLATE_EXIT, "isolate_folios",
+	  "nr_to_scan,lruvec,sc,swappiness,list,isolated,isolate_type,"
+	  "isolate_scanned"),
 	F("rs_evictable_exit", LRUVEC_EVICTABLE_SIZE, EVICTABLE_EXIT,
 	  "lruvec_evictable_size", "lruvec,swappiness"),
 	F("rs_protection_exit", APPLY_PROTECTION, PROTECTION_EXIT,
@@ -96,6 +99,23 @@ const struct rs_prog_spec rs_prog_specs[] = {
 };
 
 const int rs_nr_prog_specs = sizeof(rs_prog_specs) / sizeof(rs_prog_specs[0]);
+
+#define U(h, pat, why)                                                         \
+	{                                                                      \
+		RS_HOOK_##h, pat, why                                          \
+	}
+#define RS_OLD_ISOLATE                                                         \
+	"this kernel's isolate_folios() tells only the type it scanned last, " \
+	"not what it isolated (v7.2: \"mm/mglru: scan and count the exact "    \
+	"number of folios\")"
+const struct rs_unread_proto rs_unread_protos[] = {
+	U(ISOLATE_FOLIOS, "nr_to_scan,lruvec,sc,swappiness,type_scanned,list",
+	  RS_OLD_ISOLATE), /* 6.18 */
+	U(ISOLATE_FOLIOS, "lruvec,sc,swappiness,type_scanned,list",
+	  RS_OLD_ISOLATE), /* 6.12 */
+};
+const int rs_nr_unread_protos =
+	sizeof(rs_unread_protos) / sizeof(rs_unread_protos[0]);
 _Static_assert(sizeof(rs_prog_specs) / sizeof(rs_prog_specs[0]) <=
 		       RS_MAX_PROG_SPECS,
 	       "the collector's per-spec arrays hold every program spec");

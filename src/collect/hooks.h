@@ -28,4 +28,19 @@ struct rs_prog_spec {
 extern const struct rs_prog_spec rs_prog_specs[];
 extern const int rs_nr_prog_specs;
 
+/*
+ * Prototypes of a hook's function that some kernels have and that no
+ * program reads, because they do not carry what the hook's fields need:
+ * there the hook is missing, with why, where a prototype nobody knows
+ * fails it.
+ */
+struct rs_unread_proto {
+	enum rs_hook hook;
+	const char *pattern; /* as rs_prog_spec's */
+	const char *why;
+};
+
+extern const struct rs_unread_proto rs_unread_protos[];
+extern const int rs_nr_unread_protos;
+
 #endif

@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "fields.h"
 #include "rs_common.h"
+#include "aging.h"
 #include "preempt.h"
 #include "util.h"
 #include "preempt.skel.h"
@@ -76,27 +77,46 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 }
 
 /* A member of struct/union id, directly or in an anonymous one inside it,
- * as CO-RE finds it. */
-static bool has_member(const struct btf *btf, __u32 id, const char *member,
-		       int depth)
+ * as CO-RE finds it: its type's id, or 0. */
+static __u32 member_type(const struct btf *btf, __u32 id, const char *member,
+			 int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
 
 	if (!t || !btf_is_composite(t) || depth > 8)
-		return false;
+		return 0;
 	m = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++, m++) {
 		const char *name = btf__name_by_offset(btf, m->name_off);
+		__u32 found;
 
 		if (name && !strcmp(name, member))
-			return true;
-		if ((!name || !name[0]) &&
-		    has_member(btf, btf__resolve_type(btf, m->type), member,
-			       depth + 1))
-			return true;
+			return m->type;
+		if (name && name[0])
+			continue;
+		found = member_type(btf, btf__resolve_type(btf, m->type),
+				    member, depth + 1);
+		if (found)
+			return found;
 	}
-	return false;
+	return 0;
+}
+
+/*
+ * Why a member that is there still cannot be used, or NULL.  The walk
+ * counters are running totals only with one history slot
+ * (bpf/compat.bpf.h: rs_walk_stats); the programs check the same size.
+ */
+static const char *member_unusable(int hook, const struct btf *btf, __u32 type)
+{
+	if (hook == RS_HOOK_WALK_STATS &&
+	    btf__resolve_size(btf, type) !=
+		    (__s64)(RS_NR_WALK_STATS * sizeof(unsigned long)))
+		return "this kernel keeps the page-table walk's counters per "
+		       "generation (CONFIG_LRU_GEN_STATS), not as running "
+		       "totals";
+	return NULL;
 }
 
 void rs_kernel_fields(struct rs_run_info *info, const struct btf *btf)
@@ -105,6 +125,8 @@ void rs_kernel_fields(struct rs_run_info *info, const struct btf *btf)
 		struct rs_hook_status *hs = &info->hooks[h];
 		char type[64];
 		const char *dot = strchr(rs_hooks[h].name, '.');
+		const char *unusable;
+		__u32 member;
 		int id;
 
 		if (!rs_hooks[h].kernel_field || !dot)
@@ -112,11 +134,17 @@ void rs_kernel_fields(struct rs_run_info *info, const struct btf *btf)
 		snprintf(type, sizeof(type), "%.*s",
 			 (int)(dot - rs_hooks[h].name), rs_hooks[h].name);
 		id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
-		if (id > 0 && has_member(btf, id, dot + 1, 0)) {
+		member = id > 0 ? member_type(btf, id, dot + 1, 0) : 0;
+		unusable = member ? member_unusable(h, btf, member) : NULL;
+		if (member && !unusable) {
 			hs->state = RS_HOOK_ATTACHED;
 			continue;
 		}
 		hs->state = RS_HOOK_MISSING;
+		if (unusable) {
+			snprintf(hs->why, sizeof(hs->why), "%s", unusable);
+			continue;
+		}
 		snprintf(hs->why, sizeof(hs->why),
 			 id > 0 ? "this kernel's struct %s has no member %s"
 				: "this kernel has no struct %s (member %s)",

@@ -31,6 +31,7 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		v->hist[h] = m->hist_known[h] ? m->hist[h] : NULL;
 	v->gauge[RS_GAUGE_MEM] = m->mem_current_avg;
+	v->tiers = m->has_tiers ? &m->tiers : NULL;
 	v->event_max_ms[RS_HIST_PASS] =
 		from_events(r, m->passes ? m->pass_max_ns / 1e6 : NAN);
 	v->event_max_ms[RS_HIST_DIRECT] =

@@ -119,6 +119,51 @@ const struct rs_row rs_rows[] = {
 	 .title = "shrinks/s",
 	 .per_second = true},
 	FIELD(BATCHES, "batches", RS_NEUTRAL, PASSES),
+	FIELD(BATCHES_ANON, "batches_anon", RS_NEUTRAL, PASSES),
+	FIELD(BATCHES_FILE, "batches_file", RS_NEUTRAL, PASSES),
+	FIELD(BATCHES_EMPTY, "batches_empty", RS_LOWER, PASSES),
+	FIELD(TYPE_FALLBACKS, "type_fallbacks", RS_LOWER, PASSES),
+	{.key = "file_batch_share",
+	 .unit = "%",
+	 .section = PASSES,
+	 .help = "batches that isolated file folios / all batches: the "
+		 "file/anon balance the PID controller struck",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_BATCHES_FILE,
+	 .b = RS_F_BATCHES,
+	 .title = "fbatch%",
+	 .width = 7},
+	/* the PID controller's inputs, read as the kernel holds them */
+	{.key = "pid_anon_refault",
+	 .unit = "% of tier 0",
+	 .section = PASSES,
+	 .help = "refaulted / evicted and protected anon pages of tier 0, "
+		 "moving average plus the current window: what MGLRU's PID "
+		 "controller weighs against file's to pick the type to evict "
+		 "(at the end of the run, or now)",
+	 .kind = RS_ROW_TIER_REFAULT,
+	 .lru_type = 0,
+	 .tier = 0,
+	 .title = "arf%",
+	 .width = 6},
+	{.key = "pid_file_refault",
+	 .unit = "% of tier 0",
+	 .section = PASSES,
+	 .help = "the same for file pages",
+	 .kind = RS_ROW_TIER_REFAULT,
+	 .lru_type = 1,
+	 .tier = 0,
+	 .title = "frf%",
+	 .width = 6},
+	{.key = "type_fallback_share",
+	 .unit = "%",
+	 .section = PASSES,
+	 .better = RS_LOWER,
+	 .help = "batches whose chosen type isolated nothing, so the other "
+		 "was tried / all batches",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_TYPE_FALLBACKS,
+	 .b = RS_F_BATCHES},
 	{.key = "budget",
 	 .unit = "pages assigned",
 	 .section = PASSES,
@@ -170,6 +215,27 @@ const struct rs_row rs_rows[] = {
 	FIELD(AGING_ATTEMPTS, "aging_attempts", RS_NEUTRAL, AGING),
 	FIELD(AGING_NS, "aging_time", RS_NEUTRAL, AGING),
 	FIELD(MIN_SEQ_ADVANCES, "min_seq_advances", RS_NEUTRAL, AGING),
+	FIELD(WALK_PTES, "walk_ptes", RS_NEUTRAL, AGING),
+	FIELD(WALK_YOUNG, "walk_young", RS_NEUTRAL, AGING),
+	{.key = "walk_young_share",
+	 .unit = "%",
+	 .section = AGING,
+	 .help = "page-table entries the walk found young / scanned: how "
+		 "much of what it read was in use (low: a walk mostly wasted)",
+	 .kind = RS_ROW_PERCENT,
+	 .a = RS_F_WALK_YOUNG,
+	 .b = RS_F_WALK_PTES,
+	 .title = "young%",
+	 .width = 6},
+	{.key = "walk_ptes_per_aging",
+	 .unit = "entries",
+	 .section = AGING,
+	 .help = "page-table entries scanned per aging attempt",
+	 .kind = RS_ROW_MEAN,
+	 .a = RS_F_WALK_PTES,
+	 .b = RS_F_AGING_ATTEMPTS},
+	FIELD(WALK_PMDS, "walk_pmds", RS_NEUTRAL, AGING),
+	FIELD(WALK_BLOOM_ADDED, "walk_bloom_added", RS_NEUTRAL, AGING),
 	QUANT(AGING, 0.5, "aging_p50", AGING, "aging latency, median"),
 	QUANT(AGING, 0.9, "aging_p90", AGING, "aging latency, 90th percentile"),
 	QUANT(AGING, 0.99, "aging_p99", AGING,
@@ -406,6 +472,22 @@ int rs_row_width(int i)
 	return (int)strlen(rs_row_title(i, buf, sizeof(buf))) + 1;
 }
 
+double rs_tiers_refault_pct(const struct rs_tiers *t, int type, int tier)
+{
+	const __u64 *v;
+	double refaulted, total;
+
+	if (!t || type < 0 || type > 1 || tier < 0 ||
+	    (unsigned)tier >= t->nr_tiers)
+		return NAN;
+	v = t->v[type][tier];
+	refaulted =
+		(double)v[RS_TIER_AVG_REFAULTED] + (double)v[RS_TIER_REFAULTED];
+	total = (double)v[RS_TIER_AVG_TOTAL] + (double)v[RS_TIER_EVICTED] +
+		(double)v[RS_TIER_PROTECTED];
+	return total > 0 ? 100.0 * refaulted / total : NAN;
+}
+
 void rs_values_init(struct rs_values *v, double span)
 {
 	memset(v, 0, sizeof(*v));
@@ -553,7 +635,7 @@ static double shown(const struct rs_values *v, enum rs_field f)
 struct rs_value rs_row_eval(const struct rs_values *v, int i)
 {
 	const struct rs_row *row = &rs_rows[i];
-	double a = v->field[row->a], b = v->field[row->b];
+	double a = v->field[row->a], b = v->field[row->b], pct;
 
 	switch (row->kind) {
 	case RS_ROW_FIELD:
@@ -604,6 +686,13 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 		if (row->g == RS_GAUGE_PSI)
 			return known(v->gauge[row->g]);
 		return known(v->gauge[row->g] / 1048576);
+	case RS_ROW_TIER_REFAULT:
+		if (v->node_share)
+			return NONE; /* read per memcg, summed over nodes */
+		if (!v->tiers)
+			return NA;
+		pct = rs_tiers_refault_pct(v->tiers, row->lru_type, row->tier);
+		return isnan(pct) ? NONE : ok(pct);
 	case RS_ROW_OUTCOME:
 		return known(outcome_value(v, row->combine, row->out));
 	}

@@ -59,6 +59,7 @@ struct rs_values {
 	double events_over[RS_NR_HISTS];  /* events over the latency budget */
 	double event_value[RS_NR_EVENT_VALUES]; /* enum rs_event_value */
 	double reclaimed_by[RS_NR_RECLAIMERS];	/* pages, per reclaimer */
+	const struct rs_tiers *tiers; /* MGLRU's tiers at the end; NULL */
 	/* The workloads' outcomes in scope: all for a total, else the
 	 * memcg's (path). */
 	const struct rs_outcome *outcomes;
@@ -83,6 +84,8 @@ enum rs_row_kind {
 	RS_ROW_EVENT_VALUE,  /* event_value[ev] */
 	RS_ROW_RECLAIMED_BY, /* pages reclaimed by reclaimer */
 	RS_ROW_GAUGE,	     /* gauge g; bytes in MiB */
+	RS_ROW_TIER_REFAULT, /* the PID controller's refault % of lru_type, tier
+			      */
 	RS_ROW_OUTCOME,	     /* the workloads' outcome key out, combined */
 };
 
@@ -107,6 +110,7 @@ struct rs_row {
 	enum rs_hist h;
 	double q;
 	enum rs_gauge g;
+	int lru_type, tier; /* RS_ROW_TIER_REFAULT: 0 anon, 1 file */
 	enum rs_event_value ev;
 	enum rs_reclaimer reclaimer;
 	enum rs_outcome_key out;

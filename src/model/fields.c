@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fields.h"
+#include "tiers.h"
 #include "shrink.h"
 #include "aging.h"
 
@@ -76,6 +77,18 @@ const char *rs_aging_trigger_name(unsigned int trigger)
 	default:
 		return "other";
 	}
+}
+
+const char *rs_tier_counter_name(unsigned int counter)
+{
+	static const char *const names[RS_NR_TIER_COUNTERS] = {
+		[RS_TIER_REFAULTED] = "refaulted",
+		[RS_TIER_EVICTED] = "evicted",
+		[RS_TIER_PROTECTED] = "protected",
+		[RS_TIER_AVG_REFAULTED] = "avg_refaulted",
+		[RS_TIER_AVG_TOTAL] = "avg_total"};
+
+	return counter < RS_NR_TIER_COUNTERS ? names[counter] : "unknown";
 }
 
 const char *rs_event_type_name(unsigned int type)

@@ -79,6 +79,8 @@ extern const size_t rs_nr_global_stats;
 const char *rs_reclaimer_name(unsigned int reclaimer);
 const char *rs_exit_reason_name(unsigned int reason);
 const char *rs_aging_trigger_name(unsigned int trigger);
+/* enum rs_tier_counter: the JSON key and Prometheus label value */
+const char *rs_tier_counter_name(unsigned int counter);
 const char *rs_throttle_reason_name(int reason);
 /* enum rs_event_type: the "kind" of a record in a recording */
 const char *rs_event_type_name(unsigned int type);

@@ -19,7 +19,8 @@ struct path_entry {
 	bool gone;
 	double gone_since; /* model time it was first seen gone */
 	struct rs_hists *hists;
-	double gauges[3]; /* current, max, PSI; valid if has_gauges */
+	struct rs_tiers *tiers; /* NULL: never read */
+	double gauges[3];	/* current, max, PSI; valid if has_gauges */
 	bool has_gauges;
 	double current_sum; /* memory.current samples, for their mean */
 	__u64 current_samples;
@@ -91,6 +92,7 @@ void rs_model_free(struct rs_model *m)
 	for (size_t i = 0; i < m->nr_paths; i++) {
 		free(m->paths[i].path);
 		free_hists(m->paths[i].hists);
+		free(m->paths[i].tiers);
 	}
 	free(m->paths);
 	free(m->cells);
@@ -272,6 +274,7 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 		interval ? mc->mem_current : mc->mem_current_avg;
 	v->gauge[RS_GAUGE_MEM_MAX] = mc->mem_max;
 	v->gauge[RS_GAUGE_PSI] = mc->psi_some_avg10;
+	v->tiers = mc->tiers;
 	v->path = mc->path;
 }
 
@@ -328,6 +331,7 @@ void rs_model_end(struct rs_model *m, double t)
 				mc->path = p->path;
 				mc->gone = p->gone;
 				mc->hists = p->hists;
+				mc->tiers = p->tiers;
 				if (p->has_gauges) {
 					mc->mem_current = p->gauges[0];
 					mc->mem_max = p->gauges[1];
@@ -566,6 +570,7 @@ void rs_model_forget(struct rs_model *m, __u64 id)
 	if (p) {
 		free(p->path);
 		free_hists(p->hists);
+		free(p->tiers);
 		rs_sorted_remove(m->paths, &m->nr_paths, sizeof(*m->paths),
 				 (size_t)(p - m->paths));
 	}
@@ -661,6 +666,24 @@ void rs_model_cg_apply(struct rs_model *m)
 			p->cg_prev[i] = p->cg_last[i];
 		}
 	}
+}
+
+int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t)
+{
+	struct path_entry *p = entry_of(m, id);
+	struct rs_memcg *mc = memcg_of(m, id);
+
+	if (!p)
+		return -1;
+	if (!p->tiers) {
+		p->tiers = malloc(sizeof(*p->tiers));
+		if (!p->tiers)
+			return -1;
+	}
+	*p->tiers = *t;
+	if (mc)
+		mc->tiers = p->tiers;
+	return 0;
 }
 
 void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,

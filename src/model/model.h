@@ -53,6 +53,7 @@ struct rs_memcg {
 			     * NaN: none seen */
 	char *path; /* NULL until resolved; kept after the memcg is gone */
 	bool gone;  /* no longer in cgroupfs */
+	const struct rs_tiers *tiers; /* NULL: never read */
 	/*
 	 * The counters: read them with rs_memcg_value(s).  The sums over the
 	 * cells are the cell's own arrays for a memcg with one cell (one node,
@@ -165,6 +166,9 @@ void rs_model_cg_unreadable(struct rs_model *m, __u64 id, enum rs_field f,
  * counter, its file could be read. */
 bool rs_memcg_field_known(const struct rs_model *m, const struct rs_memcg *mc,
 			  enum rs_field f);
+
+/* The memcg's tier counters as just read (kept once it is gone). */
+int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t);
 
 /* Gauges read from cgroupfs this interval (NaN: unknown). */
 void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,

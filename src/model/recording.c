@@ -583,6 +583,45 @@ static int by_reclaimer(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 	return 0;
 }
 
+/* "tiers": {"anon": [tier, ...], "file": [...]} (rs_json_tiers); null or
+ * absent: none read. */
+static int tiers(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
+{
+	json_t *t = json_object_get(o, "tiers");
+
+	m->has_tiers = false;
+	if (!t || json_is_null(t))
+		return 0;
+	if (!json_is_object(t))
+		return fail(rd, "\"tiers\" is not an object");
+	memset(&m->tiers, 0, sizeof(m->tiers));
+	for (int type = 0; type < 2; type++) {
+		json_t *arr = json_object_get(t, type ? "file" : "anon"), *e;
+		size_t tier;
+
+		if (!json_is_array(arr) ||
+		    json_array_size(arr) > RS_MAX_NR_TIERS)
+			return fail(rd,
+				    "\"tiers\" needs \"anon\" and \"file\" "
+				    "arrays of at most %d tiers",
+				    RS_MAX_NR_TIERS);
+		json_array_foreach (arr, tier, e) {
+			for (int c = 0; c < RS_NR_TIER_COUNTERS; c++) {
+				double v;
+
+				if (number(rd, e, rs_tier_counter_name(c), &v))
+					return -1;
+				m->tiers.v[type][tier][c] =
+					isnan(v) ? 0 : (__u64)v;
+			}
+		}
+		if (json_array_size(arr) > m->tiers.nr_tiers)
+			m->tiers.nr_tiers = (unsigned)json_array_size(arr);
+	}
+	m->has_tiers = true;
+	return 0;
+}
+
 static int summary(struct reader *rd, json_t *o)
 {
 	json_t *memcgs = json_object_get(o, "memcgs"), *e;
@@ -613,7 +652,8 @@ static int summary(struct reader *rd, json_t *o)
 			if (number(rd, e, rs_fields[f].key, &m->total[f]))
 				return -1;
 		if (number(rd, e, "mem_current_avg", &m->mem_current_avg) ||
-		    histograms(rd, e, m) || by_reclaimer(rd, e, m))
+		    histograms(rd, e, m) || by_reclaimer(rd, e, m) ||
+		    tiers(rd, e, m))
 			return -1;
 	}
 	r->has_summary = true;

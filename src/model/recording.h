@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "rs_common.h"
+#include "tiers.h"
 
 /*
  * The recording format's version (docs/recording-format.md): what `record`
@@ -51,6 +52,24 @@ struct rs_rec_point {
 /* budget_used / budget of passes, in 10 % bins; the last is >= 200 % */
 #define RS_BUDGET_BINS 21
 
+/*
+ * MGLRU's tier counters of a memcg (include/tiers.h), summed over its
+ * nodes, as the kernel held them at the last read: state the PID
+ * controller works from, not counts since the start.
+ */
+struct rs_tiers {
+	unsigned
+		nr_tiers; /* the kernel's MAX_NR_TIERS, up to RS_MAX_NR_TIERS */
+	__u64 v[2][RS_MAX_NR_TIERS][RS_NR_TIER_COUNTERS]; /* [anon, file] */
+};
+
+/*
+ * What the PID controller compares for a type and tier (mm/vmscan.c,
+ * read_ctrl_pos): (avg_refaulted + refaulted) / (avg_total + evicted +
+ * protected), as a percentage; NaN with nothing to divide by.
+ */
+double rs_tiers_refault_pct(const struct rs_tiers *t, int type, int tier);
+
 struct rs_rec_memcg {
 	__u64 id;
 	char *path;
@@ -60,6 +79,8 @@ struct rs_rec_memcg {
 	__u64 hist[RS_NR_HISTS][RS_HIST_BUCKETS];
 	bool hist_known[RS_NR_HISTS];
 	double mem_current_avg; /* bytes; NaN */
+	struct rs_tiers tiers;	/* at the end of the run, if has_tiers */
+	bool has_tiers;
 	struct rs_rec_point *points;
 	size_t nr_points, cap_points;
 	/* from event records (has_events) */

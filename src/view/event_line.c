@@ -337,6 +337,25 @@ static void aging_line(struct rs_event_writer *w, const void *rec)
 	U64("min_seq_anon", e->min_seq[0]);
 	U64("min_seq_file", e->min_seq[1]);
 	put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
+	/* what the page-table walk counted since the lruvec's last aging,
+	 * null where the kernel keeps no walk counters */
+	for (int i = 0; i < RS_NR_WALK_STATS; i++) {
+		/* under the keys of the fields they add up to */
+		static const enum rs_field field[RS_NR_WALK_STATS] = {
+			[RS_WALK_PTES] = RS_F_WALK_PTES,
+			[RS_WALK_YOUNG] = RS_F_WALK_YOUNG,
+			[RS_WALK_PMDS] = RS_F_WALK_PMDS,
+			[RS_WALK_BLOOM_ADDED] = RS_F_WALK_BLOOM_ADDED};
+		const char *key = rs_fields[field[i]].key;
+
+		put(w, ",\"", 2);
+		put(w, key, strlen(key));
+		put(w, "\":", 2);
+		if (e->walk_known)
+			put_u64(w, e->walk[i]);
+		else
+			put(w, "null", 4);
+	}
 }
 
 static void oom_line(struct rs_event_writer *w, const void *rec)

@@ -266,6 +266,37 @@ static json_t *drops_by_kind(const struct rs_model *m)
 	return o;
 }
 
+/*
+ * MGLRU's tier counters as the kernel held them at the last read (state,
+ * not counts over the run): {"anon": [tier 0, ...], "file": [...]}, each
+ * tier with the five counters lru_gen_full prints; null where never read.
+ */
+json_t *rs_json_tiers(const struct rs_tiers *t)
+{
+	json_t *o;
+
+	if (!t)
+		return json_null();
+	o = json_object();
+	for (int type = 0; type < 2; type++) {
+		json_t *arr = json_array();
+
+		for (unsigned tier = 0; tier < t->nr_tiers; tier++) {
+			json_t *e = json_object();
+
+			for (int c = 0; c < RS_NR_TIER_COUNTERS; c++)
+				json_object_set_new(
+					e, rs_tier_counter_name(c),
+					json_integer(
+						(json_int_t)
+							t->v[type][tier][c]));
+			json_array_append_new(arr, e);
+		}
+		json_object_set_new(o, type ? "file" : "anon", arr);
+	}
+	return o;
+}
+
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter)
 {
@@ -318,6 +349,7 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 				    isnan(mc->mem_current_avg)
 					    ? json_null()
 					    : json_real(mc->mem_current_avg));
+		json_object_set_new(e, "tiers", rs_json_tiers(mc->tiers));
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);

@@ -26,6 +26,7 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 /* A memcg's latency histograms, totals or the last interval's. */
 /* A field's JSON value: null when unknown, a real for a ratio's sum. */
 json_t *rs_json_field(enum rs_field f, __u64 v, bool known);
+json_t *rs_json_tiers(const struct rs_tiers *t);
 json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 		      bool interval);
 /* Does the memcg's path fall under filter ("/a" matches "/a" and "/a/b")? */

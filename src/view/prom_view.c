@@ -364,11 +364,59 @@ static void tool_health(FILE *out, const struct rs_model *m,
 	fprintf(out, PREFIX "memcgs_gone %zu\n", gone);
 }
 
+/*
+ * MGLRU's tiers, state as the kernel holds it (gauges): the counters the
+ * PID controller reads, per memcg (summed over nodes), type and tier; a
+ * zero is left out, as the cells' zeros are, so idle memcgs cost nothing.
+ */
+static void tiers(FILE *out, const struct rs_model *m)
+{
+	const char *name = PREFIX "mglru_tier_pages";
+
+	if (!(rs_model_hooks(m) & RS_HOOK_BIT(TIERS)))
+		return;
+	head(out, name, "gauge",
+	     "MGLRU's tier counters that its PID controller reads "
+	     "(read_ctrl_pos), as the kernel holds them now: refaulted, "
+	     "evicted and protected in the oldest generation's window, "
+	     "avg_refaulted and avg_total their moving averages; per memcg, "
+	     "summed over nodes",
+	     "pages");
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		const struct rs_tiers *t = mc->tiers;
+
+		for (int type = 0; t && type < 2; type++)
+			for (unsigned tier = 0; tier < t->nr_tiers; tier++)
+				for (int c = 0; c < RS_NR_TIER_COUNTERS; c++) {
+					char tier_s[12];
+
+					if (!t->v[type][tier][c])
+						continue;
+					snprintf(tier_s, sizeof(tier_s), "%u",
+						 tier);
+					fprintf(out, "%s{", name);
+					put_memcg(out, mc, true);
+					put_label(out, "type",
+						  type ? "file" : "anon",
+						  false);
+					put_label(out, "tier", tier_s, false);
+					put_label(out, "counter",
+						  rs_tier_counter_name(c),
+						  false);
+					fprintf(out, "} %llu\n",
+						(unsigned long long)
+							t->v[type][tier][c]);
+				}
+	}
+}
+
 int rs_prom_write(FILE *out, const struct rs_model *m,
 		  const struct rs_run_info *info)
 {
 	tool_health(out, m, info);
 	fields(out, m);
 	histograms(out, m);
+	tiers(out, m);
 	return ferror(out) ? -1 : 0;
 }

@@ -61,6 +61,7 @@ class Btf:
         self.types = [(0, "", None)]  # id 0: void
         self.by_name = {}
         self.funcs, self.typedefs = set(), set()
+        self.func_proto = {}  # function name: its FUNC_PROTO's id
         pos, end = hdr_len + type_off, hdr_len + type_off + type_len
         while pos < end:
             name_off, info, size_type = struct.unpack_from("<III", raw, pos)
@@ -86,7 +87,12 @@ class Btf:
             elif kind == KIND_ENUM64 or kind == KIND_DATASEC:
                 pos += 12 * vlen
             elif kind == KIND_FUNC_PROTO:
-                pos += 8 * vlen
+                params = []
+                for _ in range(vlen):
+                    p_name, _p_type = struct.unpack_from("<II", raw, pos)
+                    params.append(self.string(p_name))
+                    pos += 8
+                extra = params
             elif kind in (KIND_VAR, KIND_DECL_TAG):
                 pos += 4
             else:
@@ -96,8 +102,17 @@ class Btf:
                 self.by_name.setdefault(name, []).append(len(self.types) - 1)
             elif kind == KIND_FUNC:
                 self.funcs.add(name)
+                self.func_proto[name] = size_type
             elif kind == KIND_TYPEDEF:
                 self.typedefs.add(name)
+
+    def func_params(self, name):
+        """A function's parameter names, "a,b,c" as the loader matches
+        them (src/collect/kernel.c: rs_btf_func_params), or None."""
+        proto = self.func_proto.get(name)
+        if proto is None or self.types[proto][0] != KIND_FUNC_PROTO:
+            return None
+        return ",".join(self.types[proto][2])
 
     def string(self, off):
         return self.strings[off:self.strings.index(b"\0", off)].decode()

@@ -2,14 +2,19 @@
 that what they expect comes from the same rows the program is built from.
 
 hooks(): [(id, name, kind)] of RS_HOOKS, kind 'f' fentry/fexit, 't'
-tracepoint, 'c' cgroupfs, 'k' a kernel struct member ("struct.member").
-field_needs(): {field key: {hook id, ...}} of RS_FIELDS.
+tracepoint, 'c' cgroupfs, 'i' an iterator, 'k' a kernel struct member
+("struct.member").
+field_needs(): {field key: {hook id, ...}} of RS_FIELDS, through the
+RS_*_HOOKS macros some rows use.
+unread_protos(): {hook id: [pattern, ...]} of src/collect/hooks.c's
+rs_unread_protos, prototypes that leave the hook missing.
 """
 import os
 import re
 
-HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                      "include", "rs_common.h")
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+HEADER = os.path.join(TOP, "include", "rs_common.h")
+HOOKS_C = os.path.join(TOP, "src", "collect", "hooks.c")
 
 
 def _text(path=None):
@@ -23,8 +28,25 @@ def hooks(path=None):
 
 def field_needs(path=None):
     text = _text(path)
+    # #define RS_GOAL_HOOKS (RS_HOOK_BIT(...) | ...), used as a row's needs
+    macros = {name: body for name, body in re.findall(
+        r"#define (RS_\w+_HOOKS)\b(.*?)(?<!\\)\n", text, re.S)}
+
+    def hooks_of(needs):
+        for name, body in macros.items():
+            needs = re.sub(rf"\b{name}\b", body, needs)
+        return set(re.findall(r"RS_HOOK_BIT\((\w+)\)", needs))
     body = text[text.index("#define RS_FIELDS(X)"):]
     body = body[:body.index("#define RS_FIELD_ENUM")]
-    return {key: set(re.findall(r"RS_HOOK_BIT\((\w+)\)", needs))
+    return {key: hooks_of(needs)
             for key, needs in re.findall(r'X\(\w+,\s*"(\w+)",\s*\w+,(.*?)"',
                                          body, re.S)}
+
+
+def unread_protos(path=None):
+    with open(path or HOOKS_C) as f:
+        text = f.read()
+    out = {}
+    for hook, pattern in re.findall(r'\bU\((\w+),\s*"([^"]*)"', text):
+        out.setdefault(hook, []).append(pattern)
+    return out

@@ -73,6 +73,16 @@ static struct rs_model *full_model(void)
 		rs_model_cg_apply(m);
 		rs_model_set_gauges(m, ID, 64 << 20, 128 << 20, 1.5);
 		assert_int_equal(rs_model_set_path(m, ID, PATH), 0);
+		/* the tiers as a read finds them: state, replaced each time */
+		struct rs_tiers t = {.nr_tiers = RS_MAX_NR_TIERS};
+
+		for (int type = 0; type < 2; type++)
+			for (int tier = 0; tier < RS_MAX_NR_TIERS; tier++)
+				for (int c = 0; c < RS_NR_TIER_COUNTERS; c++)
+					t.v[type][tier][c] =
+						(__u64)step * (type + 1) *
+						(tier + 2) * (c + 3);
+		assert_int_equal(rs_model_set_tiers(m, ID, &t), 0);
 	}
 	return m;
 }

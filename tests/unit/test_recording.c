@@ -75,6 +75,13 @@ static void refusals(void **state)
 	refused("\n{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
 		":2:", "not the header");
 	refused("\n\n", "t.ndjson", "no header");
+	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		       "\"tiers\":{\"anon\":[],\"file\":[{},{},{},{},{}]}}]}\n",
+		":2:", "at most 4 tiers");
+	refused(HEADER
+		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		"\"tiers\":{\"anon\":[{\"evicted\":-1}],\"file\":[]}}]}\n",
+		":2:", "\"evicted\" is out of range");
 	/* counts that would wrap when summed */
 	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
 		       "\"histograms\":{\"pass\":[[1024,9000000000000000000],"
@@ -218,6 +225,34 @@ static void tolerated(void **state)
 	assert_true(isnan(r.memcgs[0].total[RS_F_AGINGS])); /* null: unknown */
 	assert_int_equal(r.memcgs[0].nr_points, 2);
 	assert_true(r.memcgs[0].points[1].rate[RS_SERIES_SCANNED] == 20);
+	rs_recording_free(&r);
+}
+
+/* The tiers of a summary come back as written, and feed the PID rows. */
+static void tiers(void **state)
+{
+	struct rs_recording r;
+	char err[512];
+	const char *text = HEADER
+		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		"\"path\":\"/a\",\"tiers\":{\"anon\":[{\"refaulted\":1,"
+		"\"evicted\":2,\"protected\":0,\"avg_refaulted\":3,"
+		"\"avg_total\":6}],\"file\":[{\"refaulted\":0,\"evicted\":10,"
+		"\"protected\":0,\"avg_refaulted\":0,\"avg_total\":0},"
+		"{\"protected\":7}]}},{\"id\":2,\"path\":\"/b\","
+		"\"tiers\":null}]}\n";
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nr_memcgs, 2);
+	assert_true(r.memcgs[0].has_tiers);
+	assert_int_equal(r.memcgs[0].tiers.nr_tiers, 2);
+	assert_int_equal(r.memcgs[0].tiers.v[1][1][RS_TIER_PROTECTED], 7);
+	/* (3 + 1) / (6 + 2 + 0) */
+	assert_true(rs_tiers_refault_pct(&r.memcgs[0].tiers, 0, 0) == 50.0);
+	assert_true(rs_tiers_refault_pct(&r.memcgs[0].tiers, 1, 0) == 0.0);
+	assert_true(isnan(rs_tiers_refault_pct(&r.memcgs[0].tiers, 0, 1)));
+	assert_false(r.memcgs[1].has_tiers);
 	rs_recording_free(&r);
 }
 
@@ -437,6 +472,7 @@ int main(void)
 		cmocka_unit_test(tolerated),  cmocka_unit_test(jain),
 		cmocka_unit_test(figures),    cmocka_unit_test(nested_total),
 		cmocka_unit_test(outcomes),   cmocka_unit_test(cut_short_drops),
+		cmocka_unit_test(tiers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,6 +42,127 @@ def read_lru_gen(path):
     return out
 
 
+WALK_KEYS = ("walk_ptes", "walk_young", "walk_pmds", "walk_bloom_added")
+
+
+def read_walk_stats(path):
+    """/sys/kernel/debug/lru_gen_full's page-table walk counters:
+    {(memcg_path, node): [T, Y, F, A]}, the running totals it prints under
+    the youngest generation with one history slot (mm/vmscan.c,
+    lru_gen_seq_show_full), or None without the file."""
+    if not os.path.exists(path):
+        return None
+    out = {}
+    memcg = node = None
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "memcg":
+                memcg = parts[2] if len(parts) > 2 else "/"
+            elif parts[0] == "node":
+                node = int(parts[1])
+            elif len(parts) == 4 and [p[-1] for p in parts] == list("TYFA"):
+                out[(memcg, node)] = [int(p[:-1]) for p in parts]
+    return out
+
+
+def walk_exact(res, m):
+    """The walk counters we summed from aging's ends equal the kernel's
+    running totals, per memcg (over its nodes), exactly."""
+    before = read_walk_stats(os.path.join(res, "lru_gen_full.before"))
+    after = read_walk_stats(os.path.join(res, "lru_gen_full.after"))
+    if not check(after is not None and before is not None,
+                 "lru_gen_full read before and after"):
+        return
+    for i, key in enumerate(WALK_KEYS):
+        kernel = sum(v[i] - before.get(k, [0] * 4)[i]
+                     for k, v in after.items() if k[0] == m["path"])
+        check(m[key] == kernel, f"{m['path']}: {key} {m[key]} == "
+              f"lru_gen_full's {'TYFA'[i]} delta {kernel}")
+
+
+TIER_KEYS = ("refaulted", "evicted", "protected", "avg_refaulted", "avg_total")
+
+
+def read_tiers_full(path):
+    """/sys/kernel/debug/lru_gen_full's tier counters, summed over nodes:
+    {memcg_path: {"anon": [[r, e, p, R, T] per tier], "file": ...}}.  Each
+    tier line holds anon's three then file's three; a type's r e p are on
+    the line of its oldest generation, R T on the youngest's (one history
+    slot; mm/vmscan.c, lru_gen_seq_show_full)."""
+    if not os.path.exists(path):
+        return None
+    out = {}
+    memcg = None
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "memcg":
+                memcg = parts[2] if len(parts) > 2 else "/"
+                continue
+            if len(parts) != 7 or memcg is None or not parts[0].isdigit():
+                continue
+            tier = int(parts[0])
+            for t, name in enumerate(("anon", "file")):
+                tokens = parts[1 + 3 * t:4 + 3 * t]
+                suffix = "".join(tok[-1] for tok in tokens)
+                values = [int(tok[:-1]) for tok in tokens]
+                tiers = out.setdefault(memcg, {"anon": [], "file": []})[name]
+                while len(tiers) <= tier:
+                    tiers.append([0] * 5)
+                if suffix == "rep":
+                    for i in range(3):
+                        tiers[tier][i] += values[i]
+                elif suffix == "RTx":
+                    tiers[tier][3] += values[0]
+                    tiers[tier][4] += values[1]
+    return out
+
+
+def tiers_exact(res, m):
+    """The tier counters the iterator read last equal lru_gen_full's,
+    taken after the workload (nothing moves them in a quiet memcg)."""
+    full = read_tiers_full(os.path.join(res, "lru_gen_full.after"))
+    if not check(full is not None and m["path"] in full,
+                 f"{m['path']}: in lru_gen_full"):
+        return
+    ours = m.get("tiers")
+    if not check(ours is not None, f"{m['path']}: tiers read"):
+        return
+    kernel = full[m["path"]]
+    for t in ("anon", "file"):
+        mine = [[e[k] for k in TIER_KEYS] for e in ours[t]]
+        check(mine == kernel[t], f"{m['path']}: {t} tiers {mine} == "
+              f"lru_gen_full's {kernel[t]}")
+
+
+def batch_types(m):
+    """isolate_folios (fexit), where its prototype says what was isolated:
+    every evict_folios batch of a pass called it once (none inlined away),
+    and the types it isolated agree with mm_vmscan_lru_isolate's, a
+    tracepoint in scan_folios: a type has batches exactly when pages of it
+    were isolated."""
+    if m.get("batches_anon") is None:
+        return
+    typed = m["batches_anon"] + m["batches_file"] + m["batches_empty"]
+    check(typed == m["batches"], f"{m['path']}: batches by type {typed} "
+          f"(anon {m['batches_anon']}, file {m['batches_file']}, empty "
+          f"{m['batches_empty']}) == evict_folios batches {m['batches']}")
+    anon_pages = m["isolated"] - m["isolated_file"]
+    check((m["batches_file"] > 0) == (m["isolated_file"] > 0) and
+          (m["batches_anon"] > 0) == (anon_pages > 0),
+          f"{m['path']}: batch types agree with the isolate tracepoint "
+          f"(file {m['batches_file']} batches, {m['isolated_file']} pages; "
+          f"anon {m['batches_anon']} batches, {anon_pages} pages)")
+    check(m["type_fallbacks"] <= m["batches"] - m["batches_empty"],
+          f"{m['path']}: fallbacks {m['type_fallbacks']} only in batches "
+          f"that isolated")
+
+
 def load_recording(path):
     if not check(os.path.exists(path), f"{os.path.basename(path)} exists"):
         return []
@@ -223,9 +344,26 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
     if mglru and active:
         check(advance > 0, f"the workload aged the memcg (max_seq advanced {advance})")
     check(m["agings"] == advance, f"agings {m['agings']} == lru_gen max_seq advance {advance}")
+    if mglru:
+        walk_exact(res, m)
+        tiers_exact(res, m)
+        batch_types(m)
     if gone:
         check(m.get("gone") is True,
               "the removed memcg is marked gone, path kept")
+
+
+def signature_matches(sig, pattern):
+    """src/collect/kernel.c's rs_signature_matches: names by position, '*'
+    any one, '...' any rest."""
+    sig = sig.split(",") if sig else []
+    pattern = pattern.split(",") if pattern else []
+    for i, p in enumerate(pattern):
+        if p == "...":
+            return True
+        if i >= len(sig) or (p != "*" and p != sig[i]):
+            return False
+    return len(sig) == len(pattern)
 
 
 def kernel_expectations(res, header, summary, path):
@@ -238,9 +376,17 @@ def kernel_expectations(res, header, summary, path):
     print(f"  info  kernel {header.get('kernel')}")
     hooks = header["hooks"]
     state_of = {}
+    unread = rs_tables.unread_protos()
     for hook_id, name, kind in rs_tables.hooks():
         if kind == "f":
-            want = "attached" if name in kb.funcs else "missing"
+            # a prototype no program reads leaves it missing (hooks.c)
+            params = kb.func_params(name)
+            want = ("attached" if name in kb.funcs and not any(
+                signature_matches(params, p) for p in unread.get(hook_id, []))
+                else "missing")
+        elif kind == "i":
+            # the tier iterator: MGLRU's lrugen (the guest runs cgroup v2)
+            want = "attached" if kb.by_name.get("lru_gen_folio") else "missing"
         elif kind == "t":
             want = ("attached" if any(t.startswith(f"btf_trace_{name}")
                                       for t in kb.typedefs) else "missing")
@@ -304,6 +450,11 @@ def scenario_core(res, header, summary, rec):
     # pass calls it; these ran inside /test's passes
     check(m["abort_checks"] > 0,
           f"should_abort_scan seen in the passes ({m['abort_checks']} calls)")
+    # its workload maps 16 MiB of anon and its file: aging walks them (an
+    # mm under 64 resident pages, such as dd's in wbstorm, is skipped)
+    check(m["walk_ptes"] > 0 and m["walk_young"] > 0,
+          f"the aging walked page tables ({m['walk_ptes']} entries, "
+          f"{m['walk_young']} young)")
     check(m["budget_kernel_passes"] > 0,
           f"apply_proportional_protection seen in the passes "
           f"({m['budget_kernel_passes']} of {m['shrinks']})")
@@ -404,6 +555,20 @@ def daemon_views(res, m):
         api = json.load(f)
     check(api["header"]["schema"] == 2 and api["summary"]["type"] == "summary",
           "the JSON API answers with a header and a summary")
+    # the tiers: each non-zero counter a series, equal to the API's (both
+    # read the same model; the tiers are state, quiet after the workload)
+    served = next((e for e in api["summary"]["memcgs"] if e["path"] == path),
+                  None)
+    tiers = (served or {}).get("tiers")
+    want = {(t, str(i), k): v for t in ("anon", "file")
+            for i, e in enumerate((tiers or {}).get(t, []))
+            for k, v in e.items() if v}
+    got = {(lb["type"], lb["tier"], lb["counter"]): v
+           for name, lb, v in samples
+           if name == "reclaimscope_mglru_tier_pages" and lb.get("memcg") == path}
+    check(tiers is not None and want and got == want,
+          f"/metrics reclaimscope_mglru_tier_pages{{memcg={path}}}: "
+          f"{len(got)} series == the API's non-zero tier counters ({len(want)})")
     # top's frames: MGLRU columns filled on the series kernel
     check(open(os.path.join(res, "top.status")).read().strip() == "top exit 0",
           "top -b exited 0 on SIGINT")

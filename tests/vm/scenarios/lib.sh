@@ -63,6 +63,8 @@ snapshot_counters() { # TAG MEMCG...
 		cp "$CG/$m/memory.events" "memevents.$f.$tag"
 	done
 	cp /sys/kernel/debug/lru_gen "lru_gen.$tag"
+	# the walk and tier counters (lru_gen_full), where the kernel has them
+	cp /sys/kernel/debug/lru_gen_full "lru_gen_full.$tag" 2>/dev/null || true
 	cp /proc/vmstat "vmstat.$tag"
 }
 

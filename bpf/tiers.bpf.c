@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MGLRU's tiers as the PID controller reads them (include/tiers.h): a
+ * cgroup iterator that writes, for every memcg below the root it was
+ * attached to and every node, the counters read_ctrl_pos() adds up.  They
+ * are state, not events (the refault side moves them without any reclaim),
+ * so they are read as they stand whenever userspace reads the iterator.
+ * An object of its own: a kernel without cgroup iterators (before v6.1) or
+ * without MGLRU loses this view only.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "rs_common.h"
+#include "tiers.h"
+#include "compat.bpf.h"
+
+/* Set by userspace before load: the nodes a memcg has lruvecs on. */
+const volatile __u32 rs_nr_nodes = 1;
+
+/* The most nodes read per memcg (bounds the loop for the verifier). */
+#define RS_TIER_MAX_NODES 64
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rs_tier_record);
+} rs_tier_scratch SEC(".maps");
+
+static __always_inline __u64 read_long(const void *lrugen, __u32 offset,
+				       __u32 index)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), lrugen + offset + index * 8);
+	return v;
+}
+
+/* One lruvec's counters into rec; false where it has no lrugen. */
+static __always_inline bool read_tiers(const void *lrugen,
+				       const struct rs_tier_layout *l,
+				       struct rs_tier_record *rec)
+{
+	__u32 tiers = l->avg_size / 8 / 2;
+	__u32 per_type_protected = 0, per_type = tiers, slots;
+	__u64 min_seq[2];
+
+	if (!tiers)
+		return false;
+	slots = l->evicted_size / 8 / 2 / tiers;
+	if (!slots)
+		return false;
+	per_type_protected = l->protected_size / 8 / 2 / slots;
+	if (bpf_probe_read_kernel(
+		    min_seq, sizeof(min_seq),
+		    lrugen + bpf_core_field_offset(struct lru_gen_folio,
+						   min_seq)))
+		return false;
+	rec->nr_tiers = tiers < RS_MAX_NR_TIERS ? tiers : RS_MAX_NR_TIERS;
+	for (__u32 type = 0; type < 2; type++) {
+		__u32 slot = min_seq[type] % slots;
+
+		for (__u32 tier = 0; tier < RS_MAX_NR_TIERS; tier++) {
+			__u64 *v = rec->v[type][tier];
+			__u32 base = (slot * 2 + type) * per_type;
+
+			if (tier >= tiers)
+				break;
+			v[RS_TIER_AVG_REFAULTED] = read_long(
+				lrugen, l->avg_refaulted, type * tiers + tier);
+			v[RS_TIER_AVG_TOTAL] = read_long(lrugen, l->avg_total,
+							 type * tiers + tier);
+			v[RS_TIER_REFAULTED] =
+				read_long(lrugen, l->refaulted, base + tier);
+			v[RS_TIER_EVICTED] =
+				read_long(lrugen, l->evicted, base + tier);
+			/* with one fewer, the array starts at tier 1 */
+			if (per_type_protected == per_type)
+				v[RS_TIER_PROTECTED] = read_long(
+					lrugen, l->protected,
+					(slot * 2 + type) * per_type_protected +
+						tier);
+			else if (tier > 0 && per_type_protected + 1 == per_type)
+				v[RS_TIER_PROTECTED] = read_long(
+					lrugen, l->protected,
+					(slot * 2 + type) * per_type_protected +
+						tier - 1);
+			else
+				v[RS_TIER_PROTECTED] = 0;
+		}
+	}
+	return true;
+}
+
+SEC("iter/cgroup")
+int rs_tiers(struct bpf_iter__cgroup *ctx)
+{
+	int id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	struct seq_file *seq = ctx->meta->seq;
+	struct cgroup *cgrp = ctx->cgroup;
+	struct cgroup_subsys_state *css;
+	struct rs_tier_layout layout;
+	struct rs_tier_record *rec;
+	const void *memcg;
+	__u32 zero = 0;
+
+	if (!cgrp || id < 0 || id >= CGROUP_SUBSYS_COUNT)
+		return 0;
+	css = cgrp->subsys[id];
+	/* on cgroup v2, a cgroup without the memory controller has none */
+	if (!css || !rs_tier_layout(&layout))
+		return 0;
+	rec = bpf_map_lookup_elem(&rs_tier_scratch, &zero);
+	if (!rec)
+		return 0;
+	memcg = (const void *)css -
+		bpf_core_field_offset(struct mem_cgroup, css);
+	for (__u32 nid = 0; nid < RS_TIER_MAX_NODES; nid++) {
+		const void *pn = NULL;
+		const void *lrugen;
+
+		if (nid >= rs_nr_nodes)
+			break;
+		/* mem_cgroup.nodeinfo[]: a flexible array of pointers */
+		bpf_probe_read_kernel(
+			&pn, sizeof(pn),
+			memcg +
+				bpf_core_field_offset(struct mem_cgroup,
+						      nodeinfo) +
+				nid * sizeof(pn));
+		if (!pn)
+			continue;
+		lrugen = pn +
+			 bpf_core_field_offset(struct mem_cgroup_per_node,
+					       lruvec) +
+			 bpf_core_field_offset(struct lruvec, lrugen);
+		__builtin_memset(rec, 0, sizeof(*rec));
+		rec->cgid = cgrp->kn->id;
+		rec->node = nid;
+		if (read_tiers(lrugen, &layout, rec))
+			bpf_seq_write(seq, rec, sizeof(*rec));
+	}
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tier counters' loader (bpf/tiers.bpf.c): a cgroup iterator over the
+ * memory controller's hierarchy, read into the model at each snapshot.
+ */
+#ifndef RS_TIER_ITER_H
+#define RS_TIER_ITER_H
+
+#include "model.h"
+#include "run_info.h"
+
+struct rs_tier_iter;
+
+/*
+ * Load and attach the iterator under info->cgroup_root; sets the TIERS
+ * hook's state and, where it cannot be had, why.  NULL then.
+ */
+struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
+				       const char *btf_path);
+/* Read every memcg's counters into the model: 0, or -errno. */
+int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m);
+void rs_tier_iter_close(struct rs_tier_iter *t);
+
+#endif
