@@ -44,6 +44,8 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 	v->events_over[RS_HIST_DIRECT] = from_events(r, (double)m->direct_over);
 	v->events_over[RS_HIST_MEMCG] = from_events(r, (double)m->memcg_over);
 	memcpy(v->reclaimed_by, m->reclaimed_by, sizeof(v->reclaimed_by));
+	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
+		v->pass_ms_by[r] = m->pass_ns_by[r] / 1e6;
 	v->event_value[RS_EVV_OOM_FILE_MIB] =
 		from_events(r, oom_mean_mib(m, m->oom_file_pages));
 	v->event_value[RS_EVV_OOM_ANON_MIB] =
@@ -200,6 +202,9 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		for (int r = 0; r < RS_NR_RECLAIMERS; r++)
 			t->reclaimed_by[r] =
 				add(t->reclaimed_by[r], m->reclaimed_by[r]);
+		for (int r = 0; r < RS_NR_RECLAIMERS; r++)
+			t->pass_ns_by[r] =
+				add(t->pass_ns_by[r], m->pass_ns_by[r]);
 		t->oom_records += m->oom_records;
 		t->oom_file_pages += m->oom_file_pages;
 		t->oom_anon_pages += m->oom_anon_pages;

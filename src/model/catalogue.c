@@ -102,6 +102,42 @@ const struct rs_row rs_rows[] = {
 	BY(NODE, "reclaimed_by_node", "pages node_reclaim took"),
 	BY(OTHER, "reclaimed_by_other",
 	   "pages reclaimed by no reclaimer above"),
+	/* each reclaimer's yield: what its passes took per ms they ran */
+	{.key = "kswapd_pass_time",
+	 .unit = "ms",
+	 .section = PASSES,
+	 .help = "time kswapd spent in MGLRU passes on this memcg",
+	 .kind = RS_ROW_PASS_TIME_BY,
+	 .reclaimer = RS_RECLAIMER_KSWAPD,
+	 .per_second = true},
+	{.key = "kswapd_yield",
+	 .unit = "pages/ms",
+	 .better = RS_HIGHER,
+	 .section = PASSES,
+	 .help = "pages kswapd reclaimed from this memcg per ms of its passes "
+		 "on it (low: kswapd scans a memcg that yields little)",
+	 .kind = RS_ROW_YIELD,
+	 .reclaimer = RS_RECLAIMER_KSWAPD,
+	 .title = "kswapd/ms",
+	 .width = 9},
+	{.key = "direct_pass_time",
+	 .unit = "ms",
+	 .section = PASSES,
+	 .help = "time global direct reclaim (allocating tasks) spent in MGLRU "
+		 "passes on this memcg",
+	 .kind = RS_ROW_PASS_TIME_BY,
+	 .reclaimer = RS_RECLAIMER_DIRECT,
+	 .per_second = true},
+	{.key = "direct_yield",
+	 .unit = "pages/ms",
+	 .better = RS_HIGHER,
+	 .section = PASSES,
+	 .help = "pages global direct reclaim took from this memcg per ms of "
+		 "its passes on it",
+	 .kind = RS_ROW_YIELD,
+	 .reclaimer = RS_RECLAIMER_DIRECT,
+	 .title = "direct/ms",
+	 .width = 9},
 	FIELD(ISOLATED_FILE, "isolated_file", RS_NEUTRAL, RECLAIM),
 	FIELD(RECLAIMED_FILE, "reclaimed_file", RS_NEUTRAL, RECLAIM),
 	FIELD(ACTIVE_ISOLATED, "active_isolated", RS_NEUTRAL, RECLAIM),
@@ -501,7 +537,7 @@ void rs_values_init(struct rs_values *v, double span)
 	for (int e = 0; e < RS_NR_EVENT_VALUES; e++)
 		v->event_value[e] = NAN;
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
-		v->reclaimed_by[r] = NAN;
+		v->reclaimed_by[r] = v->pass_ms_by[r] = NAN;
 }
 
 double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q)
@@ -680,6 +716,14 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 		return known(v->event_value[row->ev]);
 	case RS_ROW_RECLAIMED_BY:
 		return known(v->reclaimed_by[row->reclaimer]);
+	case RS_ROW_PASS_TIME_BY:
+		return known(v->pass_ms_by[row->reclaimer]);
+	case RS_ROW_YIELD:
+		a = v->reclaimed_by[row->reclaimer];
+		b = v->pass_ms_by[row->reclaimer];
+		if (isnan(a) || isnan(b))
+			return NA;
+		return b > 0 ? ok(a / b) : NONE;
 	case RS_ROW_GAUGE:
 		if (v->node_share)
 			return NONE;

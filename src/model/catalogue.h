@@ -59,6 +59,7 @@ struct rs_values {
 	double events_over[RS_NR_HISTS];  /* events over the latency budget */
 	double event_value[RS_NR_EVENT_VALUES]; /* enum rs_event_value */
 	double reclaimed_by[RS_NR_RECLAIMERS];	/* pages, per reclaimer */
+	double pass_ms_by[RS_NR_RECLAIMERS];	/* MGLRU pass time, ms */
 	const struct rs_tiers *tiers; /* MGLRU's tiers at the end; NULL */
 	/* The workloads' outcomes in scope: all for a total, else the
 	 * memcg's (path). */
@@ -83,7 +84,9 @@ enum rs_row_kind {
 	RS_ROW_EVENT_OVER,   /* events of h's kind over the latency budget */
 	RS_ROW_EVENT_VALUE,  /* event_value[ev] */
 	RS_ROW_RECLAIMED_BY, /* pages reclaimed by reclaimer */
-	RS_ROW_GAUGE,	     /* gauge g; bytes in MiB */
+	RS_ROW_PASS_TIME_BY, /* ms of MGLRU passes run by reclaimer */
+	RS_ROW_YIELD, /* pages reclaimer reclaimed per ms of its passes */
+	RS_ROW_GAUGE, /* gauge g; bytes in MiB */
 	RS_ROW_TIER_REFAULT, /* the PID controller's refault % of lru_type, tier
 			      */
 	RS_ROW_OUTCOME,	     /* the workloads' outcome key out, combined */

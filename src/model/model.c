@@ -238,6 +238,7 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 		     bool interval, int node, double span, struct rs_values *v)
 {
 	__u64 raw[RS_NR_FIELDS] = {0}, by[RS_NR_RECLAIMERS] = {0};
+	__u64 pass_ns_by[RS_NR_RECLAIMERS] = {0};
 	size_t nr;
 	const struct rs_cell *cells = rs_memcg_cells(m, mc, &nr);
 
@@ -253,8 +254,10 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 			continue;
 		for (int f = 0; v->node_share && f < RS_NR_FIELDS; f++)
 			raw[f] += x[f];
-		if (cells[c].key.reclaimer < RS_NR_RECLAIMERS)
+		if (cells[c].key.reclaimer < RS_NR_RECLAIMERS) {
 			by[cells[c].key.reclaimer] += x[RS_F_RECLAIMED];
+			pass_ns_by[cells[c].key.reclaimer] += x[RS_F_PASS_NS];
+		}
 	}
 	for (int f = 0; f < RS_NR_FIELDS; f++)
 		if (rs_memcg_field_known(m, mc, f))
@@ -262,6 +265,9 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 	for (int r = 0;
 	     r < RS_NR_RECLAIMERS && !isnan(v->field[RS_F_RECLAIMED]); r++)
 		v->reclaimed_by[r] = by[r];
+	for (int r = 0; r < RS_NR_RECLAIMERS && !isnan(v->field[RS_F_PASS_NS]);
+	     r++)
+		v->pass_ms_by[r] = pass_ns_by[r] / 1e6;
 	for (int h = 0; h < RS_NR_HISTS; h++) {
 		const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
 

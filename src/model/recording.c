@@ -165,7 +165,7 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 	rd->slots[slot_of(rd, id)] = n + 1;
 	m->mem_current_avg = NAN;
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
-		m->reclaimed_by[r] = NAN;
+		m->reclaimed_by[r] = m->pass_ns_by[r] = NAN;
 	for (int f = 0; f < RS_NR_FIELDS; f++) {
 		m->total[f] = NAN;
 		rd->snap_sum[n * RS_NR_FIELDS + f] = 0;
@@ -576,8 +576,11 @@ static int by_reclaimer(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 		json_t *one = json_object_get(by, rs_reclaimer_name(r));
 
 		m->reclaimed_by[r] = isnan(m->total[RS_F_RECLAIMED]) ? NAN : 0;
-		if (one && number(rd, one, rs_fields[RS_F_RECLAIMED].key,
-				  &m->reclaimed_by[r]))
+		m->pass_ns_by[r] = isnan(m->total[RS_F_PASS_NS]) ? NAN : 0;
+		if (one && (number(rd, one, rs_fields[RS_F_RECLAIMED].key,
+				   &m->reclaimed_by[r]) ||
+			    number(rd, one, rs_fields[RS_F_PASS_NS].key,
+				   &m->pass_ns_by[r])))
 			return -1;
 	}
 	return 0;

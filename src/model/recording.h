@@ -90,6 +90,7 @@ struct rs_rec_memcg {
 	__u64 budget_use[RS_BUDGET_BINS];
 	/* pages reclaimed by each reclaimer (enum rs_reclaimer); NaN */
 	double reclaimed_by[RS_NR_RECLAIMERS];
+	double pass_ns_by[RS_NR_RECLAIMERS]; /* MGLRU pass time; NaN */
 	/* oom records: how many, and their LRU's pages summed (all gens) */
 	__u64 oom_records;
 	double oom_file_pages, oom_anon_pages;

@@ -44,7 +44,7 @@ static struct rs_model *full_model(void)
 {
 	struct rs_model *m = rs_model_new(~0ULL);
 	struct rs_agg_key k0 = {
-		.cgroup_id = ID, .node = 0, .reclaimer = RS_RECLAIMER_MEMCG};
+		.cgroup_id = ID, .node = 0, .reclaimer = RS_RECLAIMER_DIRECT};
 	struct rs_agg_key k1 = {
 		.cgroup_id = ID, .node = 1, .reclaimer = RS_RECLAIMER_KSWAPD};
 	__u64 v[RS_NR_FIELDS], hist[RS_HIST_BUCKETS] = {0};
@@ -357,12 +357,19 @@ static void live_equals_recorded(void **state)
 				 b);
 	}
 	assert_true(rs_row_number(&live, rs_row_by_key("over_reclaim")) == 1.5);
-	/* two cells, memcg limit on node 0 and kswapd on node 1, alike */
+	/* two cells, direct reclaim on node 0 and kswapd on node 1, alike */
 	assert_true(rs_row_number(&live, rs_row_by_key("reclaimed_by_kswapd")) *
 			    2 ==
 		    live.field[RS_F_RECLAIMED]);
 	assert_true(rs_row_number(&live,
-				  rs_row_by_key("reclaimed_by_direct")) == 0);
+				  rs_row_by_key("reclaimed_by_memcg")) == 0);
+	/* each reclaimer's yield: its pages over its own pass time */
+	assert_true(rs_row_number(&live, rs_row_by_key("kswapd_yield")) ==
+		    live.field[RS_F_RECLAIMED] / live.field[RS_F_PASS_NS] *
+			    1e6);
+	assert_true(rs_row_number(&live, rs_row_by_key("kswapd_pass_time")) *
+			    2 ==
+		    live.field[RS_F_PASS_NS] / 1e6);
 	rs_recording_free(&r);
 	rs_model_free(m);
 }

@@ -336,6 +336,11 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
     by = (m.get("by_reclaimer") or {}).get("kswapd", {}).get("reclaimed", 0)
     check(by == kswapd, f"reclaimed by kswapd {by} == memory.stat "
           f"pgsteal_kswapd delta {kswapd}")
+    # the reclaimers' pass time (their yields' divisor) adds up
+    split = sum(e.get("pass_ns") or 0
+                for e in (m.get("by_reclaimer") or {}).values())
+    check(m["pass_ns"] is None or split == m["pass_ns"],
+          f"pass time by reclaimer {split} == pass_ns {m['pass_ns']}")
 
     before = read_lru_gen(os.path.join(res, "lru_gen.before"))
     after = read_lru_gen(os.path.join(res, "lru_gen.after"))
