@@ -612,6 +612,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	struct rs_collector *c;
 	struct choice ch = {0};
 	struct btf *btf;
+	bool lrugen;
 	int err = 0;
 
 	verbose = opts->verbose;
@@ -628,6 +629,8 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	}
 	choose(btf, info, &ch);
 	probe_fentry(btf, info, &ch);
+	lrugen = btf__find_by_name_kind(btf, "lru_gen_folio", BTF_KIND_STRUCT) >
+		 0;
 	btf__free(btf);
 	info->tp_preempt_off = rs_probe_tp_preemption(
 		info->tp_preempt_why, sizeof(info->tp_preempt_why));
@@ -652,7 +655,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		return -ENOENT;
 	}
 	cgroupfs_hook(info);
-	c->tiers = rs_tier_iter_open(info, opts->btf_path);
+	c->tiers = rs_tier_iter_open(info, opts->btf_path, lrugen);
 	err = start_outputs(c, opts, errbuf, errsz);
 	if (err) {
 		rs_collector_close(c);
@@ -965,8 +968,14 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	stats[RS_STAT_PROG_MISSES] = prog_misses(c, misses);
 	rs_model_set_stats(m, stats);
 	rs_model_end(m, t);
-	/* state, not counts: read as it stands, every snapshot */
-	return rs_tier_iter_read(c->tiers, m);
+	/*
+	 * State, not counts: read as it stands, every snapshot.  A failed
+	 * read (memory) leaves the last values, which lose nothing: the next
+	 * read gives the state again.
+	 */
+	if (rs_tier_iter_read(c->tiers, m) && verbose)
+		fprintf(stderr, "reclaimscope: reading the tiers failed\n");
+	return 0;
 }
 
 void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)

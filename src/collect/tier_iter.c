@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "tier_iter.h"
 #include "tiers.skel.h"
@@ -32,23 +31,8 @@ missing(struct rs_run_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* MGLRU's lrugen in the kernel's types: without it there are no tiers. */
-static bool kernel_has_lrugen(const char *btf_path)
-{
-	struct btf *btf =
-		btf_path ? btf__parse(btf_path, NULL) : btf__load_vmlinux_btf();
-	bool found;
-
-	if (!btf)
-		return true; /* cannot tell: let the load say */
-	found = btf__find_by_name_kind(btf, "lru_gen_folio", BTF_KIND_STRUCT) >
-		0;
-	btf__free(btf);
-	return found;
-}
-
 struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
-				       const char *btf_path)
+				       const char *btf_path, bool lrugen)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    .btf_custom_path = btf_path);
@@ -66,7 +50,7 @@ struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
 				: "no memory cgroup hierarchy is mounted");
 		return NULL;
 	}
-	if (!kernel_has_lrugen(btf_path)) {
+	if (!lrugen) {
 		missing(info, "this kernel has no MGLRU (no struct "
 			      "lru_gen_folio)");
 		return NULL;

@@ -13,10 +13,11 @@ struct rs_tier_iter;
 
 /*
  * Load and attach the iterator under info->cgroup_root; sets the TIERS
- * hook's state and, where it cannot be had, why.  NULL then.
+ * hook's state and, where it cannot be had, why.  NULL then.  lrugen: the
+ * kernel's types have MGLRU's struct lru_gen_folio (without it, no tiers).
  */
 struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
-				       const char *btf_path);
+				       const char *btf_path, bool lrugen);
 /* Read every memcg's counters into the model: 0, or -errno. */
 int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m);
 void rs_tier_iter_close(struct rs_tier_iter *t);

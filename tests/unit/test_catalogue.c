@@ -361,8 +361,8 @@ static void live_equals_recorded(void **state)
 	assert_true(rs_row_number(&live, rs_row_by_key("reclaimed_by_kswapd")) *
 			    2 ==
 		    live.field[RS_F_RECLAIMED]);
-	assert_true(rs_row_number(&live,
-				  rs_row_by_key("reclaimed_by_memcg")) == 0);
+	assert_true(rs_row_number(&live, rs_row_by_key("reclaimed_by_memcg")) ==
+		    0);
 	/* each reclaimer's yield: its pages over its own pass time */
 	assert_true(rs_row_number(&live, rs_row_by_key("kswapd_yield")) ==
 		    live.field[RS_F_RECLAIMED] / live.field[RS_F_PASS_NS] *
