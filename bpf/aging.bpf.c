@@ -168,10 +168,13 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	ev->min_seq[1] = lruvec->lrugen.min_seq[1];
 	ev->max_seq = lruvec->lrugen.max_seq;
 	ev->duration_ns = duration;
+	ev->gens_known = rs_lrugen_gens_fit(lruvec);
 	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
 		for (int type = 0; type < 2; type++)
 			ev->nr_pages[gen][type] =
-				rs_lrugen_pages(lruvec, gen, type);
+				ev->gens_known
+					? rs_lrugen_pages(lruvec, gen, type)
+					: 0;
 	for (int i = 0; i < RS_NR_WALK_STATS; i++)
 		ev->walk[i] = walk_known ? walk[i] : 0;
 	ev->walk_known = walk_known;

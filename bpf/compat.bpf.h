@@ -282,11 +282,27 @@ static __always_inline bool rs_tier_layout(struct rs_tier_layout *l)
  * its size.
  */
 struct lru_gen_folio___nested {
-	long nr_pages[RS_MAX_NR_GENS][2][1];
+	long nr_pages[1][2][1];
 } __attribute__((preserve_access_index));
 struct lru_gen_folio___flat {
 	long nr_pages[1];
 } __attribute__((preserve_access_index));
+
+/*
+ * The kernel's MAX_NR_GENS, from lrugen.timestamps[MAX_NR_GENS] (there since
+ * MGLRU came, v6.1): records hold RS_MAX_NR_GENS generations and index them
+ * seq % RS_MAX_NR_GENS, so their sizes are filled only where the two agree
+ * (rs_lrugen_gens_fit), never guessed.
+ */
+static __always_inline __u32 rs_lrugen_nr_gens(struct lruvec *lruvec)
+{
+	return bpf_core_field_size(lruvec->lrugen.timestamps) / sizeof(long);
+}
+
+static __always_inline bool rs_lrugen_gens_fit(struct lruvec *lruvec)
+{
+	return rs_lrugen_nr_gens(lruvec) == RS_MAX_NR_GENS;
+}
 
 static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
 					     int type)
@@ -306,7 +322,7 @@ static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
 	} else {
 		return 0;
 	}
-	zones = size / sizeof(long) / (RS_MAX_NR_GENS * 2);
+	zones = size / sizeof(long) / (rs_lrugen_nr_gens(lruvec) * 2);
 	for (__u32 zone = 0; zone < 8; zone++) {
 		long pages = 0;
 

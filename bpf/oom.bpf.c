@@ -68,7 +68,9 @@ static __always_inline void oom_exit(struct rs_task_state *st,
 	lruvec = rs_memcg_lruvec(memcg, nid);
 	if (lruvec && bpf_core_field_exists(lruvec->lrugen) &&
 	    bpf_core_field_exists(lruvec->lrugen.max_seq) &&
-	    bpf_core_field_exists(lruvec->lrugen.min_seq)) {
+	    bpf_core_field_exists(lruvec->lrugen.min_seq) &&
+	    bpf_core_field_exists(lruvec->lrugen.timestamps) &&
+	    rs_lrugen_gens_fit(lruvec)) {
 		ev->lru_known = 1;
 		ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
 		ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);

@@ -42,10 +42,11 @@ struct rs_aging_event {
 	 */
 	__u64 walk[RS_NR_WALK_STATS];
 	__u8 walk_known;
+	__u8 gens_known; /* nr_pages filled: the kernel has RS_MAX_NR_GENS */
 	__u8 force_scan;
 	__u8 success;
 	__u8 trigger; /* enum rs_aging_trigger */
-	__u8 pad[4];
+	__u8 pad[3];
 };
 
 #endif /* RS_AGING_H */

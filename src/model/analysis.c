@@ -15,10 +15,12 @@ static double from_events(const struct rs_recording *r, double v)
 	return r->has_events && !r->drops && !r->missed ? v : NAN;
 }
 
-/* Pages summed over a memcg's oom records, as a mean per OOM in MiB. */
+/* Pages summed over a memcg's oom records, as a mean in MiB over those
+ * that carry the LRU's generations. */
 static double oom_mean_mib(const struct rs_rec_memcg *m, double pages)
 {
-	return m->oom_records ? pages / m->oom_records * 4096 / 1048576 : NAN;
+	return m->oom_lru_records ? pages / m->oom_lru_records * 4096 / 1048576
+				  : NAN;
 }
 
 void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
@@ -206,6 +208,7 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 			t->pass_ns_by[r] =
 				add(t->pass_ns_by[r], m->pass_ns_by[r]);
 		t->oom_records += m->oom_records;
+		t->oom_lru_records += m->oom_lru_records;
 		t->oom_file_pages += m->oom_file_pages;
 		t->oom_anon_pages += m->oom_anon_pages;
 		/* memory.current is hierarchical: only the root's would do */

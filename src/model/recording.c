@@ -362,6 +362,8 @@ static int event(struct reader *rd, json_t *o)
 		size_t i;
 
 		m->oom_records++;
+		/* no generations (no MGLRU, another MAX_NR_GENS): not a 0 */
+		m->oom_lru_records += json_is_array(gens);
 		json_array_foreach (gens, i, g) {
 			double anon, file;
 

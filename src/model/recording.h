@@ -93,6 +93,7 @@ struct rs_rec_memcg {
 	double pass_ns_by[RS_NR_RECLAIMERS]; /* MGLRU pass time; NaN */
 	/* oom records: how many, and their LRU's pages summed (all gens) */
 	__u64 oom_records;
+	__u64 oom_lru_records; /* of them, with the LRU's generations */
 	double oom_file_pages, oom_anon_pages;
 };
 

@@ -336,7 +336,12 @@ static void aging_line(struct rs_event_writer *w, const void *rec)
 	U64("max_seq", e->max_seq);
 	U64("min_seq_anon", e->min_seq[0]);
 	U64("min_seq_file", e->min_seq[1]);
-	put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
+	if (e->gens_known) {
+		put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
+	} else {
+		KEY("generations"); /* the kernel has another MAX_NR_GENS */
+		put(w, "null", 4);
+	}
 	/* what the page-table walk counted since the lruvec's last aging,
 	 * null where the kernel keeps no walk counters */
 	for (int i = 0; i < RS_NR_WALK_STATS; i++) {

@@ -67,6 +67,8 @@ CORE = {
     ("lruvec", "lrugen"): "MGLRU's generations (MGLRU programs only)",
     ("lru_gen_folio", "max_seq"): "aging: max_seq",
     ("lru_gen_folio", "min_seq"): "retirement: min_seq",
+    ("lru_gen_folio", "timestamps"): "MAX_NR_GENS (its size): aging's "
+    "generations",
 }
 
 # Guarded members that feed no value of their own: the program falls back
@@ -82,6 +84,7 @@ GUARDED_WITH_FALLBACK = {
     ("lruvec", "lrugen"): "oom record: no generations (no MGLRU)",
     ("lru_gen_folio", "max_seq"): "oom record: no generations (no MGLRU)",
     ("lru_gen_folio", "min_seq"): "oom record: no generations (no MGLRU)",
+    ("lru_gen_folio", "timestamps"): "oom record: no generations",
 }
 
 judge = Judge()

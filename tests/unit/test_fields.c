@@ -250,7 +250,17 @@ static void header_and_events(void **state)
 	ag.max_seq = 8;
 	ag.nr_pages[5 % 4][0] = 10;
 	ag.nr_pages[8 % 4][1] = 20;
+	/* a kernel with another MAX_NR_GENS: no sizes, null not wrong */
 	e = event_json(w, m, &info, &ag, sizeof(ag));
+	assert_true(json_is_null(json_object_get(e, "generations")));
+	assert_true(json_is_null(json_object_get(e, "walk_ptes")));
+	json_decref(e);
+	ag.gens_known = 1;
+	ag.walk_known = 1;
+	ag.walk[RS_WALK_YOUNG] = 7;
+	e = event_json(w, m, &info, &ag, sizeof(ag));
+	assert_int_equal(json_integer_value(json_object_get(e, "walk_young")),
+			 7);
 	gens = json_object_get(e, "generations");
 	assert_int_equal(json_array_size(gens), 4); /* seq 5..8 */
 	assert_int_equal(json_integer_value(json_object_get(
@@ -437,7 +447,8 @@ static void event_lines(void **state)
 					       12345678901234567ULL,
 					       9223372036854775807ULL};
 		struct rs_aging_event ag = {.hdr = {.type = RS_EV_AGING},
-					    .max_seq = 0};
+					    .max_seq = 0,
+					    .gens_known = 1};
 		char want[64];
 
 		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]);

@@ -256,6 +256,29 @@ static void tiers(void **state)
 	rs_recording_free(&r);
 }
 
+/* The LRU at OOM: a mean over the records that have generations. */
+static void oom_means(void **state)
+{
+	struct rs_recording r;
+	struct rs_values v;
+	char err[512];
+	const char *text = HEADER
+		"{\"type\":\"event\",\"kind\":\"oom\",\"id\":1,"
+		"\"t\":1,\"generations\":[{\"seq\":1,\"anon\":512,"
+		"\"file\":256}]}\n"
+		"{\"type\":\"event\",\"kind\":\"oom\",\"id\":1,\"t\":2}\n"
+		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,\"ooms\":2}]}\n";
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nr_memcgs, 1);
+	rs_rec_values(&r, &r.memcgs[0], &v);
+	/* 512 pages of 4 KiB: 2 MiB, over one record, not two */
+	assert_true(v.event_value[RS_EVV_OOM_ANON_MIB] == 2.0);
+	assert_true(v.event_value[RS_EVV_OOM_FILE_MIB] == 1.0);
+	rs_recording_free(&r);
+}
+
 static void jain(void **state)
 {
 	double equal[] = {3, 3, 3, 3}, one[] = {1, 0, 0, 0},
@@ -472,7 +495,7 @@ int main(void)
 		cmocka_unit_test(tolerated),  cmocka_unit_test(jain),
 		cmocka_unit_test(figures),    cmocka_unit_test(nested_total),
 		cmocka_unit_test(outcomes),   cmocka_unit_test(cut_short_drops),
-		cmocka_unit_test(tiers),
+		cmocka_unit_test(tiers),      cmocka_unit_test(oom_means),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
