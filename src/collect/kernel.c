@@ -110,9 +110,10 @@ static __u32 member_type(const struct btf *btf, __u32 id, const char *member,
  */
 static const char *member_unusable(int hook, const struct btf *btf, __u32 type)
 {
+	const __s64 one_slot = RS_NR_WALK_STATS * (__s64)sizeof(unsigned long);
+
 	if (hook == RS_HOOK_WALK_STATS &&
-	    btf__resolve_size(btf, type) !=
-		    (__s64)(RS_NR_WALK_STATS * sizeof(unsigned long)))
+	    btf__resolve_size(btf, type) != one_slot)
 		return "this kernel keeps the page-table walk's counters per "
 		       "generation (CONFIG_LRU_GEN_STATS), not as running "
 		       "totals";
