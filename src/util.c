@@ -225,6 +225,23 @@ bool rs_grow(void **array, size_t *cap, size_t n, size_t size)
 	return true;
 }
 
+bool rs_key_value(const char *text, const char *key, __u64 *value)
+{
+	size_t kl = strlen(key);
+
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long v;
+
+		if (!strncmp(line, key, kl) && line[kl] == ' ' &&
+		    sscanf(line + kl + 1, "%llu", &v) == 1) {
+			*value = v;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool rs_read_gate_due(struct rs_read_gate *g, bool flag, bool all)
 {
 	bool due = flag || g->read_again || g->read_all || all ||

@@ -25,6 +25,9 @@ void rs_sleep_unless(volatile int *flag, double seconds);
 
 /* Read a small file into buf, strip the trailing newline; -errno. */
 int rs_read_file(const char *path, char *buf, size_t size);
+/* The value after "key " on a line of text (memory.stat, /proc/vmstat);
+ * false if no line has it. */
+bool rs_key_value(const char *text, const char *key, __u64 *value);
 /* The same, for path relative to the directory fd dir (openat). */
 int rs_read_file_at(int dir, const char *path, char *buf, size_t size);
 /*

@@ -926,10 +926,12 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	struct snapshot_ctx sc = {.model = m, .ncpus = c->ncpus};
 	__u64 stats[RS_NR_STATS], *misses;
 	int fd, err = 0;
+	bool due;
 
 	/* a snapshot without adds keeps every total and zeroes the intervals */
 	rs_model_begin(m);
-	if (maps_changed(c, all)) {
+	due = maps_changed(c, all);
+	if (due) {
 		err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
 			       sizeof(struct rs_agg_key),
 			       c->ncpus * sizeof(struct rs_agg_value), add_cell,
@@ -973,7 +975,7 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	 * read (memory) leaves the last values, which lose nothing: the next
 	 * read gives the state again.
 	 */
-	if (rs_tier_iter_read(c->tiers, m) && verbose)
+	if (rs_tier_iter_read(c->tiers, m, due) && verbose)
 		fprintf(stderr, "reclaimscope: reading the tiers failed\n");
 	return 0;
 }

@@ -57,24 +57,6 @@ static bool due(const struct rs_cgroups *cg, const struct rs_model *m,
 	return (mc->id + cg->refresh) % RS_CG_IDLE_EVERY == 0;
 }
 
-/* The value after "key " on a line of text; false if no line has it. */
-static bool key_value(const char *text, const char *key, __u64 *value)
-{
-	size_t kl = strlen(key);
-
-	for (const char *line = text; line && *line;
-	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		unsigned long long v;
-
-		if (!strncmp(line, key, kl) && line[kl] == ' ' &&
-		    sscanf(line + kl + 1, "%llu", &v) == 1) {
-			*value = v;
-			return true;
-		}
-	}
-	return false;
-}
-
 /*
  * The counters of one memcg's files (a mask of enum rs_cg_file) into the
  * model, as baseline or sample.  Each file is read once: the kernel formats
@@ -111,7 +93,7 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 		for (int k = 0; k < 2 && cg_files[w].keys[k].key; k++) {
 			__u64 v;
 
-			if (!key_value(text, cg_files[w].keys[k].key, &v))
+			if (!rs_key_value(text, cg_files[w].keys[k].key, &v))
 				continue;
 			if (baseline)
 				rs_model_cg_baseline(
@@ -160,7 +142,7 @@ static bool vm_counts(__u64 count[RS_CG_NR_FILES])
 		for (int k = 0; k < 2 && cg_files[w].keys[k].key; k++) {
 			__u64 v = 0;
 
-			ok &= key_value(text, cg_files[w].keys[k].key, &v);
+			ok &= rs_key_value(text, cg_files[w].keys[k].key, &v);
 			count[w] += v;
 		}
 	}
@@ -257,7 +239,7 @@ static bool parent_count(const struct rs_cgroups *cg, struct parents *ps,
 		snprintf(key, sizeof(key), "%s%s",
 			 cg->version == 2 ? "" : "total_",
 			 cg_files[RS_CG_STAT].keys[k].key);
-		fresh.known = key_value(text, key, &v);
+		fresh.known = rs_key_value(text, key, &v);
 		fresh.count += v;
 	}
 	if (!(fresh.path = strdup(parent)))

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "tier_iter.h"
+#include "util.h"
 #include "tiers.skel.h"
 
 struct rs_tier_iter {
@@ -17,6 +18,8 @@ struct rs_tier_iter {
 	int root_fd;
 	char *buf; /* what one read of the iterator gave */
 	size_t cap;
+	__u64 refaults; /* /proc/vmstat's, at the last read */
+	bool refaults_known;
 };
 
 __attribute__((format(printf, 2, 3))) static void
@@ -136,7 +139,29 @@ static ssize_t read_all(struct rs_tier_iter *t)
 	return (ssize_t)len;
 }
 
-int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m)
+/*
+ * Whether the tiers may have moved since the last read: reclaim moves
+ * them (a program ran: due), and so does a refault, which runs no program
+ * of ours but counts in /proc/vmstat.  An idle machine with thousands of
+ * memcgs is then not walked every refresh.
+ */
+static bool tiers_moved(struct rs_tier_iter *t, bool due)
+{
+	char text[16384];
+	__u64 anon = 0, file = 0;
+	bool known;
+
+	known = !rs_read_file("/proc/vmstat", text, sizeof(text)) &&
+		rs_key_value(text, "workingset_refault_anon", &anon) &&
+		rs_key_value(text, "workingset_refault_file", &file);
+	if (!known || !t->refaults_known || anon + file != t->refaults)
+		due = true;
+	t->refaults = anon + file;
+	t->refaults_known = known;
+	return due;
+}
+
+int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 {
 	const struct rs_tier_record *rec;
 	struct rs_tiers sum;
@@ -144,7 +169,7 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m)
 	ssize_t len;
 	size_t nr;
 
-	if (!t)
+	if (!t || !tiers_moved(t, due))
 		return 0;
 	len = read_all(t);
 	if (len < 0)
