@@ -167,8 +167,9 @@ test: deps
 tests: unit fuzz sanitize lint installtest debtest promtest hosttest benchsmoke vmtest reporttest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
-# the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), then
-# the table and BENCHMARKS.md (report.py).  The figures are never pass/fail;
+# the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), the
+# copy-count experiment (the copies scenario), then the table and
+# BENCHMARKS.md (report.py).  The figures are never pass/fail;
 # the VM part's checks (complete figures, the hook cost metrics equal to the
 # kernel's timing) are.  benchsmoke runs the same scripts at tiny sizes (in
 # `make test`) so that they keep working.
@@ -177,7 +178,9 @@ bench: $(BENCH_BINS)
 	scripts/install-deps.sh --bench
 	tests/bench/bench.sh
 	RS_VM_TIMEOUT=3600 tests/vm/run bench
-	python3 tests/bench/report.py $(OUT)/bench/host.jsonl BENCHMARKS.md $(OUT)/vm/bench/results
+	tests/vm/run copies
+	python3 tests/bench/report.py $(OUT)/bench/host.jsonl BENCHMARKS.md \
+		$(OUT)/vm/bench/results $(OUT)/vm/copies/results
 
 benchsmoke: $(BENCH_BINS)
 	BENCH_SMOKE=1 RS_BENCH_OUT=$(OUT)/bench-smoke tests/bench/bench.sh

@@ -7,7 +7,7 @@
 #include "fields.h"
 #include "util.h"
 
-enum { RS_OPT_BPF_STATS = 0x1000, RS_OPT_BTF };
+enum { RS_OPT_BPF_STATS = 0x1000, RS_OPT_BTF, RS_OPT_COPIES };
 
 static const struct argp_option common_options[] = {
 	{"verbose", 'v', NULL, 0, "Show libbpf's debug output", -1},
@@ -21,6 +21,13 @@ static const struct argp_option common_options[] = {
 	 ".BTF section) instead of /sys/kernel/btf/vmlinux, for the programs' "
 	 "field offsets and for what probe reports: a kernel whose BTF is "
 	 "elsewhere, or a test of what a kernel lacking a field would show",
+	 -1},
+	{"copies", RS_OPT_COPIES, "N", 0,
+	 "Attach N copies of each program (1 to 5, default 5; tracepoint "
+	 "programs that run with preemption off need one).  The kernel skips "
+	 "a program whose earlier run on the same CPU was preempted; a later "
+	 "copy runs instead, so fewer copies cost less and may lose events "
+	 "under heavy contention (counted as missed): see BENCHMARKS.md",
 	 -1},
 	{0},
 };
@@ -40,6 +47,19 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case RS_OPT_BTF:
 		o->btf_path = arg;
 		return 0;
+	case RS_OPT_COPIES: {
+		__u64 n;
+
+		if (rs_parse_u64(arg, 1, RS_COPIES, &n)) {
+			argp_error(state,
+				   "invalid --copies '%s': give a count from "
+				   "1 to %d",
+				   arg, RS_COPIES);
+			return EINVAL;
+		}
+		o->copies = (int)n;
+		return 0;
+	}
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -75,6 +95,7 @@ void rs_cli_collector_opts(const struct rs_common_opts *common,
 	copts->verbose = common->verbose;
 	copts->bpf_stats = common->bpf_stats;
 	copts->btf_path = common->btf_path;
+	copts->copies = common->copies;
 }
 
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

@@ -12,6 +12,7 @@ struct rs_common_opts {
 	bool verbose;
 	bool bpf_stats;
 	const char *btf_path; /* --btf: the kernel's types from this file */
+	int copies;	      /* --copies; 0: RS_COPIES */
 };
 
 /*

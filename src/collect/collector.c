@@ -163,11 +163,13 @@ static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
 /*
  * How many copies of a spec's program run: all RS_COPIES for fentry/fexit
  * (trampolines always run preemptible), one for a tracepoint where the
- * kernel runs them with preemption off (no other task can find it busy).
+ * kernel runs them with preemption off (no other task can find it busy);
+ * fewer where --copies says so.
  */
 static int copies_of(const struct rs_run_info *info, int i)
 {
-	return rs_prog_specs[i].tracepoint ? rs_tp_copies(info) : RS_COPIES;
+	return rs_prog_specs[i].tracepoint ? rs_tp_copies(info)
+					   : rs_fn_copies(info);
 }
 
 /* Copy k (0-based) of a spec's program: "name", "name_2", ... */
@@ -379,7 +381,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 		 * (kernel/bpf/trampoline.c adds at the list's head).
 		 */
 		for (int n = 0; n < copies_of(info, i); n++) {
-			int k = s->tracepoint ? n : RS_COPIES - 1 - n;
+			int k = s->tracepoint ? n : copies_of(info, i) - 1 - n;
 
 			c->links[i][k] = attach_one(
 				copy_of(c->skel, s->prog, k), s, info, ch);
@@ -617,6 +619,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 
 	verbose = opts->verbose;
 	libbpf_set_print(print_fn);
+	info->copies = opts->copies ? opts->copies : RS_COPIES;
 	*out = NULL;
 	btf = kernel_btf(opts, info, errbuf, errsz, &err);
 	if (!btf)

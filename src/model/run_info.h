@@ -46,6 +46,8 @@ struct rs_run_info {
 	 */
 	int tp_preempt_off;
 	char tp_preempt_why[96];
+	/* copies attached of each program (RS_PROGS), 1 to RS_COPIES */
+	int copies;
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
 	char start[40];	       /* RFC 3339 */
@@ -66,13 +68,20 @@ const char *rs_hook_state_text(const struct rs_hook_status *h, char *buf,
 /* A BPF hook attached while the kernel times programs: runs, run_ns hold. */
 bool rs_hook_cost_known(const struct rs_run_info *info, enum rs_hook h);
 
+/* Copies of each function program attached (RS_PROGS): --copies. */
+static inline int rs_fn_copies(const struct rs_run_info *info)
+{
+	return info->copies > 0 && info->copies < RS_COPIES ? info->copies
+							    : RS_COPIES;
+}
+
 /*
- * Copies of each tracepoint program attached (RS_PROGS): one where they run
- * with preemption off (no other task can find one busy), else RS_COPIES.
+ * Copies of each tracepoint program attached: one where they run with
+ * preemption off (no other task can find one busy), else as functions'.
  */
 static inline int rs_tp_copies(const struct rs_run_info *info)
 {
-	return info->tp_preempt_off == 1 ? 1 : RS_COPIES;
+	return info->tp_preempt_off == 1 ? 1 : rs_fn_copies(info);
 }
 
 /* Mode in one word: "full", "partial" or "tracepoint-only". */

@@ -154,9 +154,37 @@ def vm_section(vm_dir):
     return lines
 
 
+def copies_section(res_dir):
+    """How many copies of each program exactness needs (tests/vm/scenarios/
+    copies.sh, judged by check.py scenario_copies)."""
+    path = os.path.join(res_dir, "copies.json")
+    lines = ["## 6. Copies of each program (VM, series kernel)", ""]
+    if not os.path.exists(path):
+        return lines + [f"Not run ({path} is missing).", ""]
+    with open(path) as f:
+        rows = json.load(f)
+    lines += ["The kernel skips a BPF program whose earlier run on the same CPU "
+              "is still in progress (preempted, or nested), and counts the skip "
+              "in its `recursion_misses`; RS_PROGS attaches copies that do the "
+              "work only when an earlier one was skipped. The tenants load (8 "
+              "readers in sibling memcgs under a 128 MiB parent: 8 reclaimers "
+              "on the guest's 2 CPUs, the heaviest contention the VM makes), "
+              "once per `record --copies N`, each in fresh memcgs; lost = "
+              "first-copy skips no later copy made up (summary `missed`); "
+              "wrong = memcg totals (isolated, reclaimed) that differ from "
+              "memory.stat's pgscan and pgsteal.", "",
+              "| copies | events lost | pages scanned | memcgs with a wrong total (of 8) |",
+              "|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['copies']} | {r['missed']:,} | {r['pages_scanned']:,} "
+                     f"| {r['memcgs_wrong']} |")
+    return lines + [""]
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md [VM_RESULTS_DIR]")
+    if len(sys.argv) not in (3, 4, 5):
+        sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md [VM_RESULTS_DIR "
+                 "[COPIES_RESULTS_DIR]]")
     rows = load(sys.argv[1])
     machine = next(r for r in rows if r["kind"] == "machine")
     work = [r for r in rows if r["kind"] == "workload"]
@@ -242,12 +270,14 @@ def main():
                      f"{daemon['later_core_share'] * 100:.2f}% once they have been "
                      f"idle a minute")
     lines.append("")
-    if len(sys.argv) == 4:
+    if len(sys.argv) >= 4:
         if os.path.exists(os.path.join(sys.argv[3], "bench.jsonl")):
             lines += vm_section(sys.argv[3])
         else:
             lines += ["## 5. On the series kernel (VM)", "",
                       f"Not run ({sys.argv[3]}/bench.jsonl is missing).", ""]
+    if len(sys.argv) == 5:
+        lines += copies_section(sys.argv[4])
     # what the figures mean and what was tried: written by hand
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
     if os.path.exists(notes):

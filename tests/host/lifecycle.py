@@ -246,7 +246,7 @@ GARBAGE = ["", "-1", "0", "abc", "1x", "0x10", "1e999", "nan", "inf", "1.5.5",
 # (exit 2) naming the value, before anything is loaded.  Values a
 # command can take (e.g. 0 for --expire) are left out per option.
 NUMERIC = {
-    "record": {"-i": (), "-d": (), "--ring-size": ()},
+    "record": {"-i": (), "-d": (), "--ring-size": (), "--copies": ()},
     "top": {"-i": (), "-n": ()},
     "daemon": {"-i": (), "--expire": ("0",), "--max-connections": ()},
     "report": {"--budget-ms": ()},

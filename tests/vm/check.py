@@ -965,6 +965,45 @@ def scenario_bench(res, header, summary, rec):
         exact_totals(res, m, gone=False)
 
 
+def scenario_copies(res, header, summary, rec):
+    """Issue 20's copy count: per `--copies N`, the events the kernel's
+    skips lost (summary "missed") and whether every memcg's totals still
+    equal its memory.stat.  Figures for BENCHMARKS.md (copies.json); five
+    copies, what record attaches by default, must lose nothing."""
+    rows = []
+    for n in (1, 2, 3, 5):
+        path = os.path.join(res, "rec.ndjson" if n == 5 else f"rec.c{n}.ndjson")
+        lines = load_recording(path)
+        head = next((l for l in lines if l.get("type") == "header"), {})
+        summ = next((l for l in lines if l.get("type") == "summary"), None)
+        if not check(summ is not None and head.get("copies") == n,
+                     f"--copies {n}: a whole recording that says so "
+                     f"({head.get('copies')})"):
+            continue
+        wrong, pages = [], 0
+        for i in range(1, 9):
+            m = memcg(summ, f"/c{n}/t{i}")
+            name = f"c{n}_t{i}"
+            before = read_kv(os.path.join(res, f"memstat.{name}.before.c{n}"))
+            after = read_kv(os.path.join(res, f"memstat.{name}.after.c{n}"))
+            for ours, theirs in (("isolated", "pgscan"), ("reclaimed", "pgsteal")):
+                want = after[theirs] - before[theirs]
+                got = m[ours] if m else None
+                pages += want if ours == "isolated" else 0
+                if got != want:
+                    wrong.append(f"t{i} {ours} {got} != {want}")
+        rows.append({"copies": n, "missed": summ.get("missed"),
+                     "pages_scanned": pages, "memcgs_wrong": len(wrong)})
+        print(f"  info  --copies {n}: {summ.get('missed')} events lost, "
+              f"{pages} pages scanned, totals wrong in {wrong[:4] or 'none'}")
+        if n == 5:
+            check(summ.get("missed") == 0 and not wrong,
+                  f"--copies 5 (the default): nothing lost, every total "
+                  f"exact ({summ.get('missed')} lost, {wrong[:3]})")
+    with open(os.path.join(res, "copies.json"), "w") as f:
+        json.dump(rows, f)
+
+
 def scenario_lab(res, header, summary, rec):
     """A reclaim lab run (scripts/lab): the workload's outcome is in the
     recording, and every memcg it used has exact totals (scan, reclaim,
@@ -1025,6 +1064,7 @@ SCENARIOS = {
     "global": scenario_global,
     "wbstorm": scenario_wbstorm,
     "lab": scenario_lab,
+    "copies": scenario_copies,
     "core": scenario_core,
     "legacy": scenario_legacy,
 }
