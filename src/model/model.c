@@ -676,9 +676,17 @@ void rs_model_cg_apply(struct rs_model *m)
 
 int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t)
 {
-	struct path_entry *p = entry_of(m, id);
 	struct rs_memcg *mc = memcg_of(m, id);
+	struct path_entry *p;
 
+	/*
+	 * Only memcgs the model tracks (reclaim counted in them): the
+	 * iterator walks every memcg, and an entry for each one that never
+	 * reclaimed would grow, never expiring, as memcgs come and go.
+	 */
+	if (!mc)
+		return 0;
+	p = entry_of(m, id);
 	if (!p)
 		return -1;
 	if (!p->tiers) {

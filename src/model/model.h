@@ -167,7 +167,8 @@ void rs_model_cg_unreadable(struct rs_model *m, __u64 id, enum rs_field f,
 bool rs_memcg_field_known(const struct rs_model *m, const struct rs_memcg *mc,
 			  enum rs_field f);
 
-/* The memcg's tier counters as just read (kept once it is gone). */
+/* A tracked memcg's tier counters as just read (kept once it is gone);
+ * others are not kept. */
 int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t);
 
 /* Gauges read from cgroupfs this interval (NaN: unknown). */

@@ -639,6 +639,32 @@ static void gone_memcgs_expire(void **state)
 	rs_model_free(m);
 }
 
+/* Tiers are kept for tracked memcgs only, across snapshots, until forgotten. */
+static void tiers_of_tracked_memcgs(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	struct rs_tiers t = {.nr_tiers = 4};
+
+	(void)state;
+	t.v[1][0][RS_TIER_EVICTED] = 123;
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 1);
+	assert_int_equal(rs_model_set_tiers(m, 7, &t), 0);
+	/* memcg 9 never reclaimed: its tiers are not kept */
+	assert_int_equal(rs_model_set_tiers(m, 9, &t), 0);
+	assert_int_equal(rs_model_find(m, 7)->tiers->v[1][0][RS_TIER_EVICTED],
+			 123);
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	add(m, 9, 0, RS_RECLAIMER_MEMCG, 1, 1);
+	rs_model_end(m, 2);
+	assert_non_null(rs_model_find(m, 7)->tiers); /* kept across snapshots */
+	assert_null(rs_model_find(m, 9)->tiers);
+	rs_model_forget(m, 7); /* and freed with the memcg (the sanitizers) */
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +684,7 @@ int main(void)
 		cmocka_unit_test(hist_intervals),
 		cmocka_unit_test(gone_memcgs_expire),
 		cmocka_unit_test(snapshots_without_adds),
+		cmocka_unit_test(tiers_of_tracked_memcgs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
