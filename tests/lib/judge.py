@@ -5,6 +5,7 @@ Each check prints "ok" or "FAIL" with what it asserts; the closing line is
 """
 import json
 import re
+import rs_tables  # noqa: E402 (tests/lib, beside this file)
 
 
 class Judge:
@@ -122,16 +123,21 @@ def hook_cost_checks(judge, probe, samples, before, after, ids):
                 f"one copy of each tracepoint program iff tracepoints run "
                 f"with preemption off ({probe['tracepoint_preemption']}: "
                 f"{probe['tracepoint_copies']})")
+    # per-event hooks only: an iterator ('i', read when userspace asks)
+    # has no copies and no cost per event
+    kinds = {name: kind for _, name, kind in rs_tables.hooks()}
     for hook, st in probe["hooks"].items():
         firsts = st.get("programs")
-        if not firsts:
+        if firsts and kinds.get(hook) == "i":
+            claimed.update(p for p in hi if p in firsts)
+        if not firsts or kinds.get(hook) not in ("f", "t"):
             continue
         every = [p for p in hi
                  if re.sub(r"_[0-9]+$", "", p) in firsts]
         claimed.update(every)
         # copies (RS_PROGS): one per tracepoint program where the kernel
         # runs them with preemption off, five for functions and elsewhere
-        tracepoint = hook.startswith(("mm_", "cgroup_"))
+        tracepoint = kinds[hook] == "t"
         copies = probe["tracepoint_copies"] if tracepoint else 5
         judge.check(len(every) == copies * len(firsts),
                     f"{hook}: {copies} cop{'y' if copies == 1 else 'ies'} "
