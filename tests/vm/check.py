@@ -23,9 +23,9 @@ judge = Judge()
 check = judge.check
 
 
-def read_lru_gen(path):
-    """/sys/kernel/debug/lru_gen: {(memcg_path, node): max_seq}."""
-    out = {}
+def lru_gen_lines(path):
+    """The lines of /sys/kernel/debug/lru_gen or lru_gen_full below a memcg
+    and node header: (memcg_path, node, fields)."""
     memcg = node = None
     with open(path) as f:
         for line in f:
@@ -36,9 +36,17 @@ def read_lru_gen(path):
                 memcg = parts[2] if len(parts) > 2 else "/"
             elif parts[0] == "node":
                 node = int(parts[1])
-            elif parts[0].isdigit() and memcg is not None:
-                key = (memcg, node)
-                out[key] = max(out.get(key, 0), int(parts[0]))
+            elif memcg is not None:
+                yield memcg, node, parts
+
+
+def read_lru_gen(path):
+    """/sys/kernel/debug/lru_gen: {(memcg_path, node): max_seq}."""
+    out = {}
+    for memcg, node, parts in lru_gen_lines(path):
+        if parts[0].isdigit():
+            key = (memcg, node)
+            out[key] = max(out.get(key, 0), int(parts[0]))
     return out
 
 
@@ -52,20 +60,9 @@ def read_walk_stats(path):
     lru_gen_seq_show_full), or None without the file."""
     if not os.path.exists(path):
         return None
-    out = {}
-    memcg = node = None
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if not parts:
-                continue
-            if parts[0] == "memcg":
-                memcg = parts[2] if len(parts) > 2 else "/"
-            elif parts[0] == "node":
-                node = int(parts[1])
-            elif len(parts) == 4 and [p[-1] for p in parts] == list("TYFA"):
-                out[(memcg, node)] = [int(p[:-1]) for p in parts]
-    return out
+    return {(memcg, node): [int(p[:-1]) for p in parts]
+            for memcg, node, parts in lru_gen_lines(path)
+            if len(parts) == 4 and [p[-1] for p in parts] == list("TYFA")}
 
 
 def walk_exact(res, m):
@@ -95,31 +92,23 @@ def read_tiers_full(path):
     if not os.path.exists(path):
         return None
     out = {}
-    memcg = None
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if not parts:
-                continue
-            if parts[0] == "memcg":
-                memcg = parts[2] if len(parts) > 2 else "/"
-                continue
-            if len(parts) != 7 or memcg is None or not parts[0].isdigit():
-                continue
-            tier = int(parts[0])
-            for t, name in enumerate(("anon", "file")):
-                tokens = parts[1 + 3 * t:4 + 3 * t]
-                suffix = "".join(tok[-1] for tok in tokens)
-                values = [int(tok[:-1]) for tok in tokens]
-                tiers = out.setdefault(memcg, {"anon": [], "file": []})[name]
-                while len(tiers) <= tier:
-                    tiers.append([0] * 5)
-                if suffix == "rep":
-                    for i in range(3):
-                        tiers[tier][i] += values[i]
-                elif suffix == "RTx":
-                    tiers[tier][3] += values[0]
-                    tiers[tier][4] += values[1]
+    for memcg, _node, parts in lru_gen_lines(path):
+        if len(parts) != 7 or not parts[0].isdigit():
+            continue
+        tier = int(parts[0])
+        for t, name in enumerate(("anon", "file")):
+            tokens = parts[1 + 3 * t:4 + 3 * t]
+            suffix = "".join(tok[-1] for tok in tokens)
+            values = [int(tok[:-1]) for tok in tokens]
+            tiers = out.setdefault(memcg, {"anon": [], "file": []})[name]
+            while len(tiers) <= tier:
+                tiers.append([0] * 5)
+            if suffix == "rep":
+                for i in range(3):
+                    tiers[tier][i] += values[i]
+            elif suffix == "RTx":
+                tiers[tier][3] += values[0]
+                tiers[tier][4] += values[1]
     return out
 
 
