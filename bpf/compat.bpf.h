@@ -237,40 +237,27 @@ struct rs_tier_layout {
 	__u32 avg_size, protected_size, evicted_size;
 };
 
+/* The layout of flavor pointer f, where all its arrays exist. */
+#define RS_TIER_LAYOUT_OF(f, l)                                                \
+	(bpf_core_field_exists((f)->avg_refaulted) &&                          \
+	 bpf_core_field_exists((f)->protected) &&                              \
+	 bpf_core_field_exists((f)->evicted) &&                                \
+	 bpf_core_field_exists((f)->refaulted) &&                              \
+	 ((l)->avg_refaulted = bpf_core_field_offset((f)->avg_refaulted),      \
+	  (l)->avg_total = bpf_core_field_offset((f)->avg_total),              \
+	  (l)->protected = bpf_core_field_offset((f)->protected),              \
+	  (l)->evicted = bpf_core_field_offset((f)->evicted),                  \
+	  (l)->refaulted = bpf_core_field_offset((f)->refaulted),              \
+	  (l)->avg_size = bpf_core_field_size((f)->avg_refaulted),             \
+	  (l)->protected_size = bpf_core_field_size((f)->protected),           \
+	  (l)->evicted_size = bpf_core_field_size((f)->evicted), true))
+
 static __always_inline bool rs_tier_layout(struct rs_tier_layout *l)
 {
 	struct lru_gen_folio___tiers_nested *nested = 0;
 	struct lru_gen_folio___tiers_flat *flat = 0;
 
-	if (bpf_core_field_exists(nested->avg_refaulted) &&
-	    bpf_core_field_exists(nested->protected) &&
-	    bpf_core_field_exists(nested->evicted) &&
-	    bpf_core_field_exists(nested->refaulted)) {
-		l->avg_refaulted = bpf_core_field_offset(nested->avg_refaulted);
-		l->avg_total = bpf_core_field_offset(nested->avg_total);
-		l->protected = bpf_core_field_offset(nested->protected);
-		l->evicted = bpf_core_field_offset(nested->evicted);
-		l->refaulted = bpf_core_field_offset(nested->refaulted);
-		l->avg_size = bpf_core_field_size(nested->avg_refaulted);
-		l->protected_size = bpf_core_field_size(nested->protected);
-		l->evicted_size = bpf_core_field_size(nested->evicted);
-		return true;
-	}
-	if (bpf_core_field_exists(flat->avg_refaulted) &&
-	    bpf_core_field_exists(flat->protected) &&
-	    bpf_core_field_exists(flat->evicted) &&
-	    bpf_core_field_exists(flat->refaulted)) {
-		l->avg_refaulted = bpf_core_field_offset(flat->avg_refaulted);
-		l->avg_total = bpf_core_field_offset(flat->avg_total);
-		l->protected = bpf_core_field_offset(flat->protected);
-		l->evicted = bpf_core_field_offset(flat->evicted);
-		l->refaulted = bpf_core_field_offset(flat->refaulted);
-		l->avg_size = bpf_core_field_size(flat->avg_refaulted);
-		l->protected_size = bpf_core_field_size(flat->protected);
-		l->evicted_size = bpf_core_field_size(flat->evicted);
-		return true;
-	}
-	return false;
+	return RS_TIER_LAYOUT_OF(nested, l) || RS_TIER_LAYOUT_OF(flat, l);
 }
 
 /*
