@@ -23,11 +23,15 @@ complete_line() { # WORDS...: COMPREPLY for the last word
 expect() { # WHAT WANT WORDS...: WANT among the completions
 	local what=$1 want=$2
 	shift 2
-	if complete_line "$@" | grep -qx -- "$want"; then
+	local got
+	# Captured first: grep -q stops reading at its match, and under
+	# pipefail the writer's SIGPIPE would fail a line that matched.
+	got=$(complete_line "$@")
+	if grep -qx -- "$want" <<<"$got"; then
 		echo "  ok    $what"
 		passed=$((passed + 1))
 	else
-		echo "  FAIL  $what (got: $(complete_line "$@" | tr '\n' ' '))"
+		echo "  FAIL  $what (got: $(tr '\n' ' ' <<<"$got"))"
 		failed=$((failed + 1))
 	fi
 }
@@ -42,7 +46,7 @@ expect "diff's options" --markdown reclaimscope diff --mark
 expect "top --sort columns" eff% reclaimscope top --sort e
 expect "diff --metric names" efficiency reclaimscope diff --metric effi
 expect "report takes recordings" run.ndjson reclaimscope report r
-if complete_line reclaimscope report n | grep -qx notes.txt; then
+if grep -qx notes.txt <<<"$(complete_line reclaimscope report n)"; then
 	echo "  FAIL  report offers only recordings (and folders)"
 	failed=$((failed + 1))
 else

@@ -150,7 +150,7 @@ done
 # Prometheus hands static targets to its scrapers after up to 5 s: wait for
 # the first scrape, or the PromQL check would see nothing of the workload
 for _ in $(seq 300); do
-	curl -sf "http://127.0.0.1:$prom_port/api/v1/targets" | grep -q '"health":"up"' && break
+	curl -sf "http://127.0.0.1:$prom_port/api/v1/targets" | grep '"health":"up"' >/dev/null && break
 	sleep 0.1
 done
 # ... and `top` in a terminal of 80x24 (tmux), driven by keys later
