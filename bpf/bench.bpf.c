@@ -84,6 +84,37 @@ RS_BENCH_PEER(mm_vmscan_direct_reclaim_begin, RS_BENCH_TP_DIRECT_BEGIN)
 RS_BENCH_PEER(mm_vmscan_direct_reclaim_end, RS_BENCH_TP_DIRECT_END)
 RS_BENCH_PEER(mm_shrink_slab_end, RS_BENCH_TP_SLAB_END)
 
+/*
+ * --- the fair peer: the floor for a tool on our attach points -------------
+ *
+ * One template per kind; rs-bench loads it once per point `record`
+ * attaches to (fentry, fexit or tp_btf), retargeted before load, each with
+ * its point's number, all counting into the first load's map.  The bodies
+ * read no argument, so one template verifies against any target.
+ */
+const volatile __u32 rs_fair_point = RS_BENCH_FAIR_FIRST;
+
+SEC("fentry/shrink_lruvec")
+int BPF_PROG(rs_fair_fentry)
+{
+	peer_count(rs_fair_point);
+	return 0;
+}
+
+SEC("fexit/shrink_lruvec")
+int BPF_PROG(rs_fair_fexit)
+{
+	peer_count(rs_fair_point);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_lru_isolate")
+int BPF_PROG(rs_fair_tp)
+{
+	peer_count(rs_fair_point);
+	return 0;
+}
+
 /* --- producer: reclaim records, as many as asked, through the real path -- */
 
 static long emit_one(__u32 i, void *ctx)

@@ -2,7 +2,8 @@
 /*
  * Benchmark programs (bpf/bench.bpf.c), loaded by tests/bench/rs-bench only:
  * an empty control program, a peer that counts the vmscan tracepoints per
- * cgroup the way a bpftrace one-liner does, and a synthetic producer of
+ * cgroup the way a bpftrace one-liner does, the fair peer (the same bare
+ * counter on every point `record` attaches to) and a synthetic producer of
  * event records.  Needs rs_common.h first.
  */
 #ifndef RS_BENCH_H
@@ -32,5 +33,12 @@ enum rs_bench_tp {
 	RS_BENCH_TP_SLAB_END,
 	RS_BENCH_NR_TP,
 };
+
+/*
+ * The fair peer's attach points are numbered from here in the same key's
+ * tracepoint field: one bare counter per point `record` attaches, found
+ * at run time (rs-bench points), so any point number is past the enum.
+ */
+#define RS_BENCH_FAIR_FIRST 64
 
 #endif /* RS_BENCH_H */

@@ -19,7 +19,9 @@ def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
-def workload_table(rows, latency="read p99 µs"):
+def workload_table(rows, latency="read p99 µs", floor=None):
+    """floor: the mode whose slowdown is the floor (the fair peer), for a
+    column of each mode's slowdown as a multiple of it."""
     modes = []
     for r in rows:
         if r["mode"] not in modes:
@@ -27,18 +29,24 @@ def workload_table(rows, latency="read p99 µs"):
     base = [r for r in rows if r["mode"] == "none"]
     base_wall = median([r["wall_s"] for r in base])
     base_cpu = median([r["cpu_s"] for r in base])
-    out = ["| mode | runs | wall s (median) | slowdown | CPU s | pages reclaimed "
-           f"per CPU-s | {latency} |",
-           "|---|---|---|---|---|---|---|"]
-    slow = {}
+    slow = {mode: median([r["wall_s"] for r in rows if r["mode"] == mode])
+            / base_wall - 1 for mode in modes}
+    with_floor = floor in slow and slow[floor] > 0
+    out = ["| mode | runs | wall s (median) | slowdown | "
+           + ("× floor | " if with_floor else "")
+           + f"CPU s | pages reclaimed per CPU-s | {latency} |",
+           "|---|---|---|---|---|---|---|" + ("---|" if with_floor else "")]
     for mode in modes:
         rs = [r for r in rows if r["mode"] == mode]
         wall = median([r["wall_s"] for r in rs])
         cpu = median([r["cpu_s"] for r in rs])
         per_cpu = median([r["reclaimed"] / r["cpu_s"] for r in rs if r["cpu_s"] > 0])
-        slow[mode] = wall / base_wall - 1
+        ratio = ""
+        if with_floor:
+            ratio = ("| " if mode == "none" else
+                     f"{slow[mode] / slow[floor]:.2f}× | ")
         out.append(f"| {mode} | {len(rs)} | {wall:.3f} | {slow[mode] * 100:+.2f}% | "
-                   f"{cpu:.3f} | {per_cpu:,.0f} | "
+                   f"{ratio}{cpu:.3f} | {per_cpu:,.0f} | "
                    f"{median([r['p99_us'] for r in rs]):,.0f} |")
     return out, slow, base_cpu
 
@@ -110,6 +118,52 @@ def bpftool_programs(path):
                 for p in json.load(f) if p.get("name", "").startswith("rs_")]
 
 
+def floor_table(vm_dir):
+    """Per attach point: what our programs there cost per event, all copies
+    (points.MODE.json names each program's point, progs.MODE.json its
+    kernel statistics), against the fair peer's bare counter on the same
+    point (fair.cost.json)."""
+    fair_path = os.path.join(vm_dir, "fair.cost.json")
+    if not os.path.exists(fair_path):
+        return []
+    with open(fair_path) as f:
+        fair = {(p["kind"], p["target"]): p for p in json.load(f)["programs"]}
+    out = ["| tool | point | events | ns/event, ours (all programs and copies) "
+           "| ns/event, fair peer | × peer |", "|---|---|---|---|---|---|"]
+    ratios = {}
+    for mode in ("agg", "stream"):
+        points_path = os.path.join(vm_dir, f"points.{mode}.json")
+        progs_path = os.path.join(vm_dir, f"progs.{mode}.json")
+        if not (os.path.exists(points_path) and os.path.exists(progs_path)):
+            continue
+        with open(points_path) as f:
+            where = {p["prog_id"]: (p["kind"], p["target"])
+                     for p in json.load(f)["points"]}
+        with open(progs_path) as f:
+            progs = {p["id"]: p for p in json.load(f)}
+        per_point = {}
+        for prog_id, point in where.items():
+            p = progs.get(prog_id, {})
+            agg = per_point.setdefault(point, {"ns": 0, "events": 0})
+            agg["ns"] += p.get("run_time_ns", 0)
+            # every program on a point runs once per event
+            agg["events"] = max(agg["events"], p.get("run_cnt", 0))
+        ratios[mode] = []
+        for point, v in sorted(per_point.items(), key=lambda kv: -kv[1]["ns"]):
+            peer = fair.get(point)
+            if not v["events"] or not peer or not peer["runs"]:
+                continue
+            ours_ns = v["ns"] / v["events"]
+            peer_ns = peer["run_ns"] / peer["runs"]
+            ratios[mode].append(ours_ns / peer_ns)
+            out.append(f"| {mode} | {point[0]}:{point[1]} | {v['events']:,} | "
+                       f"{ours_ns:,.0f} | {peer_ns:,.0f} | {ours_ns / peer_ns:.1f}× |")
+    summary = [f"- {mode}: {len(r)} points that fired; × peer median "
+               f"{median(r):.1f}, worst {max(r):.1f}; within 1.5×: "
+               f"{sum(x <= 1.5 for x in r)}" for mode, r in ratios.items() if r]
+    return out + [""] + summary
+
+
 def vm_section(vm_dir):
     """The VM part (tests/vm/scenarios/bench.sh on the series kernel)."""
     rows = load(os.path.join(vm_dir, "bench.jsonl"))
@@ -130,8 +184,23 @@ def vm_section(vm_dir):
         work = [r for r in rows if r["kind"] == "workload" and r["workload"] == wl]
         if not work:
             continue
-        table, _, _ = workload_table(work, lat)
+        table, _, _ = workload_table(work, lat, floor="fair")
         lines += [f"### {wl}: {what}", ""] + table + [""]
+    if any(r.get("mode") == "fair" for r in rows):
+        lines += ["`fair`: the floor, one bare per-cgroup counter (rs-bench) on "
+                  "each point `record`'s programs are attached to (fentry, fexit "
+                  "and tracepoints, listed from the running `record` by "
+                  "`rs-bench points`). × floor = a mode's slowdown over the "
+                  "floor's; targets (issue 20): `agg` ≤ 1.25×, `stream` ≤ 1.5×.",
+                  ""]
+    floor = floor_table(vm_dir)
+    if floor:
+        lines += ["### Cost per event against the floor, point by point", "",
+                  "Our programs' kernel statistics per attach point (every "
+                  "program there and every copy, per event) against the fair "
+                  "peer's program on the same point, both with "
+                  "`kernel.bpf_stats_enabled` over one run of both workloads. "
+                  "Target: ≤ 1.5× per hook.", ""] + floor + [""]
     costs = {}
     for mode in ("control", "agg", "stream", "peer"):
         path = os.path.join(vm_dir, f"progs.{mode}.json")

@@ -9,6 +9,14 @@
  *       one-liner counting the vmscan tracepoints per cgroup does), with the
  *       kernel's run-time statistics on; after SECONDS (or SIGINT) print
  *       each program's runs and run time
+ *   rs-bench points
+ *       the points (fentry, fexit, tp_btf and target) record's programs
+ *       are attached to now, with their program ids: run it while record
+ *       runs
+ *   rs-bench attach fair SECONDS POINTS.json
+ *       the fair peer: one bare per-cgroup counter on each distinct point
+ *       of a points file, the floor for any tool on those points; then as
+ *       attach control|peer
  *   rs-bench drain RECORDS count|json
  *       consumer throughput: a BPF_PROG_TEST_RUN producer fills the ring
  *       through rs_reserve/rs_submit while one thread drains it, handing
@@ -30,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <jansson.h>
 #include "rs_common.h"
@@ -216,6 +225,265 @@ static int cmd_attach(const char *which, double secs)
 	json_decref(out);
 	close(stats_fd);
 	bench_bpf__destroy(skel);
+	return 0;
+}
+
+/* --- the fair peer ---------------------------------------------------------
+ *
+ * `rs-bench points` lists the points our programs are attached to right now
+ * (run while `record` runs), `rs-bench attach fair SECONDS POINTS` puts one
+ * bare counter on each of them: the floor any tool on those points pays.
+ */
+
+static bool ours(const char *prog)
+{
+	/* record's programs, not this tool's own */
+	return !strncmp(prog, "rs_", 3) && strncmp(prog, "rs_fair_", 8) &&
+	       strncmp(prog, "rs_peer_", 8) && strncmp(prog, "rs_empty_", 9);
+}
+
+/* The function a tracing link is on, from the BTF object it names. */
+static bool tracing_target(__u32 btf_obj_id, __u32 btf_id, char *name,
+			   size_t size)
+{
+	struct btf *btf = btf__load_from_kernel_by_id(btf_obj_id);
+	const struct btf_type *t;
+	bool found = false;
+
+	if (!btf)
+		return false; /* a module's split BTF: none of our hooks */
+	t = btf__type_by_id(btf, btf_id);
+	if (t) {
+		snprintf(name, size, "%s",
+			 btf__name_by_offset(btf, t->name_off));
+		found = true;
+	}
+	btf__free(btf);
+	return found;
+}
+
+static int cmd_points(void)
+{
+	json_t *points = json_array(), *out;
+	__u32 id = 0;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		struct bpf_link_info link;
+		struct bpf_prog_info prog;
+		__u32 len = sizeof(link), prog_len = sizeof(prog);
+		char target[128] = "";
+		const char *kind = NULL;
+		int fd = bpf_link_get_fd_by_id(id), prog_fd;
+
+		if (fd < 0)
+			continue; /* gone since listed */
+		memset(&link, 0, len);
+		link.raw_tracepoint.tp_name = (__u64)(unsigned long)target;
+		link.raw_tracepoint.tp_name_len = sizeof(target);
+		if (bpf_obj_get_info_by_fd(fd, &link, &len)) {
+			close(fd);
+			continue;
+		}
+		close(fd);
+		if (link.type == BPF_LINK_TYPE_RAW_TRACEPOINT) {
+			kind = "tp";
+		} else if (link.type == BPF_LINK_TYPE_TRACING &&
+			   (link.tracing.attach_type == BPF_TRACE_FENTRY ||
+			    link.tracing.attach_type == BPF_TRACE_FEXIT)) {
+			kind = link.tracing.attach_type == BPF_TRACE_FENTRY
+				       ? "fentry"
+				       : "fexit";
+			if (!tracing_target(link.tracing.target_obj_id,
+					    link.tracing.target_btf_id, target,
+					    sizeof(target)))
+				continue;
+		} else {
+			continue; /* iterators and the like: no event to count
+				   */
+		}
+		prog_fd = bpf_prog_get_fd_by_id(link.prog_id);
+		if (prog_fd < 0)
+			continue;
+		memset(&prog, 0, prog_len);
+		if (bpf_obj_get_info_by_fd(prog_fd, &prog, &prog_len) ||
+		    !ours(prog.name)) {
+			close(prog_fd);
+			continue;
+		}
+		close(prog_fd);
+		json_array_append_new(
+			points,
+			json_pack("{s:s, s:s, s:I, s:s}", "kind", kind,
+				  "target", target, "prog_id",
+				  (json_int_t)link.prog_id, "prog", prog.name));
+	}
+	if (!json_array_size(points)) {
+		fprintf(stderr, "rs-bench: no program of record's is attached "
+				"(run this while record runs)\n");
+		json_decref(points);
+		return 1;
+	}
+	out = json_pack("{s:o}", "points", points);
+	rs_json_write_line(stdout, out);
+	json_decref(out);
+	return 0;
+}
+
+struct fair_point {
+	char kind[8];
+	char target[128];
+	struct bench_bpf *skel;
+	struct bpf_program *prog;
+};
+
+/* The distinct (kind, target) pairs of a points file, in its order. */
+static size_t read_points(const char *path, struct fair_point **out)
+{
+	json_error_t error;
+	json_t *doc = json_load_file(path, 0, &error), *p;
+	struct fair_point *points = NULL;
+	size_t n = 0, i, j;
+
+	if (!doc || !json_is_array(json_object_get(doc, "points"))) {
+		fprintf(stderr, "rs-bench: %s: not a points file (%s)\n", path,
+			doc ? "no \"points\" array" : error.text);
+		exit(2);
+	}
+	json_array_foreach (json_object_get(doc, "points"), i, p) {
+		const char *kind =
+			json_string_value(json_object_get(p, "kind"));
+		const char *target =
+			json_string_value(json_object_get(p, "target"));
+
+		if (!kind || !target || strlen(kind) >= sizeof(points->kind) ||
+		    strlen(target) >= sizeof(points->target)) {
+			fprintf(stderr, "rs-bench: %s: point %zu malformed\n",
+				path, i);
+			exit(2);
+		}
+		for (j = 0; j < n; j++)
+			if (!strcmp(points[j].kind, kind) &&
+			    !strcmp(points[j].target, target))
+				break;
+		if (j < n)
+			continue; /* several of ours on one point: one counter
+				   */
+		points = realloc(points, (n + 1) * sizeof(*points));
+		if (!points)
+			die("realloc", ENOMEM);
+		memset(&points[n], 0, sizeof(*points));
+		strcpy(points[n].kind, kind);
+		strcpy(points[n].target, target);
+		n++;
+	}
+	json_decref(doc);
+	*out = points;
+	return n;
+}
+
+/* One load of the template for a point, sharing the first load's maps. */
+static void load_fair(struct fair_point *pt, __u32 number,
+		      const struct bench_bpf *first)
+{
+	char want[32];
+	struct bpf_program *p;
+	struct bpf_map *m;
+	int err;
+
+	snprintf(want, sizeof(want), "rs_fair_%s", pt->kind);
+	pt->skel = bench_bpf__open();
+	if (!pt->skel)
+		die("open bench.bpf.o", errno);
+	bpf_object__for_each_program(p, pt->skel->obj)
+	{
+		bool is_template = !strcmp(bpf_program__name(p), want);
+
+		bpf_program__set_autoload(p, is_template);
+		if (is_template)
+			pt->prog = p;
+	}
+	if (!pt->prog) {
+		fprintf(stderr, "rs-bench: unknown kind of point: %s\n",
+			pt->kind);
+		exit(2);
+	}
+	err = bpf_program__set_attach_target(pt->prog, 0, pt->target);
+	if (err)
+		die(pt->target, -err);
+	pt->skel->rodata->rs_fair_point = RS_BENCH_FAIR_FIRST + number;
+	bpf_map__set_max_entries(pt->skel->maps.rs_events, 4096);
+	bpf_object__for_each_map(m, pt->skel->obj)
+	{
+		struct bpf_map *shared;
+
+		if (!first || bpf_map__is_internal(m))
+			continue; /* .rodata is each load's own */
+		shared = bpf_object__find_map_by_name(first->obj,
+						      bpf_map__name(m));
+		err = bpf_map__reuse_fd(m, bpf_map__fd(shared));
+		if (err)
+			die("reuse the first load's maps", -err);
+	}
+	err = bench_bpf__load(pt->skel);
+	if (err) {
+		fprintf(stderr, "rs-bench: load %s on %s: %s\n", want,
+			pt->target, strerror(-err));
+		exit(1);
+	}
+	if (!bpf_program__attach(pt->prog)) {
+		fprintf(stderr, "rs-bench: attach %s on %s: %s\n", want,
+			pt->target, strerror(errno));
+		exit(1);
+	}
+}
+
+static int cmd_attach_fair(double secs, const char *path)
+{
+	struct fair_point *points;
+	size_t n = read_points(path, &points);
+	json_t *out, *progs;
+	int stats_fd;
+
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0)
+		die("bpf_enable_stats", errno);
+	for (size_t i = 0; i < n; i++)
+		load_fair(&points[i], i, i ? points[0].skel : NULL);
+	fprintf(stderr, "rs-bench: attached\n");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (double end = seconds(CLOCK_MONOTONIC) + secs;
+	     !stop && seconds(CLOCK_MONOTONIC) < end;)
+		usleep(20000);
+	out = json_object();
+	progs = json_array();
+	for (size_t i = 0; i < n; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		char name[160];
+
+		memset(&info, 0, len);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(points[i].prog),
+					   &info, &len))
+			continue;
+		snprintf(name, sizeof(name), "rs_fair_%s_%s", points[i].kind,
+			 points[i].target);
+		json_array_append_new(
+			progs,
+			json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "prog",
+				  name, "kind", points[i].kind, "target",
+				  points[i].target, "id", (json_int_t)info.id,
+				  "runs", (json_int_t)info.run_cnt, "run_ns",
+				  (json_int_t)info.run_time_ns));
+	}
+	json_object_set_new(out, "programs", progs);
+	rs_json_write_line(stdout, out);
+	json_decref(out);
+	close(stats_fd);
+	/* later loads first: the first holds the maps they share */
+	for (size_t i = n; i-- > 0;)
+		bench_bpf__destroy(points[i].skel);
+	free(points);
 	return 0;
 }
 
@@ -460,6 +728,10 @@ static int cmd_model(long memcgs)
 int main(int argc, char **argv)
 {
 	libbpf_set_print(quiet_print);
+	if (argc == 5 && !strcmp(argv[1], "attach") && !strcmp(argv[2], "fair"))
+		return cmd_attach_fair((double)number(argv[3]), argv[4]);
+	if (argc == 2 && !strcmp(argv[1], "points"))
+		return cmd_points();
 	if (argc == 4 && !strcmp(argv[1], "attach"))
 		return cmd_attach(argv[2], (double)number(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "drain"))
@@ -469,6 +741,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "model"))
 		return cmd_model(number(argv[2]));
 	fprintf(stderr, "usage: rs-bench attach control|peer SECONDS\n"
+			"       rs-bench attach fair SECONDS POINTS.json\n"
+			"       rs-bench points\n"
 			"       rs-bench drain RECORDS count|json\n"
 			"       rs-bench sustain RATE SECONDS count|json\n"
 			"       rs-bench model MEMCGS\n");

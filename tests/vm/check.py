@@ -922,7 +922,7 @@ def scenario_bench(res, header, summary, rec):
     work = [l for l in lines if l["kind"] == "workload"]
     for wl in ("readlat", "reclaimloop"):
         per_mode = {m: [l for l in work if l["workload"] == wl and l["mode"] == m]
-                    for m in ("none", "agg", "stream", "peer")}
+                    for m in ("none", "agg", "stream", "fair")}
         counts = {m: len(v) for m, v in per_mode.items()}
         check(min(counts.values()) >= 1 and len(set(counts.values())) == 1,
               f"{wl}: every mode ran every round ({counts})")
@@ -930,9 +930,24 @@ def scenario_bench(res, header, summary, rec):
                   for v in per_mode.values() for l in v),
               f"{wl}: every run reclaimed and was timed")
     costs = {}
-    for mode in ("control", "agg", "stream", "peer"):
+    for mode in ("control", "agg", "stream", "fair"):
         with open(os.path.join(res, f"progs.{mode}.json")) as f:
             costs[mode] = {p["name"]: p for p in json.load(f)}
+    # the fair peer: one counter on each distinct point of record's programs
+    with open(os.path.join(res, "points.json")) as f:
+        points = {(p["kind"], p["target"]) for p in json.load(f)["points"]}
+    with open(os.path.join(res, "points.agg.json")) as f:
+        agg_points = {(p["kind"], p["target"]) for p in json.load(f)["points"]}
+    with open(os.path.join(res, "fair.cost.json")) as f:
+        fair = {(p["kind"], p["target"]): p for p in json.load(f)["programs"]}
+    check(("fentry", "try_to_shrink_lruvec") in points and
+          ("tp", "mm_vmscan_lru_isolate") in points,
+          f"record's points listed, fentry and tracepoints ({len(points)})")
+    check(set(fair) == points == agg_points,
+          f"the fair peer sat on every point of record's and no other "
+          f"({sorted(points ^ set(fair))})")
+    ran = fair.get(("fentry", "try_to_shrink_lruvec"), {}).get("runs", 0)
+    check(ran > 0, f"the fair peer's counter on try_to_shrink_lruvec ran ({ran})")
     agg = costs["agg"]
     for prog in ("rs_pass_enter", "rs_pass_exit", "rs_lru_isolate"):
         check(agg.get(prog, {}).get("run_cnt", 0) > 0,

@@ -2,7 +2,8 @@
 # hooks run.  Two workloads -- a reader of a file four times its memcg's
 # limit (limit reclaim), and a memory.reclaim loop over a memcg full of page
 # cache (almost nothing but reclaim) -- with no tool, `record`, `record -e`
-# and the libbpf peer (rs-bench), interleaved round by round; then each
+# and the fair peer (rs-bench: one bare counter on each point record's
+# programs are attached to, the floor), interleaved round by round; then each
 # program's cost with the kernel's statistics on (bpftool), and the daemon's
 # hook cost metrics against bpftool's figures.  Figures go to bench.jsonl
 # and progs.*.json; tests/bench/report.py renders them, check.py only checks
@@ -37,7 +38,7 @@ tool_start() { # MODE
 	none) return 0 ;;
 	agg) reclaimscope record -q -o /tmp/agg.ndjson 2>tool.err & ;;
 	stream) reclaimscope record -q -e -o /tmp/stream.ndjson 2>tool.err & ;;
-	peer) rs-bench attach peer 100000 >/tmp/peer.json 2>tool.err & ;;
+	fair) rs-bench attach fair 100000 /results/points.json >/tmp/fair.json 2>tool.err & ;;
 	control) rs-bench attach control 100000 >/tmp/control.json 2>tool.err & ;;
 	esac
 	TOOL_PID=$!
@@ -64,8 +65,14 @@ run_workloads() { # MODE ROUND
 	echo "{\"kind\": \"workload\", \"workload\": \"reclaimloop\", \"mode\": \"$1\", \"round\": $2, ${line#\{}" >>"$out"
 }
 
+# --- 0. the points record attaches to: the fair peer's ------------------------------
+tool_start agg
+rs-bench points >/results/points.json
+tool_stop
+log "$(grep -o '"kind"' /results/points.json | wc -l) programs on the points"
+
 # --- 1. workload slowdown, interleaved, the order rotated every round --------------
-modes="none agg stream peer"
+modes="none agg stream fair"
 run_workloads warmup 0 >/dev/null
 sed -i '/"mode": "warmup"/d' "$out"
 r=1
@@ -82,11 +89,16 @@ done
 
 # --- 2. what each program costs per event ------------------------------------------
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
-for mode in control agg stream peer; do
+for mode in control agg stream fair; do
 	tool_start "$mode"
 	run_workloads "cost-$mode" 0
 	bpftool prog show --json >"progs.$mode.json"
+	case $mode in
+	agg | stream) rs-bench points >"points.$mode.json" ;; # ids to points
+	esac
 	tool_stop
+	# the fair peer's own list names each program's point
+	[ "$mode" != fair ] || cp /tmp/fair.json fair.cost.json
 done
 sed -i '/"mode": "cost-/d' "$out"
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
