@@ -182,6 +182,11 @@ start_tool() { # MODE
 		tool_pid=$!
 		wait_for "$log" attached
 		;;
+	fair)
+		"$bench" attach fair 100000 "$out/points.json" >"$out/fair.json" 2>"$log" &
+		tool_pid=$!
+		wait_for "$log" attached
+		;;
 	bpftrace)
 		bpftrace -e "$bpftrace_script" >"$log" 2>&1 &
 		tool_pid=$!
@@ -204,7 +209,11 @@ stop_tool() {
 	tool_pid=""
 }
 
-modes="none agg stream peer"
+# The fair peer's points: those record's programs are attached to here.
+start_tool agg
+"$bench" points >"$out/points.json"
+stop_tool
+modes="none agg stream fair peer"
 [ $have_bpftrace = 1 ] && modes="$modes bpftrace" || say "no bpftrace: left out (apt-get install bpftrace)"
 [ $have_perf = 1 ] && modes="$modes perf" || say "perf cannot record vmscan tracepoints here: left out"
 
@@ -241,14 +250,19 @@ cost_run() { # MODE
 	run_workload >/dev/null
 	run_reclaimloop >/dev/null
 	bpftool prog show --json >"$out/progs.$1.json"
+	case $1 in
+	agg | stream) "$bench" points >"$out/points.$1.json" ;; # ids to points
+	esac
 	stop_tool
+	# the fair peer's own list names each program's point
+	[ "$1" != fair ] || cp "$out/fair.json" "$out/fair.cost.json"
 	emit "{\"kind\": \"cost\", \"mode\": \"$1\", \"programs\": $(python3 -c '
 import json, sys
 progs = json.load(open(sys.argv[1]))
 print(json.dumps([{"prog": p["name"], "runs": p.get("run_cnt", 0), "run_ns": p.get("run_time_ns", 0)}
                   for p in progs if p.get("name", "").startswith(("rs_", "tracepoint_"))]))' "$out/progs.$1.json")}"
 }
-for mode in control agg stream peer; do
+for mode in control agg stream fair peer; do
 	cost_run $mode
 	say "cost: $mode measured"
 done
