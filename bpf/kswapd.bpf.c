@@ -92,13 +92,20 @@ static __always_inline void balance_exit(struct rs_task_state *st,
 	struct rs_agg_value *agg;
 	bool zones;
 	__u16 node;
+	int nid;
 
 	if (!st || !st->in_balance)
 		return; /* the run began before we attached */
 	st->in_balance = 0;
 	zones = rs_node_free_high(pgdat, highest_zoneidx, &free_after,
 				  &high_after);
-	node = pgdat->node_id;
+	/*
+	 * Read, not loaded: node_id sits ~170 KiB into pglist_data, past the
+	 * 16-bit offset of a load instruction, which libbpf cannot relocate.
+	 */
+	if (bpf_core_read(&nid, sizeof(nid), &pgdat->node_id))
+		nid = 0;
+	node = nid;
 	agg = rs_agg_get(RS_CGROUP_NONE, node, RS_RECLAIMER_KSWAPD);
 	if (agg) {
 		rs_add(agg, RS_F_KSWAPD_RUNS, 1);
