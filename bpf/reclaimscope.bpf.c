@@ -10,3 +10,4 @@
 #include "vmscan.bpf.c"
 #include "cgnames.bpf.c"
 #include "oom.bpf.c"
+#include "kswapd.bpf.c"

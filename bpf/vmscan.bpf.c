@@ -219,6 +219,8 @@ lru_isolate(struct rs_task_state *st, int highest_zoneidx, int order,
 
 	if (st && st->in_pass)
 		st->pass_isolated += nr_taken;
+	if (st && st->in_balance && !active)
+		st->balance_isolated += nr_taken; /* as RS_F_ISOLATED */
 	if (!agg)
 		return;
 	if (active) {
@@ -253,6 +255,8 @@ lru_shrink_inactive(struct rs_task_state *st, int nid, unsigned long nr_scanned,
 
 	if (st && st->in_pass)
 		st->pass_reclaimed += nr_reclaimed;
+	if (st && st->in_balance)
+		st->balance_reclaimed += nr_reclaimed;
 	if (!agg)
 		return;
 	rs_tp_add(agg, RS_F_RECLAIMED, nr_reclaimed);

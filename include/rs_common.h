@@ -35,6 +35,7 @@
 	X(HANDLE_RECLAIM_WRITEBACK, "handle_reclaim_writeback", 'f')           \
 	X(WAKEUP_FLUSHER_THREADS, "wakeup_flusher_threads", 'f')               \
 	X(SHRINK_LRUVEC, "shrink_lruvec", 'f')                                 \
+	X(BALANCE_PGDAT, "balance_pgdat", 'f')                                 \
 	X(DIRECT_RECLAIM, "mm_vmscan_direct_reclaim", 't')                     \
 	X(MEMCG_RECLAIM, "mm_vmscan_memcg_reclaim", 't')                       \
 	X(NODE_RECLAIM, "mm_vmscan_node_reclaim", 't')                         \
@@ -290,6 +291,19 @@ enum rs_reclaimer {
 	  "kswapd wakeups (per node, not per memcg)")                          \
 	X(KSWAPD_SLEEPS, "kswapd_sleeps", count, RS_HOOK_BIT(KSWAPD),          \
 	  "kswapd going back to sleep (per node, not per memcg)")              \
+	X(KSWAPD_RUNS, "kswapd_runs", count, RS_HOOK_BIT(BALANCE_PGDAT),       \
+	  "kswapd balance_pgdat() runs (per node, not per memcg)")             \
+	X(KSWAPD_RUN_NS, "kswapd_run_ns", ns, RS_HOOK_BIT(BALANCE_PGDAT),      \
+	  "time in kswapd balance_pgdat() runs (per node)")                    \
+	X(KSWAPD_PAST_HIGH, "kswapd_past_high", pages,                         \
+	  RS_HOOK_BIT(BALANCE_PGDAT),                                          \
+	  "free pages past the high watermarks of the zones a kswapd run "     \
+	  "balanced, at its end, summed over runs (per node): reclaim past "   \
+	  "its target")                                                        \
+	X(KSWAPD_RUNS_SHORT, "kswapd_runs_short", count,                       \
+	  RS_HOOK_BIT(BALANCE_PGDAT),                                          \
+	  "kswapd runs that ended with free pages below those high "           \
+	  "watermarks (per node)")                                             \
 	X(REFAULTS_ANON, "refaults_anon", pages, RS_HOOK_BIT(CGROUPFS),        \
 	  "anon pages faulted back in after reclaim (memory.stat "             \
 	  "workingset_refault_anon)")                                          \
@@ -426,6 +440,8 @@ enum rs_slot {
 	RS_SLOT_ISOLATE_EXIT,
 	RS_SLOT_CLASSIC_ENTER,
 	RS_SLOT_CLASSIC_EXIT,
+	RS_SLOT_BALANCE_ENTER,
+	RS_SLOT_BALANCE_EXIT,
 	RS_SLOT_AGING_ENTER,
 	RS_SLOT_AGING_EXIT,
 	RS_SLOT_MIN_SEQ_ENTER,
@@ -484,7 +500,8 @@ enum rs_event_type {
 	RS_EV_THROTTLE,
 	RS_EV_RECLAIM,
 	RS_EV_OOM,
-	RS_EV_LAST = RS_EV_OOM
+	RS_EV_KSWAPD_RUN,
+	RS_EV_LAST = RS_EV_KSWAPD_RUN
 };
 
 struct rs_event_hdr {
@@ -573,6 +590,14 @@ struct rs_task_state {
 	__u64 min_seq_before;
 	__u64 direct_start_ns;
 	__u64 memcg_start_ns;
+
+	/* kswapd's balance_pgdat() run in progress (valid if in_balance) */
+	__u64 balance_start_ns;
+	__u64 balance_isolated;	 /* inactive pages isolated in the run */
+	__u64 balance_reclaimed; /* pages reclaimed in the run */
+	__u64 balance_free_before, balance_high;
+	__u8 in_balance;
+	__u8 pad7[7];
 };
 
 /*

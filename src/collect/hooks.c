@@ -56,6 +56,10 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	  "lruvec,sc"),
 	F("rs_classic_exit", SHRINK_LRUVEC, CLASSIC_EXIT, "shrink_lruvec",
 	  "lruvec,sc"),
+	F("rs_balance_enter", BALANCE_PGDAT, BALANCE_ENTER, "balance_pgdat",
+	  "pgdat,order,highest_zoneidx"),
+	F("rs_balance_exit", BALANCE_PGDAT, BALANCE_EXIT, "balance_pgdat",
+	  "pgdat,order,highest_zoneidx"),
 
 	T("rs_direct_begin_v2", DIRECT_RECLAIM, DIRECT_BEGIN,
 	  "mm_vmscan_direct_reclaim_begin", "gfp_t,int,struct mem_cgroup *"),

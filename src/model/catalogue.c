@@ -146,6 +146,10 @@ const struct rs_row rs_rows[] = {
 	FIELD(SLAB_FREED, "slab_freed", RS_NEUTRAL, RECLAIM),
 	FIELD(KSWAPD_WAKES, "kswapd_wakes", RS_NEUTRAL, RECLAIM),
 	FIELD(KSWAPD_SLEEPS, "kswapd_sleeps", RS_NEUTRAL, RECLAIM),
+	FIELD(KSWAPD_RUNS, "kswapd_runs", RS_NEUTRAL, RECLAIM),
+	FIELD(KSWAPD_RUN_NS, "kswapd_run_time", RS_NEUTRAL, RECLAIM),
+	FIELD(KSWAPD_PAST_HIGH, "kswapd_past_high", RS_LOWER, RECLAIM),
+	FIELD(KSWAPD_RUNS_SHORT, "kswapd_runs_short", RS_LOWER, RECLAIM),
 	/* MGLRU passes */
 	{.key = "passes",
 	 .unit = "MGLRU passes",

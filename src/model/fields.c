@@ -94,9 +94,13 @@ const char *rs_tier_counter_name(unsigned int counter)
 const char *rs_event_type_name(unsigned int type)
 {
 	static const char *const names[RS_EV_LAST + 1] = {
-		[RS_EV_SHRINK] = "shrink",	 [RS_EV_AGING] = "aging",
-		[RS_EV_WRITEBACK] = "writeback", [RS_EV_THROTTLE] = "throttle",
-		[RS_EV_RECLAIM] = "reclaim",	 [RS_EV_OOM] = "oom",
+		[RS_EV_SHRINK] = "shrink",
+		[RS_EV_AGING] = "aging",
+		[RS_EV_WRITEBACK] = "writeback",
+		[RS_EV_THROTTLE] = "throttle",
+		[RS_EV_RECLAIM] = "reclaim",
+		[RS_EV_OOM] = "oom",
+		[RS_EV_KSWAPD_RUN] = "kswapd_run",
 	};
 	return type <= RS_EV_LAST && names[type] ? names[type] : "unknown";
 }

@@ -14,6 +14,7 @@
 #include "shrink.h"
 #include "vmscan.h"
 #include "oom.h"
+#include "kswapd.h"
 #include "writeback.h"
 
 /*
@@ -382,6 +383,25 @@ static void oom_line(struct rs_event_writer *w, const void *rec)
 	}
 }
 
+static void kswapd_run_line(struct rs_event_writer *w, const void *rec)
+{
+	const struct rs_kswapd_run_event *e = rec;
+
+	U64(RS_EVK_DURATION_NS, e->duration_ns);
+	S64("order", e->order);
+	S64("highest_zoneidx", e->highest_zoneidx);
+	S64("order_reached", e->order_after);
+	U64("isolated", e->isolated);
+	U64(RS_EVK_NR_RECLAIMED, e->reclaimed);
+	if (!e->zones_known)
+		return; /* no watermarks read: absent, not 0 */
+	U64("free_before", e->free_before);
+	U64("high_before", e->high_before);
+	U64("free_after", e->free_after);
+	U64("high_after", e->high_after);
+	S64("past_high", (__s64)e->free_after - (__s64)e->high_after);
+}
+
 static void writeback_line(struct rs_event_writer *w, const void *rec)
 {
 	const struct rs_writeback_event *e = rec;
@@ -430,6 +450,8 @@ static const struct {
 	[RS_EV_THROTTLE] = {sizeof(struct rs_throttle_event), throttle_line},
 	[RS_EV_RECLAIM] = {sizeof(struct rs_reclaim_event), reclaim_line},
 	[RS_EV_OOM] = {sizeof(struct rs_oom_event), oom_line},
+	[RS_EV_KSWAPD_RUN] = {sizeof(struct rs_kswapd_run_event),
+			      kswapd_run_line},
 };
 
 const char *rs_event_line(struct rs_event_writer *w, const struct rs_model *m,

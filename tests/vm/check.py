@@ -721,6 +721,35 @@ def scenario_global(res, header, summary, rec):
           + ", ".join(f"{k} {g1[k]}" for k in g1 if k.startswith("memcg_lru")))
     check(visits > 0, f"shrink_one seen walking the memcg LRU ({visits})")
     check(moves > 0, f"lru_gen_rotate_memcg seen moving memcgs ({moves})")
+    kswapd_runs_exact(res, summary, rec)
+
+
+def kswapd_runs_exact(res, summary, rec):
+    """kswapd's balance_pgdat() runs: attached and ran (a function in BTF
+    may be inlined into kswapd()), and what the runs reclaimed and isolated
+    is /proc/vmstat's pgsteal_kswapd and pgscan_kswapd over the recording,
+    exactly: kswapd reclaims only inside balance_pgdat()."""
+    runs = [e for e in rec if e.get("type") == "event" and e.get("kind") == "kswapd_run"]
+    node = memcg(summary, "(unattributed)") or {}
+    check(len(runs) > 0 and node.get("kswapd_runs") == len(runs),
+          f"kswapd runs recorded, one record each ({len(runs)} records, "
+          f"kswapd_runs {node.get('kswapd_runs')})")
+    for ours, theirs in (("nr_reclaimed", "pgsteal_kswapd"), ("isolated", "pgscan_kswapd")):
+        got = sum(e[ours] for e in runs)
+        want = delta(res, "vmstat", theirs)
+        check(got == want, f"kswapd runs' {ours} {got} == /proc/vmstat {theirs} delta {want}")
+    known = [e for e in runs if "free_after" in e]
+    check(len(known) == len(runs), f"every run read its zones' watermarks ({len(known)})")
+    past = sum(max(0, e["past_high"]) for e in known)
+    short = sum(1 for e in known if e["past_high"] < 0)
+    check(node.get("kswapd_past_high") == past and node.get("kswapd_runs_short") == short,
+          f"kswapd_past_high {node.get('kswapd_past_high')} == {past} and "
+          f"kswapd_runs_short {node.get('kswapd_runs_short')} == {short}, from the records")
+    time_ns = sum(e["duration_ns"] for e in runs)
+    check(node.get("kswapd_run_ns") == time_ns,
+          f"kswapd_run_ns {node.get('kswapd_run_ns')} == the records' durations {time_ns}")
+    print(f"  info  kswapd runs: {len(runs)}, past the high watermarks at the end "
+          f"{past} pages in all, {short} ended short")
 
 
 def refaults_exact(res, m):
