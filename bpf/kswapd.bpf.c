@@ -16,8 +16,9 @@
  * with lowmem reserves) and this sums them, so it is the node's distance
  * from its targets, not the kernel's verdict.  node_zones[] is read by
  * address (the verifier takes only constant offsets into a BTF pointer),
- * its length and struct zone's size from BTF.  Every field read here is
- * in 6.12 through 7.3; false where one is missing.
+ * its length and struct zone's size from BTF.  The zone members are core
+ * (tests/host/core_fields.py: in every kernel with balance_pgdat() we
+ * know); false where the enum values that index them are missing.
  */
 static __always_inline bool rs_node_free_high(struct pglist_data *pgdat,
 					      int highest_zoneidx, __u64 *free,
@@ -27,10 +28,7 @@ static __always_inline bool rs_node_free_high(struct pglist_data *pgdat,
 	int wmark_high, free_item;
 
 	if (!bpf_core_enum_value_exists(enum zone_watermarks, WMARK_HIGH) ||
-	    !bpf_core_enum_value_exists(enum zone_stat_item, NR_FREE_PAGES) ||
-	    !bpf_core_field_exists(struct zone, watermark_boost) ||
-	    !bpf_core_field_exists(struct zone, _watermark) ||
-	    !bpf_core_field_exists(struct zone, vm_stat))
+	    !bpf_core_enum_value_exists(enum zone_stat_item, NR_FREE_PAGES))
 		return false;
 	wmark_high = bpf_core_enum_value(enum zone_watermarks, WMARK_HIGH);
 	free_item = bpf_core_enum_value(enum zone_stat_item, NR_FREE_PAGES);

@@ -69,6 +69,12 @@ CORE = {
     ("lru_gen_folio", "min_seq"): "retirement: min_seq",
     ("lru_gen_folio", "timestamps"): "MAX_NR_GENS (its size): aging's "
     "generations",
+    # kswapd's balance_pgdat() runs: the node's zones, free pages and high
+    # watermarks, what a run reclaims to (in 6.12 through 7.3)
+    ("pglist_data", "node_zones"): "a kswapd run's zones",
+    ("zone", "_watermark"): "a kswapd run's target (high watermark)",
+    ("zone", "watermark_boost"): "a kswapd run's target (its boost)",
+    ("zone", "vm_stat"): "a kswapd run's free pages (NR_FREE_PAGES)",
 }
 
 # Guarded members that feed no value of their own: the program falls back
