@@ -38,6 +38,58 @@ static __always_inline struct lruvec *rs_memcg_lruvec(struct mem_cgroup *memcg,
 	return pn ? &pn->lruvec : NULL;
 }
 
+/*
+ * The machine's free and total swap (mm/swapfile.c), found by address in
+ * kallsyms (the kernel's BTF describes only per-CPU variables): weak, so a
+ * kernel without them, or without their symbols, still loads, and the
+ * record says it does not know.
+ */
+extern const void nr_swap_pages __ksym __weak;
+extern const void total_swap_pages __ksym __weak;
+
+/* A node's counter (enum node_stat_item), read: vm_stat sits too far
+ * into pglist_data for a load instruction's offset. */
+static __always_inline bool rs_node_stat(struct pglist_data *pgdat, int item,
+					 __s64 *value)
+{
+	long v = 0;
+
+	if (!pgdat ||
+	    bpf_probe_read_kernel(&v, sizeof(v),
+				  (void *)&pgdat->vm_stat + item * sizeof(v)))
+		return false;
+	*value = v;
+	return true;
+}
+
+static __always_inline void oom_swap_and_node(struct rs_oom_event *ev,
+					      struct lruvec *lruvec)
+{
+	struct pglist_data *pgdat;
+	long free = 0, total = 0;
+
+	if (&nr_swap_pages && &total_swap_pages &&
+	    !bpf_probe_read_kernel(&free, sizeof(free), &nr_swap_pages) &&
+	    !bpf_probe_read_kernel(&total, sizeof(total), &total_swap_pages)) {
+		ev->swap_known = 1;
+		ev->swap_free = free;
+		ev->swap_total = total;
+	}
+	if (!lruvec ||
+	    !bpf_core_enum_value_exists(enum node_stat_item, NR_FILE_DIRTY) ||
+	    !bpf_core_enum_value_exists(enum node_stat_item, NR_WRITEBACK))
+		return;
+	pgdat = BPF_CORE_READ(lruvec, pgdat);
+	ev->node_known = rs_node_stat(pgdat,
+				      bpf_core_enum_value(enum node_stat_item,
+							  NR_FILE_DIRTY),
+				      &ev->node_dirty) &&
+			 rs_node_stat(pgdat,
+				      bpf_core_enum_value(enum node_stat_item,
+							  NR_WRITEBACK),
+				      &ev->node_writeback);
+}
+
 static __always_inline void oom_exit(struct rs_task_state *st,
 				     struct mem_cgroup *memcg, int order,
 				     bool killed)
@@ -85,7 +137,15 @@ static __always_inline void oom_exit(struct rs_task_state *st,
 		ev->last_exit = st->last_exit;
 		ev->last_pass_reclaimed = st->last_pass_reclaimed;
 		ev->last_pass_budget = st->last_pass_budget;
+		ev->last_pass_isolated = st->last_pass_isolated;
+		ev->last_pass_dirty = st->last_pass_dirty;
+		ev->last_pass_writeback = st->last_pass_writeback;
+		ev->stat_known =
+			bpf_core_field_exists(struct reclaim_stat, nr_dirty) &&
+			bpf_core_field_exists(struct reclaim_stat,
+					      nr_writeback);
 	}
+	oom_swap_and_node(ev, lruvec);
 	rs_submit(ev, sizeof(*ev));
 }
 

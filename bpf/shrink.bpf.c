@@ -66,6 +66,8 @@ static __always_inline void pass_enter(struct rs_task_state *st,
 	st->budget_used = 0;
 	st->pass_isolated = 0;
 	st->pass_reclaimed = 0;
+	st->pass_dirty = 0;
+	st->pass_writeback = 0;
 	st->nr_to_reclaim = sc->nr_to_reclaim;
 	st->batches = 0;
 	st->batches_anon = 0;
@@ -284,6 +286,9 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	st->last_exit_known = 1;
 	st->last_pass_reclaimed = st->pass_reclaimed;
 	st->last_pass_budget = st->budget;
+	st->last_pass_isolated = st->pass_isolated;
+	st->last_pass_dirty = st->pass_dirty;
+	st->last_pass_writeback = st->pass_writeback;
 	if (!st->budget_known)
 		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
 

@@ -257,6 +257,11 @@ lru_shrink_inactive(struct rs_task_state *st, int nid, unsigned long nr_scanned,
 		st->pass_reclaimed += nr_reclaimed;
 	if (st && st->in_balance)
 		st->balance_reclaimed += nr_reclaimed;
+	if (st && st->in_pass) {
+		/* for the OOM record: what the pass met at the LRU's tail */
+		st->pass_dirty += rs_reclaim_stat(stat, nr_dirty, 0);
+		st->pass_writeback += rs_reclaim_stat(stat, nr_writeback, 0);
+	}
 	if (!agg)
 		return;
 	rs_tp_add(agg, RS_F_RECLAIMED, nr_reclaimed);

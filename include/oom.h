@@ -18,11 +18,31 @@ struct rs_oom_event {
 	/* the OOMing task's last MGLRU pass, if it ran one */
 	__u64 last_pass_reclaimed;
 	__u64 last_pass_budget;
+	/* ... and what it met at the LRU's tail (reclaim_stat) */
+	__u64 last_pass_isolated;
+	__u64 last_pass_dirty;
+	__u64 last_pass_writeback;
+	/*
+	 * The machine's swap, pages (nr_swap_pages, total_swap_pages: found
+	 * through kallsyms; swap_known 0 where they are not there), and the
+	 * OOM node's dirty and writeback pages (NR_FILE_DIRTY, NR_WRITEBACK:
+	 * the node's, not the memcg's, whose counts sit behind an index
+	 * table the kernel does not describe in BTF).
+	 */
+	__s64 swap_free;
+	__s64 swap_total;
+	__s64 node_dirty;
+	__s64 node_writeback;
 	__s32 order;
 	__u8 killed;	/* mem_cgroup_out_of_memory() returned true */
 	__u8 lru_known; /* the memcg's lruvec on that node was found */
 	__u8 last_exit_known;
-	__u8 last_exit; /* enum rs_exit_reason */
+	__u8 last_exit;	 /* enum rs_exit_reason */
+	__u8 stat_known; /* the kernel's reclaim_stat has nr_dirty, nr_writeback
+			  */
+	__u8 swap_known;
+	__u8 node_known;
+	__u8 pad[5];
 };
 
 #endif /* RS_OOM_H */

@@ -598,6 +598,10 @@ struct rs_task_state {
 	__u64 balance_free_before, balance_high;
 	__u8 in_balance;
 	__u8 pad7[7];
+
+	/* reclaim_stat of the current MGLRU pass, and of the last one */
+	__u64 pass_dirty, pass_writeback;
+	__u64 last_pass_dirty, last_pass_writeback, last_pass_isolated;
 };
 
 /*

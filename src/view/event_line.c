@@ -380,6 +380,19 @@ static void oom_line(struct rs_event_writer *w, const void *rec)
 		NAME("last_pass_exit", rs_exit_reason_name(e->last_exit));
 		U64("last_pass_reclaimed", e->last_pass_reclaimed);
 		U64("last_pass_budget", e->last_pass_budget);
+		U64("last_pass_isolated", e->last_pass_isolated);
+		if (e->stat_known) {
+			U64("last_pass_dirty", e->last_pass_dirty);
+			U64("last_pass_writeback", e->last_pass_writeback);
+		}
+	}
+	if (e->swap_known) {
+		S64("swap_free", e->swap_free);
+		S64("swap_total", e->swap_total);
+	}
+	if (e->node_known) {
+		S64("node_dirty", e->node_dirty);
+		S64("node_writeback", e->node_writeback);
 	}
 }
 

@@ -75,6 +75,7 @@ CORE = {
     ("zone", "_watermark"): "a kswapd run's target (high watermark)",
     ("zone", "watermark_boost"): "a kswapd run's target (its boost)",
     ("zone", "vm_stat"): "a kswapd run's free pages (NR_FREE_PAGES)",
+    ("pglist_data", "vm_stat"): "an OOM node's dirty and writeback pages",
 }
 
 # Guarded members that feed no value of their own: the program falls back

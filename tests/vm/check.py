@@ -785,6 +785,7 @@ def scenario_mix(res, header, summary, rec):
               + " ".join(f"{g['seq']}:{g['anon']}a/{g['file']}f"
                          for g in e["generations"])
               + f", last pass {e.get('last_pass_exit')}")
+    oom_context(res, recs)
     refaults_exact(res, m)
     check(m["agings"] > 0 and m["aging_ns"] > 0, "agings with their durations")
     ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]
@@ -793,6 +794,41 @@ def scenario_mix(res, header, summary, rec):
           "every aging shows populated generations")
     consistent(rec, m)
     daemon_cgroupfs(res, ["/mix"])
+
+
+def oom_context(res, recs):
+    """What an OOM record says beside the LRU: the last pass's dirty and
+    writeback folios (reclaim_stat, among what it isolated), the machine's
+    swap (by kallsyms: present exactly when the kernel names both symbols,
+    its total equal to /proc/meminfo's, which no OOM changes), and the
+    node's dirty and writeback pages."""
+    with_pass = [e for e in recs if "last_pass_isolated" in e]
+    check(with_pass and all("last_pass_dirty" in e and "last_pass_writeback" in e
+                            for e in with_pass),
+          f"the last pass's dirty and writeback in every record with a last "
+          f"pass ({len(with_pass)} of {len(recs)})")
+    check(all(e["last_pass_dirty"] <= e["last_pass_isolated"] and
+              e["last_pass_writeback"] <= e["last_pass_isolated"] for e in with_pass),
+          "dirty and writeback folios are among those the pass isolated ("
+          + ", ".join(f"{e['last_pass_dirty']}/{e['last_pass_writeback']} of "
+                      f"{e['last_pass_isolated']}" for e in with_pass[:3]) + ")")
+    path = os.path.join(res, "kallsyms.swap")
+    names = open(path).read().split() if os.path.exists(path) else []
+    named = "nr_swap_pages" in names and "total_swap_pages" in names
+    check(all(("swap_free" in e) == named for e in recs),
+          f"swap known in the records exactly when kallsyms names it ({named})")
+    if named:
+        with open(os.path.join(res, "meminfo.after")) as f:
+            total = next((int(line.split()[1]) for line in f
+                          if line.startswith("SwapTotal:")), -1)
+        check(all(e["swap_total"] * 4 == total and 0 <= e["swap_free"] <= e["swap_total"]
+                  for e in recs),
+              f"swap_total == /proc/meminfo SwapTotal ({total} kB), free within it")
+    check(all(e.get("node_dirty", -1) >= 0 and e.get("node_writeback", -1) >= 0
+              for e in recs),
+          "the node's dirty and writeback pages in every record ("
+          + ", ".join(f"{e.get('node_dirty')}/{e.get('node_writeback')}"
+                      for e in recs[:3]) + ")")
 
 
 def scenario_readahead(res, header, summary, rec):

@@ -66,6 +66,7 @@ snapshot_counters() { # TAG MEMCG...
 	# the walk and tier counters (lru_gen_full), where the kernel has them
 	cp /sys/kernel/debug/lru_gen_full "lru_gen_full.$tag" 2>/dev/null || true
 	cp /proc/vmstat "vmstat.$tag"
+	cp /proc/meminfo "meminfo.$tag"
 }
 
 # Until CMD succeeds, while PID lives (60 s at most): a tool we started is

@@ -29,6 +29,8 @@ for pid in $r1 $r2 $a1 $a2; do
 	wait "$pid" || log "worker $pid exited $?"
 done
 snapshot_counters after mix
+# the swap counters the OOM records read, where kallsyms names them
+grep -E ' (nr_swap_pages|total_swap_pages)$' /proc/kallsyms >kallsyms.swap || true
 stop_record
 settle_daemon
 fetch_daemon after
