@@ -11,3 +11,4 @@
 #include "cgnames.bpf.c"
 #include "oom.bpf.c"
 #include "kswapd.bpf.c"
+#include "refault.bpf.c"

@@ -36,6 +36,8 @@
 	X(WAKEUP_FLUSHER_THREADS, "wakeup_flusher_threads", 'f')               \
 	X(SHRINK_LRUVEC, "shrink_lruvec", 'f')                                 \
 	X(BALANCE_PGDAT, "balance_pgdat", 'f')                                 \
+	/* opt-in (--refaults): runs per refaulted folio */                    \
+	X(REFAULTS, "lru_gen_test_recent", 'f')                                \
 	X(DIRECT_RECLAIM, "mm_vmscan_direct_reclaim", 't')                     \
 	X(MEMCG_RECLAIM, "mm_vmscan_memcg_reclaim", 't')                       \
 	X(NODE_RECLAIM, "mm_vmscan_node_reclaim", 't')                         \
@@ -54,7 +56,8 @@
 	X(RS_WRITEBACK, "reclaim_stat.nr_writeback", 'k')                      \
 	X(RS_IMMEDIATE, "reclaim_stat.nr_immediate", 'k')                      \
 	X(RS_PAGEOUT, "reclaim_stat.nr_pageout", 'k')                          \
-	X(WALK_STATS, "lru_gen_mm_state.stats", 'k')
+	X(WALK_STATS, "lru_gen_mm_state.stats", 'k')                           \
+	X(FOLIO_NR_PAGES, "folio._nr_pages", 'k')
 
 #define RS_HOOK_ENUM(id, name, kind) RS_HOOK_##id,
 enum rs_hook { RS_HOOKS(RS_HOOK_ENUM) RS_NR_HOOKS };
@@ -97,6 +100,9 @@ enum rs_reclaimer {
 /* The type of each batch: isolate_folios() inside a pass. */
 #define RS_TYPE_HOOKS                                                          \
 	(RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(ISOLATE_FOLIOS))
+
+/* Refaults: opt-in, and the folio's size where large folios have one. */
+#define RS_REFAULT_HOOKS (RS_HOOK_BIT(REFAULTS) | RS_HOOK_BIT(FOLIO_NR_PAGES))
 
 /* The walk counters: read at aging's ends, where the kernel keeps them. */
 #define RS_WALK_HOOKS                                                          \
@@ -316,7 +322,72 @@ enum rs_reclaimer {
 	X(OOM_KILLS, "oom_kills", count, RS_HOOK_BIT(CGROUPFS),                \
 	  "tasks OOM-killed in this memcg (memory.events oom_kill)")           \
 	X(SLAB_FREED, "slab_freed", count, RS_HOOK_BIT(SHRINK_SLAB),           \
-	  "objects freed by slab shrinkers")
+	  "objects freed by slab shrinkers")                                   \
+	X(REFAULT_TESTED_ANON, "refault_tested_anon", pages, RS_REFAULT_HOOKS, \
+	  "anon pages refaulted whose shadow MGLRU tested, in the memcg that " \
+	  "evicted them (memory.stat workingset_refault_anon)")                \
+	X(REFAULT_RECENT_ANON, "refault_recent_anon", pages, RS_REFAULT_HOOKS, \
+	  "of those, evicted fewer than MAX_NR_GENS generations before (the "  \
+	  "verdict of the kernel)")                                            \
+	X(REFAULT_ACTIVATED_ANON, "refault_activated_anon", pages,             \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "recent anon refaults in a fault, activated (memory.stat "           \
+	  "workingset_activate_anon)")                                         \
+	X(REFAULT_RESTORED_ANON, "refault_restored_anon", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "recent anon refaults of the workingset (memory.stat "               \
+	  "workingset_restore_anon)")                                          \
+	X(REFAULT_GENS_0_1_ANON, "refault_gens_0_1_anon", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "anon refaults evicted 0 or 1 generations before (max_seq at the "   \
+	  "refault against min_seq at the eviction)")                          \
+	X(REFAULT_GENS_2_3_ANON, "refault_gens_2_3_anon", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "anon refaults evicted 2 or 3 generations before (max_seq at the "   \
+	  "refault against min_seq at the eviction)")                          \
+	X(REFAULT_GENS_4_7_ANON, "refault_gens_4_7_anon", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "anon refaults evicted 4 to 7 generations before (max_seq at the "   \
+	  "refault against min_seq at the eviction)")                          \
+	X(REFAULT_GENS_8_UP_ANON, "refault_gens_8_up_anon", pages,             \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "anon refaults evicted 8 or more generations before (max_seq at "    \
+	  "the refault against min_seq at the eviction)")                      \
+	X(REFAULT_TESTED_FILE, "refault_tested_file", pages, RS_REFAULT_HOOKS, \
+	  "file pages refaulted whose shadow MGLRU tested, in the memcg that " \
+	  "evicted them (memory.stat workingset_refault_file)")                \
+	X(REFAULT_RECENT_FILE, "refault_recent_file", pages, RS_REFAULT_HOOKS, \
+	  "of those, evicted fewer than MAX_NR_GENS generations before (the "  \
+	  "verdict of the kernel)")                                            \
+	X(REFAULT_ACTIVATED_FILE, "refault_activated_file", pages,             \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "recent file refaults in a fault, activated (memory.stat "           \
+	  "workingset_activate_file)")                                         \
+	X(REFAULT_RESTORED_FILE, "refault_restored_file", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "recent file refaults of the workingset (memory.stat "               \
+	  "workingset_restore_file)")                                          \
+	X(REFAULT_GENS_0_1_FILE, "refault_gens_0_1_file", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "file refaults evicted 0 or 1 generations before (max_seq at the "   \
+	  "refault against min_seq at the eviction)")                          \
+	X(REFAULT_GENS_2_3_FILE, "refault_gens_2_3_file", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "file refaults evicted 2 or 3 generations before (max_seq at the "   \
+	  "refault against min_seq at the eviction)")                          \
+	X(REFAULT_GENS_4_7_FILE, "refault_gens_4_7_file", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "file refaults evicted 4 to 7 generations before (max_seq at the "   \
+	  "refault against min_seq at the eviction)")                          \
+	X(REFAULT_GENS_8_UP_FILE, "refault_gens_8_up_file", pages,             \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "file refaults evicted 8 or more generations before (max_seq at "    \
+	  "the refault against min_seq at the eviction)")                      \
+	X(REFAULT_DIST_DISAGREE, "refault_dist_disagree", count,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "refaults whose distance from the shadow disagreed with the "        \
+	  "verdict of the kernel (then in no distance bucket): nonzero means " \
+	  "this kernel packs its shadows otherwise")
 
 #define RS_FIELD_ENUM(id, key, unit, needs, help) RS_F_##id,
 enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
@@ -442,6 +513,9 @@ enum rs_slot {
 	RS_SLOT_CLASSIC_EXIT,
 	RS_SLOT_BALANCE_ENTER,
 	RS_SLOT_BALANCE_EXIT,
+	RS_SLOT_REFAULT_ENTER,
+	RS_SLOT_REFAULT_EXIT,
+	RS_SLOT_RECENT_EXIT,
 	RS_SLOT_AGING_ENTER,
 	RS_SLOT_AGING_EXIT,
 	RS_SLOT_MIN_SEQ_ENTER,
@@ -602,6 +676,13 @@ struct rs_task_state {
 	/* reclaim_stat of the current MGLRU pass, and of the last one */
 	__u64 pass_dirty, pass_writeback;
 	__u64 last_pass_dirty, last_pass_writeback, last_pass_isolated;
+
+	/* workingset_refault() in progress (--refaults): the shadow's test */
+	__u64 refault_lruvec; /* the evicting lruvec, as tested */
+	__u64 refault_token;
+	__u64 refault_max_seq;
+	__u8 refault_armed, refault_tested, refault_recent, refault_workingset;
+	__u8 pad8[4];
 };
 
 /*

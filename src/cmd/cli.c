@@ -7,7 +7,7 @@
 #include "fields.h"
 #include "util.h"
 
-enum { RS_OPT_BPF_STATS = 0x1000, RS_OPT_BTF, RS_OPT_COPIES };
+enum { RS_OPT_BPF_STATS = 0x1000, RS_OPT_BTF, RS_OPT_COPIES, RS_OPT_REFAULTS };
 
 static const struct argp_option common_options[] = {
 	{"verbose", 'v', NULL, 0, "Show libbpf's debug output", -1},
@@ -29,6 +29,13 @@ static const struct argp_option common_options[] = {
 	 "copy runs instead, so fewer copies cost less and may lose events "
 	 "under heavy contention (counted as missed): see BENCHMARKS.md",
 	 -1},
+	{"refaults", RS_OPT_REFAULTS, NULL, 0,
+	 "Also see each refault MGLRU tests (workingset_refault and "
+	 "lru_gen_test_recent): refaults by the kernel's verdict, activations, "
+	 "restores and how many generations ago each folio left.  Off by "
+	 "default: three programs run per refaulted folio, which on a "
+	 "refault-heavy workload costs more than all of reclaim's hooks",
+	 -1},
 	{0},
 };
 
@@ -46,6 +53,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case RS_OPT_BTF:
 		o->btf_path = arg;
+		return 0;
+	case RS_OPT_REFAULTS:
+		o->refaults = true;
 		return 0;
 	case RS_OPT_COPIES: {
 		__u64 n;
@@ -96,6 +106,7 @@ void rs_cli_collector_opts(const struct rs_common_opts *common,
 	copts->bpf_stats = common->bpf_stats;
 	copts->btf_path = common->btf_path;
 	copts->copies = common->copies;
+	copts->refaults = common->refaults;
 }
 
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

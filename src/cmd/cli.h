@@ -13,6 +13,7 @@ struct rs_common_opts {
 	bool bpf_stats;
 	const char *btf_path; /* --btf: the kernel's types from this file */
 	int copies;	      /* --copies; 0: RS_COPIES */
+	bool refaults;	      /* --refaults: the per-folio refault hook */
 };
 
 /*

@@ -105,6 +105,15 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		if (slot_done || ch->hook_failed[s->hook] ||
 		    info->hooks[s->hook].state == RS_HOOK_MISSING)
 			continue;
+		if (s->hook == RS_HOOK_REFAULTS && !info->refaults) {
+			/* per folio: only when asked for */
+			info->hooks[s->hook].state = RS_HOOK_MISSING;
+			snprintf(info->hooks[s->hook].why,
+				 sizeof(info->hooks[s->hook].why),
+				 "off: it runs per refaulted folio; --refaults "
+				 "turns it on");
+			continue;
+		}
 		err = s->tracepoint ? rs_btf_tp_params(btf, s->target, sig,
 						       sizeof(sig))
 				    : rs_btf_func_params(btf, s->target, sig,
@@ -620,6 +629,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	verbose = opts->verbose;
 	libbpf_set_print(print_fn);
 	info->copies = opts->copies ? opts->copies : RS_COPIES;
+	info->refaults = opts->refaults;
 	*out = NULL;
 	btf = kernel_btf(opts, info, errbuf, errsz, &err);
 	if (!btf)

@@ -22,7 +22,8 @@ struct rs_collector_opts {
 	bool bpf_stats;
 	/* the kernel's types from this file, not the running kernel's */
 	const char *btf_path;
-	int copies; /* of each program (RS_PROGS), 1..RS_COPIES; 0: all */
+	int copies;    /* of each program (RS_PROGS), 1..RS_COPIES; 0: all */
+	bool refaults; /* attach the refault hook (per folio: opt-in) */
 };
 
 /* Called for each ring-buffer record. */

@@ -56,6 +56,13 @@ const struct rs_prog_spec rs_prog_specs[] = {
 	  "lruvec,sc"),
 	F("rs_classic_exit", SHRINK_LRUVEC, CLASSIC_EXIT, "shrink_lruvec",
 	  "lruvec,sc"),
+	/* the hook is the shadow's test: without it the others count nothing */
+	F("rs_recent_exit", REFAULTS, RECENT_EXIT, "lru_gen_test_recent",
+	  "shadow,lruvec,token,workingset,..."),
+	F("rs_refault_enter", REFAULTS, REFAULT_ENTER, "workingset_refault",
+	  "folio,shadow"),
+	F("rs_refault_exit", REFAULTS, REFAULT_EXIT, "workingset_refault",
+	  "folio,shadow"),
 	F("rs_balance_enter", BALANCE_PGDAT, BALANCE_ENTER, "balance_pgdat",
 	  "pgdat,order,highest_zoneidx"),
 	F("rs_balance_exit", BALANCE_PGDAT, BALANCE_EXIT, "balance_pgdat",

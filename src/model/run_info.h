@@ -48,6 +48,7 @@ struct rs_run_info {
 	char tp_preempt_why[96];
 	/* copies attached of each program (RS_PROGS), 1 to RS_COPIES */
 	int copies;
+	bool refaults; /* --refaults: the refault hook was asked for */
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
 	char start[40];	       /* RFC 3339 */

@@ -60,6 +60,8 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	json_object_set_new(o, "hooks", rs_json_hooks(info));
 	/* --copies: what a run of the experiment in BENCHMARKS.md used */
 	json_object_set_new(o, "copies", json_integer(rs_fn_copies(info)));
+	/* --refaults: the per-folio refault hook was asked for */
+	json_object_set_new(o, "refaults", json_boolean(info->refaults));
 	json_object_set_new(o, "start", json_string(info->start));
 	if (info->caps_kept[0])
 		json_object_set_new(o, "capabilities_kept",

@@ -69,6 +69,15 @@ CORE = {
     ("lru_gen_folio", "min_seq"): "retirement: min_seq",
     ("lru_gen_folio", "timestamps"): "MAX_NR_GENS (its size): aging's "
     "generations",
+    # the refault programs (--refaults), loaded only with MGLRU's shadow test
+    ("lru_gen_folio", "avg_refaulted"): "MAX_NR_TIERS (its size): the "
+    "token's shift",
+    # (struct folio's members sit in an anonymous union of structs)
+    ("folio", ""): "a refaulted folio's flags and memcg",
+    ("", ""): "a refaulted folio's flags and memcg",
+    ("", "flags"): "a refaulted folio's type and size",
+    ("", "memcg_data"): "a refaulted folio's memcg",
+    ("task_struct", "in_lru_fault"): "a refault in a fault: activated",
     # kswapd's balance_pgdat() runs: the node's zones, free pages and high
     # watermarks, what a run reclaims to (in 6.12 through 7.3)
     ("pglist_data", "node_zones"): "a kswapd run's zones",
@@ -147,12 +156,21 @@ def main():
     check(not unlisted, f"every guarded member that feeds a value is a 'k' "
           f"row of RS_HOOKS ({sorted(unlisted)} not)")
 
+    targets = rs_tables.hook_targets()
+    hook_fn = {h: name for h, name, kind in rs_tables.hooks(header) if kind == "f"}
     for path in kernels:
         kb = kernel_btf(path)
         name = os.path.basename(os.path.dirname(path)) or path
-        # a program whose function or tracepoint is absent is not loaded
+        # a program whose function or tracepoint is absent is not loaded,
+        # nor one whose hook's own function is (the refault hook's programs
+        # on workingset_refault need lru_gen_test_recent)
+        def loaded(section):
+            target = section.partition("/")[2]
+            return kb.has_target(section) and all(
+                hook_fn[h] in kb.funcs for h in targets.get(target, ())
+                if h in hook_fn)
         missing = sorted({f"{s}: {p}" for s, p in unguarded
-                          if kb.has_target(s) and not kb.path_exists(p)})
+                          if loaded(s) and not kb.path_exists(p)})
         check(not missing, f"{name}: every unguarded read of a program "
               f"whose hook exists resolves ({missing[:3]} do not)")
         absent = sorted(".".join(m) for m in listed if not kb.has_member(*m))

@@ -8,6 +8,8 @@ field_needs(): {field key: {hook id, ...}} of RS_FIELDS, through the
 RS_*_HOOKS macros some rows use.
 unread_protos(): {hook id: [pattern, ...]} of src/collect/hooks.c's
 rs_unread_protos, prototypes that leave the hook missing.
+hook_targets(): {function or tracepoint: {hook id, ...}} of hooks.c's
+rs_prog_specs: the hooks whose programs attach there.
 """
 import os
 import re
@@ -49,4 +51,14 @@ def unread_protos(path=None):
     out = {}
     for hook, pattern in re.findall(r'\bU\((\w+),\s*"([^"]*)"', text):
         out.setdefault(hook, []).append(pattern)
+    return out
+
+
+def hook_targets(path=None):
+    with open(path or HOOKS_C) as f:
+        text = f.read()
+    out = {}
+    for hook, target in re.findall(
+            r'\b[FT]\("\w+",\s*(\w+),\s*\w+,\s*"(\w+)"', text):
+        out.setdefault(target, set()).add(hook)
     return out

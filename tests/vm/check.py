@@ -378,6 +378,9 @@ def kernel_expectations(res, header, summary, path):
             want = ("attached" if name in kb.funcs and not any(
                 signature_matches(params, p) for p in unread.get(hook_id, []))
                 else "missing")
+            # per refaulted folio: only with --refaults (header "refaults")
+            if hook_id == "REFAULTS" and not header.get("refaults"):
+                want = "missing"
         elif kind == "i":
             # the tier iterator: MGLRU's lrugen (the guest runs cgroup v2)
             want = "attached" if kb.by_name.get("lru_gen_folio") else "missing"
@@ -752,13 +755,46 @@ def kswapd_runs_exact(res, summary, rec):
           f"{past} pages in all, {short} ended short")
 
 
-def refaults_exact(res, m):
-    """Refaults happened, and the model's equal the memcg's memory.stat."""
+def refaults_exact(res, m, header=None):
+    """Refaults happened, and the model's equal the memcg's memory.stat.
+    With --refaults (the header says so), the shadow tests seen too: per
+    type, refaults tested, activated and restored equal memory.stat's
+    workingset_refault_*, workingset_activate_* and workingset_restore_*
+    (the kernel counts them in the same function, on the same condition);
+    the distance from each shadow agrees with the kernel's verdict, and
+    the distance buckets add up to the refaults tested."""
     name = m["path"].strip("/").replace("/", "_")
     refaults = delta(res, f"memstat.{name}", "workingset_refault_file")
     check(refaults > 0 and m["refaults_file"] == refaults,
           f"refaults_file {m['refaults_file']} == memory.stat "
           f"workingset_refault_file delta {refaults} (> 0)")
+    if header is None:
+        return
+    if not header.get("refaults"):
+        check(m.get("refault_tested_file") is None,
+              "without --refaults the shadow tests are null, not 0")
+        return
+    for t in ("anon", "file"):
+        for ours, theirs in (("tested", "refault"), ("activated", "activate"),
+                             ("restored", "restore")):
+            got = m.get(f"refault_{ours}_{t}")
+            want = delta(res, f"memstat.{name}", f"workingset_{theirs}_{t}")
+            check(got == want, f"refault_{ours}_{t} {got} == memory.stat "
+                  f"workingset_{theirs}_{t} delta {want}")
+        buckets = sum(m.get(f"refault_gens_{b}_{t}") or 0
+                      for b in ("0_1", "2_3", "4_7", "8_up"))
+        check(buckets == m.get(f"refault_tested_{t}"),
+              f"{t}: the distance buckets add up to the refaults tested "
+              f"({buckets})")
+        check(m.get(f"refault_recent_{t}", 0) >= max(
+            m.get(f"refault_activated_{t}", 0), m.get(f"refault_restored_{t}", 0)),
+            f"{t}: activations and restores are among the recent refaults")
+    check(m.get("refault_dist_disagree") == 0,
+          f"the distance from every shadow agrees with the kernel's verdict "
+          f"({m.get('refault_dist_disagree')} disagreed)")
+    print(f"  info  {m['path']} file refaults by generations ago: "
+          + ", ".join(f"{b}: {m.get('refault_gens_' + b + '_file')}"
+                      for b in ("0_1", "2_3", "4_7", "8_up")))
 
 
 def scenario_mix(res, header, summary, rec):
@@ -786,7 +822,7 @@ def scenario_mix(res, header, summary, rec):
                          for g in e["generations"])
               + f", last pass {e.get('last_pass_exit')}")
     oom_context(res, recs)
-    refaults_exact(res, m)
+    refaults_exact(res, m, header)
     check(m["agings"] > 0 and m["aging_ns"] > 0, "agings with their durations")
     ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]
     check(all(e["duration_ns"] > 0 for e in ag), "every aging has a duration")
@@ -836,7 +872,7 @@ def scenario_readahead(res, header, summary, rec):
     if not check(m is not None, "memcg /ra is in the summary"):
         return
     exact_totals(res, m, gone=False)
-    refaults_exact(res, m)
+    refaults_exact(res, m, header)
     print(f"  info  /ra: reclaimed {m['reclaimed']}, file share of isolated "
           f"{m['isolated_file']}/{m['isolated']}")
     check(m["isolated_file"] == m["isolated"] and m["isolated"] > 0,

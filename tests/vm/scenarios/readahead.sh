@@ -11,7 +11,7 @@ rs-workload write /mnt/hot 160
 mkmemcg ra 8M
 sync
 echo 3 >/proc/sys/vm/drop_caches
-start_record -i 1 --events
+start_record -i 1 --events --refaults
 snapshot_counters before ra
 in_memcg ra rs-workload stride /mnt/hot 20 64
 snapshot_counters after ra

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Refaults under MGLRU (opt-in, --refaults: these run per refaulted folio).
+ * workingset_refault() tests the folio's shadow entry with
+ * lru_gen_test_recent(), which says where the folio was evicted from, the
+ * generation it left (min_seq then, in the token) and whether that was
+ * fewer than MAX_NR_GENS generations ago; the kernel then counts the
+ * refault (memory.stat workingset_refault_*), and if recent an activation
+ * when in a fault (workingset_activate_*) and a restore when the folio was
+ * of the workingset (workingset_restore_*), all on the evicting lruvec and
+ * only when the folio is charged there again (mm/workingset.c,
+ * lru_gen_refault()).  The same here, plus the distance in generations.
+ */
+#include "common.bpf.h"
+
+static __always_inline void refault_enter(struct rs_task_state *st)
+{
+	if (!st)
+		return;
+	st->refault_armed = 1;
+	st->refault_tested = 0;
+}
+
+RS_PROGS("fentry/workingset_refault", rs_refault_enter, RS_SLOT_REFAULT_ENTER,
+	 refault_enter(st), struct folio *folio, void *shadow)
+
+/*
+ * The shadow's test.  Since v7.2 ("mm/mglru: ...anon eviction mask") it
+ * has a fifth parameter (file); the four read here lead in both, and the
+ * result comes by bpf_get_func_ret(), wherever it sits.  Called from
+ * workingset_test_recent() too (mincore, cachestat): counted only inside
+ * workingset_refault().
+ */
+static __always_inline void recent_exit(struct rs_task_state *st, void *ctx,
+					struct lruvec **lruvecp,
+					unsigned long *tokenp,
+					bool *workingsetp)
+{
+	struct lruvec *lruvec = NULL;
+	unsigned long token = 0;
+	__u64 recent = 0;
+	bool workingset = false;
+
+	if (!st || !st->refault_armed)
+		return;
+	if (bpf_probe_read_kernel(&lruvec, sizeof(lruvec), lruvecp) ||
+	    bpf_probe_read_kernel(&token, sizeof(token), tokenp) ||
+	    bpf_probe_read_kernel(&workingset, sizeof(workingset),
+				  workingsetp) ||
+	    bpf_get_func_ret(ctx, &recent) || !lruvec)
+		return;
+	st->refault_lruvec = (__u64)lruvec;
+	st->refault_token = token;
+	st->refault_max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+	st->refault_recent = recent & 1;
+	st->refault_workingset = workingset;
+	st->refault_tested = 1;
+}
+
+RS_PROGS("fexit/lru_gen_test_recent", rs_recent_exit, RS_SLOT_RECENT_EXIT,
+	 recent_exit(st, ctx, lruvec, token, workingset), void *shadow,
+	 struct lruvec **lruvec, unsigned long *token, bool *workingset)
+
+/* folio_nr_pages(): 1, or _nr_pages of a large folio (since v6.10). */
+struct folio___nr {
+	unsigned int _nr_pages;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 rs_folio_pages(struct folio *folio,
+					    unsigned long flags)
+{
+	int head = bpf_core_enum_value(enum pageflags, PG_head);
+	struct folio___nr *f = (void *)folio;
+
+	if (!(flags & (1UL << (head & 63))))
+		return 1;
+	if (!bpf_core_field_exists(f->_nr_pages))
+		return 1; /* the fields say null (FOLIO_NR_PAGES) */
+	return BPF_CORE_READ(f, _nr_pages);
+}
+
+static __always_inline void refault_count(struct rs_task_state *st,
+					  struct folio *folio)
+{
+	struct lruvec *lruvec = (struct lruvec *)st->refault_lruvec;
+	struct task_struct *task = (void *)bpf_get_current_task();
+	int swapbacked = bpf_core_enum_value(enum pageflags, PG_swapbacked);
+	int flag_bits = bpf_core_enum_value(enum page_memcg_data_flags,
+					    __NR_MEMCG_DATA_FLAGS);
+	int tiers = bpf_core_field_size(lruvec->lrugen.avg_refaulted[0]) /
+		    sizeof(unsigned long);
+	struct rs_lruvec_owner owner;
+	struct rs_agg_value *agg;
+	unsigned long flags = 0, memcg_data;
+	__u64 pages, evicted_seq;
+	__s64 distance;
+	bool file, ours;
+	int shift;
+
+	/*
+	 * The kernel counts only when the folio is charged to the evicting
+	 * memcg again (lruvec == folio_lruvec()): the memcgs are compared
+	 * here, not the nodes (a folio read back on another node is counted
+	 * here and not by the kernel).
+	 */
+	memcg_data = folio->memcg_data & ~(unsigned long)(flag_bits - 1);
+	if (memcg_data != (unsigned long)rs_lruvec_memcg(lruvec))
+		return;
+	/* folio->flags: an unsigned long, or a struct of one since v6.17 */
+	bpf_probe_read_kernel(&flags, sizeof(flags), &folio->flags);
+	file = !(flags & (1UL << (swapbacked & 63)));
+	pages = rs_folio_pages(folio, flags);
+	rs_owner_of(lruvec, NULL, &owner);
+	agg = rs_agg_get(owner.cgid, owner.node, RS_RECLAIMER_OTHER);
+	if (!agg)
+		return;
+	rs_add(agg, file ? RS_F_REFAULT_TESTED_FILE : RS_F_REFAULT_TESTED_ANON,
+	       pages);
+	if (st->refault_recent) {
+		rs_add(agg,
+		       file ? RS_F_REFAULT_RECENT_FILE
+			    : RS_F_REFAULT_RECENT_ANON,
+		       pages);
+		/* lru_gen_in_fault(): current->in_lru_fault */
+		if (BPF_CORE_READ_BITFIELD_PROBED(task, in_lru_fault))
+			rs_add(agg,
+			       file ? RS_F_REFAULT_ACTIVATED_FILE
+				    : RS_F_REFAULT_ACTIVATED_ANON,
+			       pages);
+		if (st->refault_workingset)
+			rs_add(agg,
+			       file ? RS_F_REFAULT_RESTORED_FILE
+				    : RS_F_REFAULT_RESTORED_ANON,
+			       pages);
+	}
+	/*
+	 * The token is min_seq at the eviction shifted past the folio's
+	 * reference count, LRU_REFS_WIDTH bits: MAX_NR_TIERS - 2 where the
+	 * page flags have room (include/linux/mmzone.h), which no BTF says.
+	 * So the distance is checked against the kernel's own verdict, and
+	 * a disagreement is counted instead of a bucket.
+	 */
+	shift = tiers > 2 ? tiers - 2 : 0;
+	evicted_seq = st->refault_token >> (shift & 7);
+	distance = (__s64)(st->refault_max_seq - evicted_seq);
+	if (distance < 0)
+		distance = -distance;
+	ours = distance < rs_lrugen_nr_gens(lruvec);
+	if (ours != (bool)st->refault_recent) {
+		rs_add(agg, RS_F_REFAULT_DIST_DISAGREE, 1);
+		return;
+	}
+	if (distance < 2)
+		rs_add(agg,
+		       file ? RS_F_REFAULT_GENS_0_1_FILE
+			    : RS_F_REFAULT_GENS_0_1_ANON,
+		       pages);
+	else if (distance < 4)
+		rs_add(agg,
+		       file ? RS_F_REFAULT_GENS_2_3_FILE
+			    : RS_F_REFAULT_GENS_2_3_ANON,
+		       pages);
+	else if (distance < 8)
+		rs_add(agg,
+		       file ? RS_F_REFAULT_GENS_4_7_FILE
+			    : RS_F_REFAULT_GENS_4_7_ANON,
+		       pages);
+	else
+		rs_add(agg,
+		       file ? RS_F_REFAULT_GENS_8_UP_FILE
+			    : RS_F_REFAULT_GENS_8_UP_ANON,
+		       pages);
+}
+
+static __always_inline void refault_exit(struct rs_task_state *st,
+					 struct folio *folio)
+{
+	if (!st || !st->refault_armed)
+		return;
+	st->refault_armed = 0;
+	if (st->refault_tested) /* MGLRU tested the shadow */
+		refault_count(st, folio);
+}
+
+RS_PROGS("fexit/workingset_refault", rs_refault_exit, RS_SLOT_REFAULT_EXIT,
+	 refault_exit(st, folio), struct folio *folio, void *shadow)
