@@ -5,10 +5,10 @@
  * lru_gen_test_recent(), which says where the folio was evicted from, the
  * generation it left (min_seq then, in the token) and whether that was
  * fewer than MAX_NR_GENS generations ago; the kernel then counts the
- * refault (memory.stat workingset_refault_*), and if recent an activation
- * when in a fault (workingset_activate_*) and a restore when the folio was
- * of the workingset (workingset_restore_*), all on the evicting lruvec and
- * only when the folio is charged there again (mm/workingset.c,
+ * refault (memory.stat workingset_refault_*), and if recent a restore when
+ * the folio was of the workingset (workingset_restore_*) and an activation
+ * when in a fault (workingset_activate_*: see below), on the evicting lruvec
+ * and only when the folio is charged there again (mm/workingset.c,
  * lru_gen_refault()).  The same here, plus the distance in generations.
  */
 #include "common.bpf.h"
@@ -79,6 +79,27 @@ static __always_inline __u64 rs_folio_pages(struct folio *folio,
 	return BPF_CORE_READ(f, _nr_pages);
 }
 
+/*
+ * Whether a folio's memcg_data (its flags masked off) is memcg: a memcg
+ * pointer, or an obj_cgroup whose memcg it is.  Kernels that reparent LRU
+ * folios charge them to an obj_cgroup (folio_memcg() goes through
+ * obj_cgroup_memcg()), earlier ones to the memcg itself; which, no BTF
+ * says, so both are tried.  An obj_cgroup's memcg field lines up with
+ * nothing in struct mem_cgroup that could point at a memcg (its css's
+ * reference counter sits there), so the second test cannot pass wrongly.
+ */
+static __always_inline bool rs_folio_charged_to(unsigned long memcg_data,
+						struct mem_cgroup *memcg)
+{
+	struct obj_cgroup *objcg = (void *)memcg_data;
+
+	if (!memcg || !memcg_data)
+		return false;
+	if (memcg_data == (unsigned long)memcg)
+		return true;
+	return BPF_CORE_READ(objcg, memcg) == memcg;
+}
+
 static __always_inline void refault_count(struct rs_task_state *st,
 					  struct folio *folio)
 {
@@ -104,7 +125,7 @@ static __always_inline void refault_count(struct rs_task_state *st,
 	 * here and not by the kernel).
 	 */
 	memcg_data = folio->memcg_data & ~(unsigned long)(flag_bits - 1);
-	if (memcg_data != (unsigned long)rs_lruvec_memcg(lruvec))
+	if (!rs_folio_charged_to(memcg_data, rs_lruvec_memcg(lruvec)))
 		return;
 	/* folio->flags: an unsigned long, or a struct of one since v6.17 */
 	bpf_probe_read_kernel(&flags, sizeof(flags), &folio->flags);
@@ -121,8 +142,22 @@ static __always_inline void refault_count(struct rs_task_state *st,
 		       file ? RS_F_REFAULT_RECENT_FILE
 			    : RS_F_REFAULT_RECENT_ANON,
 		       pages);
-		/* lru_gen_in_fault(): current->in_lru_fault */
-		if (BPF_CORE_READ_BITFIELD_PROBED(task, in_lru_fault))
+		/*
+		 * lru_gen_in_fault() (current->in_lru_fault): the kernel
+		 * activated every recent refault in a fault until the series'
+		 * "use folio_mark_accessed to replace folio_set_active in
+		 * PF", and since only those of the workingset; no BTF tells
+		 * the two apart, so both are counted.
+		 */
+		bool in_fault =
+			BPF_CORE_READ_BITFIELD_PROBED(task, in_lru_fault);
+
+		if (in_fault)
+			rs_add(agg,
+			       file ? RS_F_REFAULT_IN_FAULT_FILE
+				    : RS_F_REFAULT_IN_FAULT_ANON,
+			       pages);
+		if (in_fault && st->refault_workingset)
 			rs_add(agg,
 			       file ? RS_F_REFAULT_ACTIVATED_FILE
 				    : RS_F_REFAULT_ACTIVATED_ANON,

@@ -329,9 +329,15 @@ enum rs_reclaimer {
 	X(REFAULT_RECENT_ANON, "refault_recent_anon", pages, RS_REFAULT_HOOKS, \
 	  "of those, evicted fewer than MAX_NR_GENS generations before (the "  \
 	  "verdict of the kernel)")                                            \
+	X(REFAULT_IN_FAULT_ANON, "refault_in_fault_anon", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "recent anon refaults in a fault: what the kernel activated before " \
+	  "the series' \"use folio_mark_accessed to replace folio_set_active " \
+	  "in PF\" (workingset_activate_anon there)")                          \
 	X(REFAULT_ACTIVATED_ANON, "refault_activated_anon", pages,             \
 	  RS_REFAULT_HOOKS,                                                    \
-	  "recent anon refaults in a fault, activated (memory.stat "           \
+	  "recent anon refaults of the workingset in a fault: what the "       \
+	  "kernel activates since that change, as in 7.2 (memory.stat "        \
 	  "workingset_activate_anon)")                                         \
 	X(REFAULT_RESTORED_ANON, "refault_restored_anon", pages,               \
 	  RS_REFAULT_HOOKS,                                                    \
@@ -359,9 +365,15 @@ enum rs_reclaimer {
 	X(REFAULT_RECENT_FILE, "refault_recent_file", pages, RS_REFAULT_HOOKS, \
 	  "of those, evicted fewer than MAX_NR_GENS generations before (the "  \
 	  "verdict of the kernel)")                                            \
+	X(REFAULT_IN_FAULT_FILE, "refault_in_fault_file", pages,               \
+	  RS_REFAULT_HOOKS,                                                    \
+	  "recent file refaults in a fault: what the kernel activated before " \
+	  "the series' \"use folio_mark_accessed to replace folio_set_active " \
+	  "in PF\" (workingset_activate_file there)")                          \
 	X(REFAULT_ACTIVATED_FILE, "refault_activated_file", pages,             \
 	  RS_REFAULT_HOOKS,                                                    \
-	  "recent file refaults in a fault, activated (memory.stat "           \
+	  "recent file refaults of the workingset in a fault: what the "       \
+	  "kernel activates since that change, as in 7.2 (memory.stat "        \
 	  "workingset_activate_file)")                                         \
 	X(REFAULT_RESTORED_FILE, "refault_restored_file", pages,               \
 	  RS_REFAULT_HOOKS,                                                    \

@@ -374,6 +374,8 @@ const struct rs_row rs_rows[] = {
 	/* --refaults: the shadow test of each refault (MGLRU) */
 	FIELD(REFAULT_TESTED_ANON, "refault_tested_anon", RS_NEUTRAL, OUTCOME),
 	FIELD(REFAULT_RECENT_ANON, "refault_recent_anon", RS_NEUTRAL, OUTCOME),
+	FIELD(REFAULT_IN_FAULT_ANON, "refault_in_fault_anon", RS_NEUTRAL,
+	      OUTCOME),
 	FIELD(REFAULT_ACTIVATED_ANON, "refault_activated_anon", RS_NEUTRAL,
 	      OUTCOME),
 	FIELD(REFAULT_RESTORED_ANON, "refault_restored_anon", RS_NEUTRAL,
@@ -388,6 +390,8 @@ const struct rs_row rs_rows[] = {
 	      OUTCOME),
 	FIELD(REFAULT_TESTED_FILE, "refault_tested_file", RS_NEUTRAL, OUTCOME),
 	FIELD(REFAULT_RECENT_FILE, "refault_recent_file", RS_NEUTRAL, OUTCOME),
+	FIELD(REFAULT_IN_FAULT_FILE, "refault_in_fault_file", RS_NEUTRAL,
+	      OUTCOME),
 	FIELD(REFAULT_ACTIVATED_FILE, "refault_activated_file", RS_NEUTRAL,
 	      OUTCOME),
 	FIELD(REFAULT_RESTORED_FILE, "refault_restored_file", RS_NEUTRAL,

@@ -77,6 +77,8 @@ CORE = {
     ("", ""): "a refaulted folio's flags and memcg",
     ("", "flags"): "a refaulted folio's type and size",
     ("", "memcg_data"): "a refaulted folio's memcg",
+    ("obj_cgroup", "memcg"): "a refaulted folio's memcg (charged to an "
+    "obj_cgroup)",
     ("task_struct", "in_lru_fault"): "a refault in a fault: activated",
     # kswapd's balance_pgdat() runs: the node's zones, free pages and high
     # watermarks, what a run reclaims to (in 6.12 through 7.3)

@@ -787,11 +787,16 @@ def refaults_exact(res, m, header=None):
               f"{t}: the distance buckets add up to the refaults tested "
               f"({buckets})")
         check(m.get(f"refault_recent_{t}", 0) >= max(
-            m.get(f"refault_activated_{t}", 0), m.get(f"refault_restored_{t}", 0)),
+            m.get(f"refault_in_fault_{t}", 0), m.get(f"refault_restored_{t}", 0))
+            and m.get(f"refault_in_fault_{t}", 0) >= m.get(f"refault_activated_{t}", 0),
             f"{t}: activations and restores are among the recent refaults")
     check(m.get("refault_dist_disagree") == 0,
           f"the distance from every shadow agrees with the kernel's verdict "
           f"({m.get('refault_dist_disagree')} disagreed)")
+    print(f"  info  {m['path']} file refaults: {m.get('refault_recent_file')} recent, "
+          f"{m.get('refault_in_fault_file')} of them in a fault (activated before "
+          f"the series' folio_mark_accessed change), {m.get('refault_activated_file')} "
+          f"activated now")
     print(f"  info  {m['path']} file refaults by generations ago: "
           + ", ".join(f"{b}: {m.get('refault_gens_' + b + '_file')}"
                       for b in ("0_1", "2_3", "4_7", "8_up")))
