@@ -13,7 +13,7 @@ rs-workload write /mnt/data2 48
 mkmemcg mix 96M
 sync
 echo 3 >/proc/sys/vm/drop_caches
-start_record -i 1 --events
+start_record -i 1 --events --refaults
 start_daemon
 snapshot_counters before mix
 in_memcg mix rs-workload mmap /mnt/data1 4 300 &
