@@ -33,8 +33,8 @@ static const struct argp_option common_options[] = {
 	 "Also see each refault MGLRU tests (workingset_refault and "
 	 "lru_gen_test_recent): refaults by the kernel's verdict, activations, "
 	 "restores and how many generations ago each folio left.  Off by "
-	 "default: three programs run per refaulted folio, which on a "
-	 "refault-heavy workload costs more than all of reclaim's hooks",
+	 "default: it runs three programs, with their copies, for every "
+	 "refaulted folio (probe --cost shows what they take)",
 	 -1},
 	{0},
 };
