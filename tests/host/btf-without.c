@@ -4,8 +4,10 @@
  * .BTF) to OUT as raw BTF, with one member of one struct left out, so that
  * `reclaimscope --btf OUT` shows what a kernel that dropped the member
  * would (tests/host/fields.sh).  Every type keeps its id: types are copied
- * in order, and the struct is rebuilt in place with its size and the other
- * members at their offsets.
+ * in order, and the struct (or the anonymous struct or union inside it
+ * that holds the member, as CO-RE finds it: struct folio's members sit in
+ * one) is rebuilt in place with its size and the other members at their
+ * offsets.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +18,9 @@ static int copy_without(struct btf *dst, const struct btf *src,
 			const struct btf_type *t, const char *member)
 {
 	const struct btf_member *m = btf_members(t);
-	int err = btf__add_struct(dst, btf__name_by_offset(src, t->name_off),
-				  t->size);
+	const char *type_name = btf__name_by_offset(src, t->name_off);
+	int err = btf_is_union(t) ? btf__add_union(dst, type_name, t->size)
+				  : btf__add_struct(dst, type_name, t->size);
 
 	for (int i = 0; err >= 0 && i < btf_vlen(t); i++, m++) {
 		const char *name = btf__name_by_offset(src, m->name_off);
@@ -29,6 +32,33 @@ static int copy_without(struct btf *dst, const struct btf *src,
 				     btf_member_bitfield_size(t, i));
 	}
 	return err < 0 ? err : 0;
+}
+
+/* The composite that holds member: id itself, or an anonymous struct or
+ * union member of it, at any depth; 0 if none. */
+static int holder_of(const struct btf *src, int id, const char *member,
+		     int depth)
+{
+	const struct btf_type *t = btf__type_by_id(src, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_composite(t) || depth > 8)
+		return 0;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(src, m->name_off);
+		int inner;
+
+		if (!strcmp(name, member))
+			return id;
+		if (name[0])
+			continue;
+		inner = holder_of(src, btf__resolve_type(src, m->type), member,
+				  depth + 1);
+		if (inner > 0)
+			return inner;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -56,6 +86,12 @@ int main(int argc, char **argv)
 	if (target <= 0) {
 		fprintf(stderr, "btf-without: no struct %s in %s\n", type,
 			argv[1]);
+		return 1;
+	}
+	target = holder_of(src, target, dot + 1, 0);
+	if (target <= 0) {
+		fprintf(stderr, "btf-without: struct %s has no member %s\n",
+			type, dot + 1);
 		return 1;
 	}
 	dst = btf__new_empty();
