@@ -105,15 +105,6 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		if (slot_done || ch->hook_failed[s->hook] ||
 		    info->hooks[s->hook].state == RS_HOOK_MISSING)
 			continue;
-		if (s->hook == RS_HOOK_REFAULTS && !info->refaults) {
-			/* per folio: only when asked for */
-			info->hooks[s->hook].state = RS_HOOK_MISSING;
-			snprintf(info->hooks[s->hook].why,
-				 sizeof(info->hooks[s->hook].why),
-				 "off: it runs per refaulted folio; --refaults "
-				 "turns it on");
-			continue;
-		}
 		err = s->tracepoint ? rs_btf_tp_params(btf, s->target, sig,
 						       sizeof(sig))
 				    : rs_btf_func_params(btf, s->target, sig,
@@ -125,6 +116,18 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 				 "%s is not in this kernel%s", s->target,
 				 s->tracepoint ? ""
 					       : "'s BTF (absent or inlined)");
+			for (int k = 0; k < rs_nr_prog_specs; k++)
+				if (rs_prog_specs[k].hook == s->hook)
+					ch->enabled[k] = false;
+			continue;
+		}
+		if (s->hook == RS_HOOK_REFAULTS && !info->refaults) {
+			/* per folio: only when asked for (and there) */
+			info->hooks[s->hook].state = RS_HOOK_MISSING;
+			snprintf(info->hooks[s->hook].why,
+				 sizeof(info->hooks[s->hook].why),
+				 "off: it runs per refaulted folio; --refaults "
+				 "turns it on");
 			for (int k = 0; k < rs_nr_prog_specs; k++)
 				if (rs_prog_specs[k].hook == s->hook)
 					ch->enabled[k] = false;

@@ -164,6 +164,29 @@ def floor_table(vm_dir):
             ratios[mode].append(ours_ns / peer_ns)
             out.append(f"| {mode} | {point[0]}:{point[1]} | {v['events']:,} | "
                        f"{ours_ns:,.0f} | {peer_ns:,.0f} | {ours_ns / peer_ns:.1f}× |")
+    # the opt-in hooks: what record --refaults adds, point by point
+    opt_in = []
+    points_path = os.path.join(vm_dir, "points.refaults.json")
+    progs_path = os.path.join(vm_dir, "progs.refaults.json")
+    if os.path.exists(points_path) and os.path.exists(progs_path):
+        with open(points_path) as f:
+            where = {p["prog_id"]: (p["kind"], p["target"])
+                     for p in json.load(f)["points"]}
+        with open(progs_path) as f:
+            progs = {p["id"]: p for p in json.load(f)}
+        per_point = {}
+        for prog_id, point in where.items():
+            if point in fair:
+                continue  # a point plain record has too
+            p = progs.get(prog_id, {})
+            v = per_point.setdefault(point, {"ns": 0, "events": 0})
+            v["ns"] += p.get("run_time_ns", 0)
+            v["events"] = max(v["events"], p.get("run_cnt", 0))
+        for point, v in sorted(per_point.items()):
+            ns = f"{v['ns'] / v['events']:,.0f}" if v["events"] else "n/a"
+            opt_in.append(f"| refaults | {point[0]}:{point[1]} | {v['events']:,} "
+                          f"| {ns} | (opt-in: no peer) | |")
+    out += opt_in
     summary = [f"- {mode}: {len(r)} points that fired; × peer median "
                f"{median(r):.1f}, worst {max(r):.1f}; within 1.5×: "
                f"{sum(x <= 1.5 for x in r)}" for mode, r in ratios.items() if r]

@@ -1054,6 +1054,18 @@ def scenario_bench(res, header, summary, rec):
           f"({sorted(points ^ set(fair))})")
     ran = fair.get(("fentry", "try_to_shrink_lruvec"), {}).get("runs", 0)
     check(ran > 0, f"the fair peer's counter on try_to_shrink_lruvec ran ({ran})")
+    # record --refaults: the opt-in hook's programs are on their points, and ran
+    with open(os.path.join(res, "points.refaults.json")) as f:
+        opt_points = {(p["kind"], p["target"]): p["prog_id"]
+                      for p in json.load(f)["points"]}
+    with open(os.path.join(res, "progs.refaults.json")) as f:
+        opt_runs = {p["id"]: p.get("run_cnt", 0) for p in json.load(f)}
+    want = {("fexit", "lru_gen_test_recent"), ("fentry", "workingset_refault"),
+            ("fexit", "workingset_refault")}
+    check(want <= set(opt_points) and all(opt_runs.get(opt_points[p], 0) > 0
+                                          for p in want),
+          f"record --refaults: the refault programs attached and ran "
+          f"({[opt_runs.get(opt_points.get(p), 0) for p in sorted(want)]})")
     agg = costs["agg"]
     for prog in ("rs_pass_enter", "rs_pass_exit", "rs_lru_isolate"):
         check(agg.get(prog, {}).get("run_cnt", 0) > 0,

@@ -38,6 +38,7 @@ tool_start() { # MODE
 	none) return 0 ;;
 	agg) reclaimscope record -q -o /tmp/agg.ndjson 2>tool.err & ;;
 	stream) reclaimscope record -q -e -o /tmp/stream.ndjson 2>tool.err & ;;
+	refaults) reclaimscope record -q --refaults -o /tmp/refaults.ndjson 2>tool.err & ;;
 	fair) rs-bench attach fair 100000 /results/points.json >/tmp/fair.json 2>tool.err & ;;
 	control) rs-bench attach control 100000 >/tmp/control.json 2>tool.err & ;;
 	esac
@@ -89,12 +90,13 @@ done
 
 # --- 2. what each program costs per event ------------------------------------------
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
-for mode in control agg stream fair; do
+# (refaults: record with the opt-in per-folio refault hook, for its cost)
+for mode in control agg stream fair refaults; do
 	tool_start "$mode"
 	run_workloads "cost-$mode" 0
 	bpftool prog show --json >"progs.$mode.json"
 	case $mode in
-	agg | stream) rs-bench points >"points.$mode.json" ;; # ids to points
+	agg | stream | refaults) rs-bench points >"points.$mode.json" ;; # ids to points
 	esac
 	tool_stop
 	# the fair peer's own list names each program's point
