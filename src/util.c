@@ -132,6 +132,11 @@ __u64 rs_now_ns(void)
 	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+bool rs_past_deadline(__u64 since, __u64 now, __u64 deadline_ns)
+{
+	return since && now > since && now - since > deadline_ns;
+}
+
 int rs_read_file_at(int dir, const char *path, char *buf, size_t size)
 {
 	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC);

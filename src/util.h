@@ -19,6 +19,13 @@ int rs_parse_seconds(const char *s, double min, double max, double *out);
 void rs_rfc3339_now(char *buf, size_t size);
 /* CLOCK_MONOTONIC in ns (the clock of bpf_ktime_get_ns) */
 __u64 rs_now_ns(void);
+/*
+ * Whether a wait that began at since (rs_now_ns; 0: none) is more than
+ * deadline_ns old at now.  A since after now (stored by another thread
+ * after now was read) is not: an unsigned now - since would wrap to a huge
+ * age and cut a client that had just been served.
+ */
+bool rs_past_deadline(__u64 since, __u64 now, __u64 deadline_ns);
 
 /* Sleep for seconds, or less if *flag becomes set. */
 void rs_sleep_unless(volatile int *flag, double seconds);

@@ -63,7 +63,9 @@ static void *sweep(void *arg)
 			__u64 since = __atomic_load_n(&s->waiting_since,
 						      __ATOMIC_RELAXED);
 
-			if (since && now - since > g->deadline_ns) {
+			/* since may be after now: a response ended
+			 * between the clock read and this look */
+			if (rs_past_deadline(since, now, g->deadline_ns)) {
 				shutdown(s->fd, SHUT_RDWR);
 				/* once */
 				__atomic_store_n(&s->waiting_since, 0,

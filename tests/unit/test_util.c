@@ -261,6 +261,22 @@ static void sorted_arrays(void **state)
 	free(v);
 }
 
+/* The HTTP guard's test of a client's wait (src/cmd/http_guard.c). */
+static void past_deadline(void **state)
+{
+	const __u64 second = 1000000000ULL, deadline = 10 * second;
+
+	(void)state;
+	assert_false(rs_past_deadline(0, 100 * second, deadline));
+	assert_false(rs_past_deadline(95 * second, 100 * second, deadline));
+	assert_false(rs_past_deadline(90 * second, 100 * second, deadline));
+	assert_true(rs_past_deadline(89 * second, 100 * second, deadline));
+	/* stored after the sweeper read its clock: just served, not late
+	 * (the unsigned difference wrapped, and wrk saw a connection cut) */
+	assert_false(
+		rs_past_deadline(100 * second + 1, 100 * second, deadline));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +288,7 @@ int main(void)
 		cmocka_unit_test(read_gate),
 		cmocka_unit_test(escape_name),
 		cmocka_unit_test(path_canonical),
+		cmocka_unit_test(past_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
