@@ -100,6 +100,26 @@ static __always_inline bool rs_folio_charged_to(unsigned long memcg_data,
 	return BPF_CORE_READ(objcg, memcg) == memcg;
 }
 
+/*
+ * The refault fields of a type: each anon row, then the same rows for file,
+ * in one order (include/rs_common.h), so a file field is its anon twin plus
+ * the distance between the two blocks.
+ */
+#define RS_REFAULT_FILE_OFFSET                                                 \
+	(RS_F_REFAULT_TESTED_FILE - RS_F_REFAULT_TESTED_ANON)
+_Static_assert(RS_F_REFAULT_GENS_8_UP_FILE - RS_F_REFAULT_GENS_8_UP_ANON ==
+			       RS_REFAULT_FILE_OFFSET &&
+		       RS_F_REFAULT_GENS_8_UP_ANON -
+				       RS_F_REFAULT_GENS_0_1_ANON ==
+			       3,
+	       "refault fields: anon and file blocks of the same order");
+
+/* log2 buckets of generations: 0-1, 2-3, 4-7, 8 and more */
+static __always_inline __u32 rs_gens_bucket(__s64 distance)
+{
+	return distance < 2 ? 0 : distance < 4 ? 1 : distance < 8 ? 2 : 3;
+}
+
 static __always_inline void refault_count(struct rs_task_state *st,
 					  struct folio *folio)
 {
@@ -114,34 +134,32 @@ static __always_inline void refault_count(struct rs_task_state *st,
 	struct rs_agg_value *agg;
 	unsigned long flags = 0, memcg_data;
 	__u64 pages, evicted_seq;
+	__u32 type_off;
 	__s64 distance;
-	bool file, ours;
+	bool ours;
 	int shift;
 
 	/*
 	 * The kernel counts only when the folio is charged to the evicting
 	 * memcg again (lruvec == folio_lruvec()): the memcgs are compared
 	 * here, not the nodes (a folio read back on another node is counted
-	 * here and not by the kernel).
+	 * here and not by the kernel).  The owner carries the memcg: one
+	 * walk from the lruvec for both.
 	 */
+	rs_owner_of(lruvec, NULL, &owner);
 	memcg_data = folio->memcg_data & ~(unsigned long)(flag_bits - 1);
-	if (!rs_folio_charged_to(memcg_data, rs_lruvec_memcg(lruvec)))
+	if (!rs_folio_charged_to(memcg_data, (void *)owner.memcg))
 		return;
 	/* folio->flags: an unsigned long, or a struct of one since v6.17 */
 	bpf_probe_read_kernel(&flags, sizeof(flags), &folio->flags);
-	file = !(flags & (1UL << (swapbacked & 63)));
+	type_off =
+		flags & (1UL << (swapbacked & 63)) ? 0 : RS_REFAULT_FILE_OFFSET;
 	pages = rs_folio_pages(folio, flags);
-	rs_owner_of(lruvec, NULL, &owner);
 	agg = rs_agg_get(owner.cgid, owner.node, RS_RECLAIMER_OTHER);
 	if (!agg)
 		return;
-	rs_add(agg, file ? RS_F_REFAULT_TESTED_FILE : RS_F_REFAULT_TESTED_ANON,
-	       pages);
+	rs_add(agg, RS_F_REFAULT_TESTED_ANON + type_off, pages);
 	if (st->refault_recent) {
-		rs_add(agg,
-		       file ? RS_F_REFAULT_RECENT_FILE
-			    : RS_F_REFAULT_RECENT_ANON,
-		       pages);
 		/*
 		 * lru_gen_in_fault() (current->in_lru_fault): the kernel
 		 * activated every recent refault in a fault until the series'
@@ -152,20 +170,15 @@ static __always_inline void refault_count(struct rs_task_state *st,
 		bool in_fault =
 			BPF_CORE_READ_BITFIELD_PROBED(task, in_lru_fault);
 
+		rs_add(agg, RS_F_REFAULT_RECENT_ANON + type_off, pages);
 		if (in_fault)
-			rs_add(agg,
-			       file ? RS_F_REFAULT_IN_FAULT_FILE
-				    : RS_F_REFAULT_IN_FAULT_ANON,
+			rs_add(agg, RS_F_REFAULT_IN_FAULT_ANON + type_off,
 			       pages);
 		if (in_fault && st->refault_workingset)
-			rs_add(agg,
-			       file ? RS_F_REFAULT_ACTIVATED_FILE
-				    : RS_F_REFAULT_ACTIVATED_ANON,
+			rs_add(agg, RS_F_REFAULT_ACTIVATED_ANON + type_off,
 			       pages);
 		if (st->refault_workingset)
-			rs_add(agg,
-			       file ? RS_F_REFAULT_RESTORED_FILE
-				    : RS_F_REFAULT_RESTORED_ANON,
+			rs_add(agg, RS_F_REFAULT_RESTORED_ANON + type_off,
 			       pages);
 	}
 	/*
@@ -185,26 +198,9 @@ static __always_inline void refault_count(struct rs_task_state *st,
 		rs_add(agg, RS_F_REFAULT_DIST_DISAGREE, 1);
 		return;
 	}
-	if (distance < 2)
-		rs_add(agg,
-		       file ? RS_F_REFAULT_GENS_0_1_FILE
-			    : RS_F_REFAULT_GENS_0_1_ANON,
-		       pages);
-	else if (distance < 4)
-		rs_add(agg,
-		       file ? RS_F_REFAULT_GENS_2_3_FILE
-			    : RS_F_REFAULT_GENS_2_3_ANON,
-		       pages);
-	else if (distance < 8)
-		rs_add(agg,
-		       file ? RS_F_REFAULT_GENS_4_7_FILE
-			    : RS_F_REFAULT_GENS_4_7_ANON,
-		       pages);
-	else
-		rs_add(agg,
-		       file ? RS_F_REFAULT_GENS_8_UP_FILE
-			    : RS_F_REFAULT_GENS_8_UP_ANON,
-		       pages);
+	rs_add(agg,
+	       RS_F_REFAULT_GENS_0_1_ANON + type_off + rs_gens_bucket(distance),
+	       pages);
 }
 
 static __always_inline void refault_exit(struct rs_task_state *st,

@@ -252,23 +252,24 @@ lru_shrink_inactive(struct rs_task_state *st, int nid, unsigned long nr_scanned,
 	struct rs_where w;
 	rs_locate(st, &w, nid);
 	struct rs_agg_value *agg = rs_agg_of(&w);
+	__u32 dirty = rs_reclaim_stat(stat, nr_dirty, 0);
+	__u32 writeback = rs_reclaim_stat(stat, nr_writeback, 0);
 
-	if (st && st->in_pass)
+	if (st && st->in_pass) {
 		st->pass_reclaimed += nr_reclaimed;
+		/* for the OOM record: what the pass met at the LRU's tail */
+		st->pass_dirty += dirty;
+		st->pass_writeback += writeback;
+	}
 	if (st && st->in_balance)
 		st->balance_reclaimed += nr_reclaimed;
-	if (st && st->in_pass) {
-		/* for the OOM record: what the pass met at the LRU's tail */
-		st->pass_dirty += rs_reclaim_stat(stat, nr_dirty, 0);
-		st->pass_writeback += rs_reclaim_stat(stat, nr_writeback, 0);
-	}
 	if (!agg)
 		return;
 	rs_tp_add(agg, RS_F_RECLAIMED, nr_reclaimed);
 	if (file)
 		rs_tp_add(agg, RS_F_RECLAIMED_FILE, nr_reclaimed);
-	rs_tp_add(agg, RS_F_DIRTY, rs_reclaim_stat(stat, nr_dirty, 0));
-	rs_tp_add(agg, RS_F_WRITEBACK, rs_reclaim_stat(stat, nr_writeback, 0));
+	rs_tp_add(agg, RS_F_DIRTY, dirty);
+	rs_tp_add(agg, RS_F_WRITEBACK, writeback);
 	rs_tp_add(agg, RS_F_CONGESTED, rs_reclaim_stat(stat, nr_congested, 0));
 	rs_tp_add(agg, RS_F_IMMEDIATE, rs_reclaim_stat(stat, nr_immediate, 0));
 	rs_tp_add(agg, RS_F_PAGEOUT, rs_reclaim_stat(stat, nr_pageout, 0));

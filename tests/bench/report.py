@@ -124,11 +124,34 @@ def bpftool_programs(path):
                 for p in json.load(f) if p.get("name", "").startswith("rs_")]
 
 
+def cost_per_point(res_dir, mode):
+    """What a tool's programs cost per attach point: points.MODE.json names
+    each program's point, progs.MODE.json its kernel statistics; per
+    (kind, target), the run time of every program and copy there and the
+    events (every program on a point runs once per event).  None if the
+    mode did not run."""
+    points_path = os.path.join(res_dir, f"points.{mode}.json")
+    progs_path = os.path.join(res_dir, f"progs.{mode}.json")
+    if not (os.path.exists(points_path) and os.path.exists(progs_path)):
+        return None
+    with open(points_path) as f:
+        where = {p["prog_id"]: (p["kind"], p["target"])
+                 for p in json.load(f)["points"]}
+    with open(progs_path) as f:
+        progs = {p["id"]: p for p in json.load(f)}
+    per_point = {}
+    for prog_id, point in where.items():
+        p = progs.get(prog_id, {})
+        v = per_point.setdefault(point, {"ns": 0, "events": 0})
+        v["ns"] += p.get("run_time_ns", 0)
+        v["events"] = max(v["events"], p.get("run_cnt", 0))
+    return per_point
+
+
 def floor_table(vm_dir):
     """Per attach point: what our programs there cost per event, all copies
-    (points.MODE.json names each program's point, progs.MODE.json its
-    kernel statistics), against the fair peer's bare counter on the same
-    point (fair.cost.json)."""
+    (cost_per_point), against the fair peer's bare counter on the same
+    point (fair.cost.json); then the points only record --refaults adds."""
     fair_path = os.path.join(vm_dir, "fair.cost.json")
     if not os.path.exists(fair_path):
         return []
@@ -138,22 +161,9 @@ def floor_table(vm_dir):
            "| ns/event, fair peer | × peer |", "|---|---|---|---|---|---|"]
     ratios = {}
     for mode in ("agg", "stream"):
-        points_path = os.path.join(vm_dir, f"points.{mode}.json")
-        progs_path = os.path.join(vm_dir, f"progs.{mode}.json")
-        if not (os.path.exists(points_path) and os.path.exists(progs_path)):
+        per_point = cost_per_point(vm_dir, mode)
+        if per_point is None:
             continue
-        with open(points_path) as f:
-            where = {p["prog_id"]: (p["kind"], p["target"])
-                     for p in json.load(f)["points"]}
-        with open(progs_path) as f:
-            progs = {p["id"]: p for p in json.load(f)}
-        per_point = {}
-        for prog_id, point in where.items():
-            p = progs.get(prog_id, {})
-            agg = per_point.setdefault(point, {"ns": 0, "events": 0})
-            agg["ns"] += p.get("run_time_ns", 0)
-            # every program on a point runs once per event
-            agg["events"] = max(agg["events"], p.get("run_cnt", 0))
         ratios[mode] = []
         for point, v in sorted(per_point.items(), key=lambda kv: -kv[1]["ns"]):
             peer = fair.get(point)
@@ -164,29 +174,13 @@ def floor_table(vm_dir):
             ratios[mode].append(ours_ns / peer_ns)
             out.append(f"| {mode} | {point[0]}:{point[1]} | {v['events']:,} | "
                        f"{ours_ns:,.0f} | {peer_ns:,.0f} | {ours_ns / peer_ns:.1f}× |")
-    # the opt-in hooks: what record --refaults adds, point by point
-    opt_in = []
-    points_path = os.path.join(vm_dir, "points.refaults.json")
-    progs_path = os.path.join(vm_dir, "progs.refaults.json")
-    if os.path.exists(points_path) and os.path.exists(progs_path):
-        with open(points_path) as f:
-            where = {p["prog_id"]: (p["kind"], p["target"])
-                     for p in json.load(f)["points"]}
-        with open(progs_path) as f:
-            progs = {p["id"]: p for p in json.load(f)}
-        per_point = {}
-        for prog_id, point in where.items():
-            if point in fair:
-                continue  # a point plain record has too
-            p = progs.get(prog_id, {})
-            v = per_point.setdefault(point, {"ns": 0, "events": 0})
-            v["ns"] += p.get("run_time_ns", 0)
-            v["events"] = max(v["events"], p.get("run_cnt", 0))
-        for point, v in sorted(per_point.items()):
-            ns = f"{v['ns'] / v['events']:,.0f}" if v["events"] else "n/a"
-            opt_in.append(f"| refaults | {point[0]}:{point[1]} | {v['events']:,} "
-                          f"| {ns} | (opt-in: no peer) | |")
-    out += opt_in
+    # the opt-in hooks: the points record --refaults adds to plain record's
+    for point, v in sorted((cost_per_point(vm_dir, "refaults") or {}).items()):
+        if point in fair:
+            continue
+        ns = f"{v['ns'] / v['events']:,.0f}" if v["events"] else "n/a"
+        out.append(f"| refaults | {point[0]}:{point[1]} | {v['events']:,} "
+                   f"| {ns} | (opt-in: no peer) | |")
     summary = [f"- {mode}: {len(r)} points that fired; × peer median "
                f"{median(r):.1f}, worst {max(r):.1f}; within 1.5×: "
                f"{sum(x <= 1.5 for x in r)}" for mode, r in ratios.items() if r]

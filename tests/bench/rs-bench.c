@@ -168,6 +168,33 @@ static struct bench_bpf *open_bench(const char *prefix, bool stream)
 /* --- attach ----------------------------------------------------------------
  */
 
+/* Attached: tell the driver (which starts the workload now), then wait
+ * SECONDS or for SIGINT/SIGTERM. */
+static void attached_wait(double secs)
+{
+	fprintf(stderr, "rs-bench: attached\n");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (double end = seconds(CLOCK_MONOTONIC) + secs;
+	     !stop && seconds(CLOCK_MONOTONIC) < end;)
+		usleep(20000);
+}
+
+/* A program's runs and run time as the kernel counted them, named name;
+ * NULL if the kernel would not say. */
+static json_t *prog_stats(const struct bpf_program *p, const char *name)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, len);
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return NULL;
+	return json_pack("{s:s, s:I, s:I, s:I}", "prog", name, "id",
+			 (json_int_t)info.id, "runs", (json_int_t)info.run_cnt,
+			 "run_ns", (json_int_t)info.run_time_ns);
+}
+
 static int cmd_attach(const char *which, double secs)
 {
 	const char *prefix = !strcmp(which, "control") ? "rs_empty_"
@@ -195,30 +222,16 @@ static int cmd_attach(const char *which, double secs)
 			fprintf(stderr, "rs-bench: %s not attached: %s\n",
 				bpf_program__name(p), strerror(errno));
 	}
-	/* attached: tell the driver, which starts the workload now */
-	fprintf(stderr, "rs-bench: attached\n");
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	for (double end = seconds(CLOCK_MONOTONIC) + secs;
-	     !stop && seconds(CLOCK_MONOTONIC) < end;)
-		usleep(20000);
+	attached_wait(secs);
 	out = json_object();
 	progs = json_array();
 	bpf_object__for_each_program(p, skel->obj)
 	{
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
+		json_t *stats;
 
-		if (!bpf_program__autoload(p))
-			continue;
-		memset(&info, 0, len);
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
-			continue;
-		json_array_append_new(
-			progs, json_pack("{s:s, s:I, s:I}", "prog",
-					 bpf_program__name(p), "runs",
-					 (json_int_t)info.run_cnt, "run_ns",
-					 (json_int_t)info.run_time_ns));
+		if (bpf_program__autoload(p) &&
+		    (stats = prog_stats(p, bpf_program__name(p))))
+			json_array_append_new(progs, stats);
 	}
 	json_object_set_new(out, "programs", progs);
 	rs_json_write_line(stdout, out);
@@ -449,32 +462,22 @@ static int cmd_attach_fair(double secs, const char *path)
 		die("bpf_enable_stats", errno);
 	for (size_t i = 0; i < n; i++)
 		load_fair(&points[i], i, i ? points[0].skel : NULL);
-	fprintf(stderr, "rs-bench: attached\n");
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	for (double end = seconds(CLOCK_MONOTONIC) + secs;
-	     !stop && seconds(CLOCK_MONOTONIC) < end;)
-		usleep(20000);
+	attached_wait(secs);
 	out = json_object();
 	progs = json_array();
 	for (size_t i = 0; i < n; i++) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
 		char name[160];
+		json_t *stats;
 
-		memset(&info, 0, len);
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(points[i].prog),
-					   &info, &len))
-			continue;
 		snprintf(name, sizeof(name), "rs_fair_%s_%s", points[i].kind,
 			 points[i].target);
-		json_array_append_new(
-			progs,
-			json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "prog",
-				  name, "kind", points[i].kind, "target",
-				  points[i].target, "id", (json_int_t)info.id,
-				  "runs", (json_int_t)info.run_cnt, "run_ns",
-				  (json_int_t)info.run_time_ns));
+		stats = prog_stats(points[i].prog, name);
+		if (!stats)
+			continue;
+		json_object_set_new(stats, "kind", json_string(points[i].kind));
+		json_object_set_new(stats, "target",
+				    json_string(points[i].target));
+		json_array_append_new(progs, stats);
 	}
 	json_object_set_new(out, "programs", progs);
 	rs_json_write_line(stdout, out);
