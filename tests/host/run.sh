@@ -7,6 +7,8 @@
 # 64 MiB, and made to write and read a 256 MiB file.  Skipped, with the reason,
 # where BPF is not permitted or no memory controller is mounted.
 set -euo pipefail
+# a command that fails the script says which, so no failure is silent
+trap 'echo "hosttest: line $LINENO: \"$BASH_COMMAND\" failed (status $?)" >&2' ERR
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 bin=$(realpath -m "${RS_BIN:-$top/build/reclaimscope}") # RS_BIN: another build
@@ -94,10 +96,24 @@ echo "hosttest: cgroup v$version memcg $rel, limit $limit_mb MiB, file $file_mb 
 wait_output() {
 	for _ in $(seq 300); do
 		[ -s "$work/$2.${3:-ndjson}" ] && return 0
-		kill -0 "$1" 2>/dev/null || { cat "$work/$2.err"; exit 1; }
+		kill -0 "$1" 2>/dev/null || died "$1" "$2"
 		sleep 0.1
 	done
 	echo "hosttest: $2 did not start"
+	exit 1
+}
+# died PID NAME: an instance ended before the test was done with it; say
+# how (a status, or the signal that killed it: a crash under the
+# sanitizers says nothing else) and what it wrote
+died() {
+	local status=0
+	wait "$1" || status=$?
+	if [ "$status" -gt 128 ]; then
+		echo "hosttest: $2 was killed by signal $((status - 128)) ($(kill -l "$status" 2>/dev/null || echo '?'))"
+	else
+		echo "hosttest: $2 exited with status $status before the test was done with it"
+	fi
+	cat "$work/$2.err"
 	exit 1
 }
 "$bin" record -q -i 1 -o "$work/rec.ndjson" 2>"$work/rec.err" &
@@ -143,7 +159,7 @@ prom_pid=$!
 for _ in $(seq 300); do
 	curl -sf "http://127.0.0.1:$daemon_port/healthz" >/dev/null &&
 		curl -sf "http://127.0.0.1:$prom_port/-/ready" >/dev/null && break
-	kill -0 "$daemon_pid" 2>/dev/null || { cat "$work/daemon.err"; exit 1; }
+	kill -0 "$daemon_pid" 2>/dev/null || died "$daemon_pid" daemon
 	kill -0 "$prom_pid" 2>/dev/null || { tail "$work/prometheus.log"; exit 1; }
 	sleep 0.1
 done
@@ -262,7 +278,9 @@ python3 "$here/views_check.py" "$work" "$rel" || rc=1
 # every kernel field we read, and what dropping each costs (fields.sh)
 "$here/fields.sh" "$bin" "$work/fields" || rc=1
 # how processes end, privileges, bad options (tests/host/lifecycle.py)
-python3 "$here/lifecycle.py" "$bin" "$work/lifecycle" || rc=1
+# (its SIGSEGV must kill, not be reported as a crash by the sanitizer)
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
+	python3 "$here/lifecycle.py" "$bin" "$work/lifecycle" || rc=1
 # a sanitizer build (make sanitize) reports on stderr: none is allowed
 if reports=$(grep -lE "ERROR: (Address|Leak)Sanitizer|runtime error:" \
 	"$work"/*.err "$work"/lifecycle/*.err 2>/dev/null); then
