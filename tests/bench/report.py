@@ -187,6 +187,55 @@ def floor_table(vm_dir):
     return out + [""] + summary
 
 
+def step_aside_lines(vm_dir, mode="agg"):
+    """What copies 2..n cost when they step aside (the usual case: the first
+    copy ran), per kind of point, against an empty program of that kind
+    (progs.control.json): the part beyond the empty program is the task-
+    storage lookup and the test, the most a cheaper step-aside could save;
+    the rest is what any attached program costs."""
+    points_path = os.path.join(vm_dir, f"points.{mode}.json")
+    progs_path = os.path.join(vm_dir, f"progs.{mode}.json")
+    control_path = os.path.join(vm_dir, "progs.control.json")
+    if not all(os.path.exists(x) for x in (points_path, progs_path, control_path)):
+        return []
+    with open(points_path) as f:
+        kind_of = {p["prog_id"]: p["kind"] for p in json.load(f)["points"]}
+    with open(progs_path) as f:
+        progs = json.load(f)
+    with open(control_path) as f:
+        control = json.load(f)
+    empty = {}  # kind -> [run_ns, runs] of the empty programs of that kind
+    for p in control:
+        name = p.get("name", "")
+        kind = ("fentry" if name.startswith("rs_empty_fentry") else
+                "fexit" if name.startswith("rs_empty_fexit") else
+                "tracepoint" if name.startswith("rs_empty_") else None)
+        if kind and p.get("run_cnt"):
+            e = empty.setdefault(kind, [0, 0])
+            e[0] += p["run_time_ns"]
+            e[1] += p["run_cnt"]
+    copies = {}  # kind -> [run_ns, runs] of copies 2..n
+    for p in progs:
+        kind = kind_of.get(p["id"])
+        kind = "tracepoint" if kind not in ("fentry", "fexit") else kind
+        name = p.get("name", "")
+        if name[-2:] in [f"_{c}" for c in range(2, RS_COPIES + 1)] and p.get("run_cnt"):
+            c = copies.setdefault(kind, [0, 0])
+            c[0] += p["run_time_ns"]
+            c[1] += p["run_cnt"]
+    out = ["| kind | copy runs (2..n) | ns per copy run | ns per empty-program run "
+           "| beyond empty |", "|---|---|---|---|---|"]
+    for kind in sorted(copies):
+        ns, runs = copies[kind]
+        if kind not in empty or not runs:
+            continue
+        empty_ns = empty[kind][0] / empty[kind][1]
+        per = ns / runs
+        out.append(f"| {kind} | {runs:,} | {per:,.0f} | {empty_ns:,.0f} "
+                   f"| {per - empty_ns:+,.0f} ns ({(per - empty_ns) / per:.0%}) |")
+    return out if len(out) > 2 else []
+
+
 def vm_section(vm_dir):
     """The VM part (tests/vm/scenarios/bench.sh on the series kernel)."""
     rows = load(os.path.join(vm_dir, "bench.jsonl"))
@@ -224,6 +273,17 @@ def vm_section(vm_dir):
                   "peer's program on the same point, both with "
                   "`kernel.bpf_stats_enabled` over one run of both workloads. "
                   "Target: ≤ 1.5× per hook.", ""] + floor + [""]
+    aside = step_aside_lines(vm_dir)
+    if aside:
+        lines += ["### What a copy costs when it steps aside", "",
+                  "Copies 2..n of a program run on every event and, where the "
+                  "first copy ran, only look up the task's state and return "
+                  "(`record`'s programs, kernel statistics). Beside them, an "
+                  "empty program on the same kind of point: what remains "
+                  "beyond it is the lookup and the test, the most a cheaper "
+                  "step-aside could save; the rest, and the trampoline's own "
+                  "entry and exit that no statistic shows, any attached copy "
+                  "costs.", ""] + aside + [""]
     costs = {}
     for mode in ("control", "agg", "stream", "peer"):
         path = os.path.join(vm_dir, f"progs.{mode}.json")
