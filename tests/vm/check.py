@@ -727,6 +727,25 @@ def scenario_global(res, header, summary, rec):
     kswapd_runs_exact(res, summary, rec)
 
 
+def read_zoneinfo(path):
+    """/proc/zoneinfo: per node, its zones in index order as
+    {"free", "boost", "high"} (pages)."""
+    nodes = {}
+    zones = None
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if line.startswith("Node "):
+                zones = nodes.setdefault(int(words[1].rstrip(",")), [])
+                zones.append({})
+            elif zones is not None and words[:2] == ["pages", "free"]:
+                zones[-1]["free"] = int(words[2])
+            elif zones is not None and len(words) == 2 and words[1].isdigit() \
+                    and words[0] in ("boost", "high") and words[0] not in zones[-1]:
+                zones[-1][words[0]] = int(words[1])
+    return nodes
+
+
 def kswapd_runs_exact(res, summary, rec):
     """kswapd's balance_pgdat() runs: attached and ran (a function in BTF
     may be inlined into kswapd()), and what the runs reclaimed and isolated
@@ -743,6 +762,21 @@ def kswapd_runs_exact(res, summary, rec):
         check(got == want, f"kswapd runs' {ours} {got} == /proc/vmstat {theirs} delta {want}")
     known = [e for e in runs if "free_after" in e]
     check(len(known) == len(runs), f"every run read its zones' watermarks ({len(known)})")
+    # the watermarks each run balanced to: the high marks of the zones up
+    # to its highest_zoneidx, as /proc/zoneinfo gives them (global.sh turns
+    # boosts off, so they stay put: the same before and after)
+    zi = [read_zoneinfo(os.path.join(res, f"zoneinfo.{t}")) for t in ("before", "after")]
+    check(all(z.get("boost") == 0 for t in zi for n in t.values() for z in n)
+          and [[z["high"] for z in n] for n in zi[0].values()]
+          == [[z["high"] for z in n] for n in zi[1].values()],
+          "no watermark boosts, and the high marks the same before and after")
+    wrong = [(e["node"], e["highest_zoneidx"], e["high_before"], e["high_after"])
+             for e in known
+             if not e["high_before"] == e["high_after"] == sum(
+                 z["high"] for z in zi[1].get(e["node"], [])[:e["highest_zoneidx"] + 1])]
+    check(not wrong, f"every run's high watermarks are its zones' in /proc/zoneinfo "
+          f"(up to highest_zoneidx; {len(known) - len(wrong)} of {len(known)}; "
+          f"first wrong: {wrong[:1]})")
     past = sum(max(0, e["past_high"]) for e in known)
     short = sum(1 for e in known if e["past_high"] < 0)
     check(node.get("kswapd_past_high") == past and node.get("kswapd_runs_short") == short,

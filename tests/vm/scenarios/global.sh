@@ -9,6 +9,9 @@ mkmemcg g1 max
 mkmemcg g2 max
 sync
 echo 3 >/proc/sys/vm/drop_caches
+# no watermark boosts: the high watermarks kswapd balances to stay as
+# /proc/zoneinfo shows them, so check.py can hold each run's to them
+echo 0 >/proc/sys/vm/watermark_boost_factor
 start_record -i 1 --events
 snapshot_counters before g1 g2
 in_memcg g2 rs-workload anon 160 12 &

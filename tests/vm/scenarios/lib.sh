@@ -67,6 +67,7 @@ snapshot_counters() { # TAG MEMCG...
 	cp /sys/kernel/debug/lru_gen_full "lru_gen_full.$tag" 2>/dev/null || true
 	cp /proc/vmstat "vmstat.$tag"
 	cp /proc/meminfo "meminfo.$tag"
+	cp /proc/zoneinfo "zoneinfo.$tag"
 }
 
 # Until CMD succeeds, while PID lives (60 s at most): a tool we started is
