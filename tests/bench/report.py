@@ -323,14 +323,21 @@ def copies_section(res_dir):
               "work only when an earlier one was skipped. The tenants load (8 "
               "readers in sibling memcgs under a 128 MiB parent: 8 reclaimers "
               "on the guest's 2 CPUs, the heaviest contention the VM makes), "
-              "once per `record --copies N`, each in fresh memcgs; lost = "
-              "first-copy skips no later copy made up (summary `missed`); "
-              "wrong = memcg totals (isolated, reclaimed) that differ from "
-              "memory.stat's pgscan and pgsteal.", "",
-              "| copies | events lost | pages scanned | memcgs with a wrong total (of 8) |",
-              "|---|---|---|---|"]
+              "once per `record --copies N`, each in fresh memcgs; skipped = "
+              "the kernel's skipped runs over every program and copy "
+              "(`recursion_misses`), and the programs most fell on; "
+              "lost = first-copy skips no later copy made up (summary "
+              "`missed`); wrong = memcg totals (isolated, reclaimed) that "
+              "differ from memory.stat's pgscan and pgsteal.", "",
+              "| copies | runs skipped | most skipped | events lost "
+              "| pages scanned | memcgs with a wrong total (of 8) |",
+              "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['copies']} | {r['missed']:,} | {r['pages_scanned']:,} "
+        most = ", ".join(f"{p} {n:,}" for p, n in r.get("skipped_most", []))
+        skipped = r.get("skipped_runs")
+        lines.append(f"| {r['copies']} "
+                     f"| {'n/a' if skipped is None else f'{skipped:,}'} | {most} "
+                     f"| {r['missed']:,} | {r['pages_scanned']:,} "
                      f"| {r['memcgs_wrong']} |")
     return lines + [""]
 

@@ -31,6 +31,8 @@ for n in 1 2 3 5; do
 	done
 	for pid in $pids; do wait $pid; done
 	snapshot_counters "after.c$n" $names
+	# each program's skipped runs (recursion_misses): where they fall
+	bpftool prog show --json >"progs.c$n.json"
 	stop_record
 	# the last (five copies) keeps record.status, which common() reads
 	[ $n -eq 5 ] || mv record.status "record.c$n.status"
