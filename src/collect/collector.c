@@ -54,6 +54,14 @@ struct choice {
 	bool hook_failed[RS_NR_HOOKS];
 };
 
+/* Every program of hook h stays unloaded. */
+static void hook_programs_off(struct choice *ch, enum rs_hook h)
+{
+	for (int i = 0; i < rs_nr_prog_specs; i++)
+		if (rs_prog_specs[i].hook == h)
+			ch->enabled[i] = false;
+}
+
 static void hook_fail(struct rs_run_info *info, struct choice *ch,
 		      enum rs_hook h, const char *fmt, ...)
 {
@@ -66,9 +74,21 @@ static void hook_fail(struct rs_run_info *info, struct choice *ch,
 	va_start(ap, fmt);
 	vsnprintf(info->hooks[h].why, sizeof(info->hooks[h].why), fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < rs_nr_prog_specs; i++)
-		if (rs_prog_specs[i].hook == h)
-			ch->enabled[i] = false;
+	hook_programs_off(ch, h);
+}
+
+/* Hook h is not there (or not asked for): missing, why, nothing loaded. */
+__attribute__((format(printf, 4, 5))) static void
+hook_off(struct rs_run_info *info, struct choice *ch, enum rs_hook h,
+	 const char *fmt, ...)
+{
+	va_list ap;
+
+	info->hooks[h].state = RS_HOOK_MISSING;
+	va_start(ap, fmt);
+	vsnprintf(info->hooks[h].why, sizeof(info->hooks[h].why), fmt, ap);
+	va_end(ap);
+	hook_programs_off(ch, h);
 }
 
 /* A known prototype that no program reads: the hook is missing, says why. */
@@ -110,27 +130,17 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 				    : rs_btf_func_params(btf, s->target, sig,
 							 sizeof(sig));
 		if (err == -ENOENT) {
-			info->hooks[s->hook].state = RS_HOOK_MISSING;
-			snprintf(info->hooks[s->hook].why,
-				 sizeof(info->hooks[s->hook].why),
+			hook_off(info, ch, s->hook,
 				 "%s is not in this kernel%s", s->target,
 				 s->tracepoint ? ""
 					       : "'s BTF (absent or inlined)");
-			for (int k = 0; k < rs_nr_prog_specs; k++)
-				if (rs_prog_specs[k].hook == s->hook)
-					ch->enabled[k] = false;
 			continue;
 		}
 		if (s->hook == RS_HOOK_REFAULTS && !info->refaults) {
 			/* per folio: only when asked for (and there) */
-			info->hooks[s->hook].state = RS_HOOK_MISSING;
-			snprintf(info->hooks[s->hook].why,
-				 sizeof(info->hooks[s->hook].why),
+			hook_off(info, ch, s->hook,
 				 "off: it runs per refaulted folio; --refaults "
 				 "turns it on");
-			for (int k = 0; k < rs_nr_prog_specs; k++)
-				if (rs_prog_specs[k].hook == s->hook)
-					ch->enabled[k] = false;
 			continue;
 		}
 		if (!err && rs_signature_matches(sig, s->pattern))

@@ -52,15 +52,20 @@ def workload_table(rows, latency="read p99 µs", floor=None):
     return out, slow, base_cpu
 
 
+def copy_of(name):
+    """A program's name as (its first copy's name, which copy): RS_PROGS
+    names copies 2..RS_COPIES "<name>_<n>"."""
+    tail = name.rsplit("_", 1)
+    if len(tail) == 2 and tail[1].isdigit() and 2 <= int(tail[1]) <= RS_COPIES:
+        return tail[0], int(tail[1])
+    return name, 1
+
+
 def per_event(progs, prefix_of):
     """Per hook: events (first copies' runs) and ns per event, all copies."""
     hooks = {}
     for p in progs:
-        name = p["prog"]
-        base, copy = name, 1
-        tail = name.rsplit("_", 1)
-        if len(tail) == 2 and tail[1].isdigit() and 2 <= int(tail[1]) <= RS_COPIES:
-            base, copy = tail[0], int(tail[1])
+        base, copy = copy_of(p["prog"])
         h = hooks.setdefault(prefix_of(base), {"events": 0, "ns": 0, "progs": 0})
         h["ns"] += p["run_ns"]
         h["progs"] += 1
@@ -124,12 +129,10 @@ def bpftool_programs(path):
                 for p in json.load(f) if p.get("name", "").startswith("rs_")]
 
 
-def cost_per_point(res_dir, mode):
-    """What a tool's programs cost per attach point: points.MODE.json names
-    each program's point, progs.MODE.json its kernel statistics; per
-    (kind, target), the run time of every program and copy there and the
-    events (every program on a point runs once per event).  None if the
-    mode did not run."""
+def points_and_programs(res_dir, mode):
+    """A mode's programs: {prog_id: (kind, target)} from points.MODE.json
+    (rs-bench points) and {prog_id: bpftool's entry} from progs.MODE.json;
+    None if the mode did not run."""
     points_path = os.path.join(res_dir, f"points.{mode}.json")
     progs_path = os.path.join(res_dir, f"progs.{mode}.json")
     if not (os.path.exists(points_path) and os.path.exists(progs_path)):
@@ -139,6 +142,19 @@ def cost_per_point(res_dir, mode):
                  for p in json.load(f)["points"]}
     with open(progs_path) as f:
         progs = {p["id"]: p for p in json.load(f)}
+    return where, progs
+
+
+def cost_per_point(res_dir, mode):
+    """What a tool's programs cost per attach point: points.MODE.json names
+    each program's point, progs.MODE.json its kernel statistics; per
+    (kind, target), the run time of every program and copy there and the
+    events (every program on a point runs once per event).  None if the
+    mode did not run."""
+    loaded = points_and_programs(res_dir, mode)
+    if loaded is None:
+        return None
+    where, progs = loaded
     per_point = {}
     for prog_id, point in where.items():
         p = progs.get(prog_id, {})
@@ -193,15 +209,11 @@ def step_aside_lines(vm_dir, mode="agg"):
     (progs.control.json): the part beyond the empty program is the task-
     storage lookup and the test, the most a cheaper step-aside could save;
     the rest is what any attached program costs."""
-    points_path = os.path.join(vm_dir, f"points.{mode}.json")
-    progs_path = os.path.join(vm_dir, f"progs.{mode}.json")
+    loaded = points_and_programs(vm_dir, mode)
     control_path = os.path.join(vm_dir, "progs.control.json")
-    if not all(os.path.exists(x) for x in (points_path, progs_path, control_path)):
+    if loaded is None or not os.path.exists(control_path):
         return []
-    with open(points_path) as f:
-        kind_of = {p["prog_id"]: p["kind"] for p in json.load(f)["points"]}
-    with open(progs_path) as f:
-        progs = json.load(f)
+    where, progs = loaded
     with open(control_path) as f:
         control = json.load(f)
     empty = {}  # kind -> [run_ns, runs] of the empty programs of that kind
@@ -215,11 +227,10 @@ def step_aside_lines(vm_dir, mode="agg"):
             e[0] += p["run_time_ns"]
             e[1] += p["run_cnt"]
     copies = {}  # kind -> [run_ns, runs] of copies 2..n
-    for p in progs:
-        kind = kind_of.get(p["id"])
+    for prog_id, p in progs.items():
+        kind = where.get(prog_id, ("tracepoint",))[0]
         kind = "tracepoint" if kind not in ("fentry", "fexit") else kind
-        name = p.get("name", "")
-        if name[-2:] in [f"_{c}" for c in range(2, RS_COPIES + 1)] and p.get("run_cnt"):
+        if copy_of(p.get("name", ""))[1] > 1 and p.get("run_cnt"):
             c = copies.setdefault(kind, [0, 0])
             c[0] += p["run_time_ns"]
             c[1] += p["run_cnt"]

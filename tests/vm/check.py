@@ -729,7 +729,7 @@ def scenario_global(res, header, summary, rec):
 
 def read_zoneinfo(path):
     """/proc/zoneinfo: per node, its zones in index order as
-    {"free", "boost", "high"} (pages)."""
+    {"boost", "high"} (pages)."""
     nodes = {}
     zones = None
     with open(path) as f:
@@ -738,8 +738,6 @@ def read_zoneinfo(path):
             if line.startswith("Node "):
                 zones = nodes.setdefault(int(words[1].rstrip(",")), [])
                 zones.append({})
-            elif zones is not None and words[:2] == ["pages", "free"]:
-                zones[-1]["free"] = int(words[2])
             elif zones is not None and len(words) == 2 and words[1].isdigit() \
                     and words[0] in ("boost", "high") and words[0] not in zones[-1]:
                 zones[-1][words[0]] = int(words[1])
