@@ -123,16 +123,19 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 
 /*
  * The workload's outcome records from path into out, each line checked
- * (a JSON object of type "outcome" naming its workload) and written
- * compact; the others are named on stderr and left out.  A write error
+ * as the reader will take it (rs_outcome_check: a JSON object of type
+ * "outcome" naming its workload, every key of the right type and range)
+ * and written compact; the others are named on stderr and left out, so
+ * that one bad line never makes the recording unreadable.  A write error
  * is returned; a missing file is said and is not one (a workload killed
  * before it wrote leaves none: its exit status line says why).
  */
 static int copy_outcomes(FILE *out, const char *path)
 {
 	FILE *in = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0, nr = 0;
+	struct rs_outcome_check *check;
+	char *line = NULL, why[512];
+	size_t cap = 0, nr = 0, left_out = 0;
 	ssize_t len;
 	int err = 0;
 
@@ -143,6 +146,11 @@ static int copy_outcomes(FILE *out, const char *path)
 			path, strerror(errno));
 		return 0;
 	}
+	check = rs_outcome_check_new(path);
+	if (!check) {
+		fclose(in);
+		return ENOMEM;
+	}
 	while (!err && (len = getline(&line, &cap, in)) >= 0) {
 		json_error_t jerr;
 		json_t *o;
@@ -152,23 +160,33 @@ static int copy_outcomes(FILE *out, const char *path)
 			continue;
 		o = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
 			       &jerr);
-		if (!json_is_object(o) ||
-		    !json_is_string(json_object_get(o, "workload")) ||
-		    strcmp(json_string_value(json_object_get(o, "type")) ?: "",
-			   "outcome"))
+		if (!o) {
+			snprintf(why, sizeof(why), "%s:%zu: %s", path, nr,
+				 jerr.text);
+			left_out++;
 			fprintf(stderr,
-				"reclaimscope: %s:%zu: not an outcome record "
-				"(%s); left out of the recording\n",
-				path, nr,
-				o ? "needs type \"outcome\" and a "
-				    "\"workload\""
-				  : jerr.text);
-		else if (rs_json_write_line(out, o))
+				"reclaimscope: %s; left out of the "
+				"recording\n",
+				why);
+		} else if (rs_outcome_check(check, o, nr, why, sizeof(why))) {
+			left_out++;
+			fprintf(stderr,
+				"reclaimscope: %s; left out of the "
+				"recording\n",
+				why);
+		} else if (rs_json_write_line(out, o)) {
 			err = errno ? errno : EIO;
+		}
 		json_decref(o);
 	}
+	if (left_out)
+		fprintf(stderr,
+			"reclaimscope: %zu line%s of %s left out of the "
+			"recording\n",
+			left_out, left_out == 1 ? "" : "s", path);
 	free(line);
 	fclose(in);
+	rs_outcome_check_free(check);
 	return err;
 }
 
@@ -324,7 +342,20 @@ static int start_output(const struct record_opts *o, struct recorder *r)
 		fprintf(stderr, "reclaimscope: out of memory\n");
 		return -1;
 	}
-	write_line(r, rs_json_header(r->info));
+	{
+		json_t *header = rs_json_header(r->info);
+		char fb[RS_PATH_BUF];
+
+		/* what a reader needs to tell an idle memcg (left out of the
+		 * summary) from one outside the recorded subtree: the filter,
+		 * in the escaped form of the recording's paths */
+		if (r->filter)
+			json_object_set_new(header, "cgroup_filter",
+					    json_string(rs_name_shown(
+						    r->filter, fb, sizeof(fb),
+						    RS_ESCAPE_BACKSLASH)));
+		write_line(r, header);
+	}
 	if (!o->quiet && strcmp(rs_mode(r->info), "full"))
 		fprintf(stderr,
 			"reclaimscope: %s mode: some values are unavailable "

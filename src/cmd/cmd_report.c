@@ -24,6 +24,7 @@ struct report_opts {
 	const char *html;
 	double budget_ms;
 	bool json, markdown, groups;
+	bool all; /* report: every row, also those null or 0 everywhere */
 	struct rs_compare_opts compare;
 	int *metrics; /* --metric, in the order given */
 };
@@ -36,7 +37,8 @@ enum {
 	OPT_GROUPS,
 	OPT_TOTAL,
 	OPT_METRIC,
-	OPT_METRICS
+	OPT_METRICS,
+	OPT_ALL
 };
 
 static error_t parse_budget(struct argp_state *state, const char *arg,
@@ -53,6 +55,39 @@ static error_t parse_budget(struct argp_state *state, const char *arg,
 	}
 	*out = v;
 	return 0;
+}
+
+/*
+ * Whether --html may write out: a new file, or an HTML page (one of ours,
+ * written before), and never one of the inputs.  A recording given where
+ * the page's name belongs (`diff --html a.ndjson b.ndjson c.ndjson`)
+ * would otherwise be replaced by the page.
+ */
+static bool html_out_ok(const char *out, const struct report_opts *o)
+{
+	static const char page[] = "<!DOCTYPE html>";
+	char head[sizeof(page) - 1];
+	struct stat st, in;
+	FILE *f;
+	bool ok;
+
+	if (stat(out, &st))
+		return errno == ENOENT;
+	for (int i = 0; i < o->nr_files; i++)
+		if (!stat(o->files[i], &in) && in.st_dev == st.st_dev &&
+		    in.st_ino == st.st_ino)
+			return false;
+	if (!S_ISREG(st.st_mode))
+		return false;
+	if (!st.st_size)
+		return true;
+	f = fopen(out, "re");
+	if (!f)
+		return true; /* the write says why it cannot */
+	ok = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+	     !memcmp(head, page, sizeof(head));
+	fclose(f);
+	return ok;
 }
 
 static error_t parse(int key, char *arg, struct argp_state *state)
@@ -85,6 +120,9 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
 	case OPT_GROUPS:
 		o->groups = true;
+		return 0;
+	case OPT_ALL:
+		o->all = true;
 		return 0;
 	case OPT_TOTAL:
 		o->compare.total_only = true;
@@ -130,6 +168,15 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		if (o->json + o->markdown + !!o->html > 1) {
 			argp_error(state, "give one of --json, --markdown and "
 					  "--html");
+			return EINVAL;
+		}
+		if (o->html && !html_out_ok(o->html, o)) {
+			argp_error(state,
+				   "--html %s: the file exists and is not a "
+				   "page of ours (a recording? the output "
+				   "name forgotten?); not overwritten: remove "
+				   "it or name another",
+				   o->html);
 			return EINVAL;
 		}
 		return 0;
@@ -199,6 +246,9 @@ static int write_page(const char *out, int (*page)(FILE *f, const void *ctx),
 		if (err)
 			unlink(tmp);
 	}
+	/* after what stdout holds: the notice must not land in the middle
+	 * of a report when both go to one terminal or file */
+	fflush(stdout);
 	if (err)
 		fprintf(stderr, "reclaimscope: cannot write %s: %s\n", out,
 			strerror(err));
@@ -208,13 +258,9 @@ static int write_page(const char *out, int (*page)(FILE *f, const void *ctx),
 	return err ? 1 : 0;
 }
 
-/* A document on stdout, indented (and flags), and freed. */
-static void print_json(json_t *j, size_t flags)
-{
-	json_dumpf(j, stdout, JSON_INDENT(1) | flags);
-	putchar('\n');
-	json_decref(j);
-}
+/* diff's JSON: 15 significant digits print 0.05 as 0.05, not
+ * 0.050000000000000003, and keep every count below 2^49 exact */
+#define DIFF_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(15))
 
 struct report_page {
 	const char *name;
@@ -249,6 +295,10 @@ int rs_cmd_report(int argc, char **argv)
 		 "meaning), tab-separated, "
 		 "one per line, and exit",
 		 0},
+		{"all", OPT_ALL, NULL, 0,
+		 "Text: every metric, also those null or 0 in every memcg "
+		 "(left out by default, and counted)",
+		 0},
 		{0},
 	};
 	static const char doc[] =
@@ -281,10 +331,10 @@ int rs_cmd_report(int argc, char **argv)
 	if (load(o.files[0], o.budget_ms, &r))
 		return 1;
 	if (o.json)
-		print_json(rs_report_json(o.files[0], &r),
-			   JSON_REAL_PRECISION(12));
+		rs_report_json(o.files[0], &r, stdout,
+			       JSON_INDENT(1) | JSON_REAL_PRECISION(12));
 	else
-		rs_report_text(stdout, o.files[0], &r);
+		rs_report_text(stdout, o.files[0], &r, o.all);
 	if (o.html) {
 		struct report_page page = {o.files[0], &r};
 
@@ -379,6 +429,10 @@ static int load_group(const char *arg, double budget_ms, struct rs_group *g)
 		}
 		rs_recording_total(&g->runs[i], &g->totals[i]);
 	}
+	if (rs_group_index(g)) {
+		fprintf(stderr, "reclaimscope: out of memory\n");
+		goto fail;
+	}
 	return 0;
 fail:
 	rs_group_free(g);
@@ -412,7 +466,7 @@ static int diff_groups(const struct report_opts *o)
 			goto out;
 		}
 	if (o->json) {
-		print_json(rs_groups_json(g, ng, &o->compare), 0);
+		rs_groups_json(g, ng, &o->compare, stdout, DIFF_JSON_FLAGS);
 	} else if (o->html) {
 		struct groups_page page = {g, ng, &o->compare};
 
@@ -527,7 +581,8 @@ int rs_cmd_diff(int argc, char **argv)
 		return 1;
 	}
 	if (o.json) {
-		print_json(rs_diff_json(o.files[0], &a, o.files[1], &b), 0);
+		rs_diff_json(o.files[0], &a, o.files[1], &b, stdout,
+			     DIFF_JSON_FLAGS);
 	} else {
 		rs_diff_text(stdout, o.files[0], &a, o.files[1], &b);
 	}

@@ -185,8 +185,13 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 				t->total[f] = add(t->total[f], m->total[f]);
 		for (int h = 0; h < RS_NR_HISTS; h++) {
 			t->hist_known[h] &= m->hist_known[h];
+			/* a sum past what a __u64 holds is unknown, not
+			 * wrapped */
 			for (int b = 0; b < RS_HIST_BUCKETS; b++)
-				t->hist[h][b] += m->hist[h][b];
+				if (__builtin_add_overflow(t->hist[h][b],
+							   m->hist[h][b],
+							   &t->hist[h][b]))
+					t->hist_known[h] = false;
 		}
 		t->passes += m->passes;
 		t->passes_over += m->passes_over;

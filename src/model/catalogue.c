@@ -524,6 +524,50 @@ const char *rs_row_unit(int i)
 	}
 }
 
+const int *rs_report_order(void)
+{
+	static int order[sizeof(rs_rows) / sizeof(rs_rows[0])];
+	static bool done;
+	int n = 0;
+
+	if (done)
+		return order;
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		bool first = true;
+
+		for (int k = 0; k < i && first; k++)
+			first = strcmp(rs_rows[k].section, rs_rows[i].section);
+		if (!first)
+			continue;
+		for (int j = i; j < rs_nr_report_rows; j++)
+			if (!strcmp(rs_rows[j].section, rs_rows[i].section))
+				order[n++] = j;
+	}
+	done = true;
+	return order;
+}
+
+bool rs_row_counts(int i)
+{
+	const struct rs_row *row = &rs_rows[i];
+
+	switch (row->kind) {
+	case RS_ROW_FIELD:
+	case RS_ROW_SUM:
+		return rs_fields[row->a].unit_id == RS_UNIT_pages ||
+		       rs_fields[row->a].unit_id == RS_UNIT_count;
+	case RS_ROW_EVENT_OVER:
+	case RS_ROW_RECLAIMED_BY:
+		return true;
+	case RS_ROW_OUTCOME:
+		return row->combine == RS_OUT_COMBINE_TRUE ||
+		       row->combine == RS_OUT_COMBINE_FAILED ||
+		       row->out == RS_OUT_ITERATIONS || row->out == RS_OUT_OPS;
+	default:
+		return false;
+	}
+}
+
 const char *rs_row_help(int i)
 {
 	return rs_rows[i].help ?: rs_fields[rs_rows[i].a].help;

@@ -155,6 +155,20 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i);
 double rs_row_number(const struct rs_values *v, int i);
 /* A row's unit and help: the row's, else its field's. */
 const char *rs_row_unit(int i);
+/*
+ * Whether row i counts something (pages, events, processes OOM-killed or
+ * failed, iterations): such values are compared between groups of runs
+ * with the exact permutation test, not a t-test, which assumes a spread
+ * that a count seen in three runs often does not show.
+ */
+bool rs_row_counts(int i);
+/*
+ * The report's rows grouped by section, the sections in the order they
+ * first appear and the rows of each in the table's order: order[j] is the
+ * j-th row to show (rs_nr_report_rows of them), so that a heading is
+ * printed once.
+ */
+const int *rs_report_order(void);
 const char *rs_row_help(int i);
 /* top's column title (buf of RS_ROW_TITLE_SIZE) and width. */
 #define RS_ROW_TITLE_SIZE 64

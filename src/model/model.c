@@ -540,18 +540,20 @@ double rs_hist_bound_ns(__u32 bucket)
 
 double rs_hist_quantile(const __u64 buckets[RS_HIST_BUCKETS], double q)
 {
-	__u64 count = 0, seen = 0;
-	double rank;
+	/* counted in doubles: buckets summed in a __u64 can wrap (each
+	 * bucket may hold up to 2^64 - 1), and a wrapped count gives a
+	 * wrong quantile rather than none */
+	double count = 0, seen = 0, rank;
 
 	for (int b = 0; b < RS_HIST_BUCKETS; b++)
-		count += buckets[b];
+		count += (double)buckets[b];
 	if (!count)
 		return -1;
 	/* the smallest bucket with at least ceil(q * count) values below */
-	rank = q * (double)count;
+	rank = q * count;
 	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
-		seen += buckets[b];
-		if ((double)seen >= rank && seen)
+		seen += (double)buckets[b];
+		if (seen >= rank && seen)
 			return rs_hist_bound_ns(b);
 	}
 	return rs_hist_bound_ns(RS_HIST_BUCKETS - 1);

@@ -206,6 +206,8 @@ static int header(struct reader *rd, json_t *o)
 	json_t *schema = json_object_get(o, "schema");
 	const char *kernel = json_string_value(json_object_get(o, "kernel"));
 	const char *start = json_string_value(json_object_get(o, "start"));
+	const char *filter =
+		json_string_value(json_object_get(o, "cgroup_filter"));
 
 	if (!json_is_integer(schema))
 		return fail(rd, "the header has no integer \"schema\"");
@@ -223,6 +225,8 @@ static int header(struct reader *rd, json_t *o)
 	rd->r->cgroup_version = (int)json_integer_value(
 		json_object_get(o, "cgroup_version")); /* 0: not said */
 	if (!rd->r->kernel || !rd->r->start)
+		return fail(rd, "out of memory");
+	if (filter && !(rd->r->cgroup_filter = strdup(filter)))
 		return fail(rd, "out of memory");
 	rd->header_seen = true;
 	return 0;
@@ -390,6 +394,7 @@ static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
 {
 	json_t *pair;
 	size_t i;
+	double sum = 0;
 
 	if (!json_is_array(arr))
 		return fail(rd, "histogram \"%s\" is not an array", what);
@@ -421,6 +426,17 @@ static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
 			return fail(rd, "histogram \"%s\": count over %g", what,
 				    MAX_COUNT);
 		bucket[b] += (__u64)json_integer_value(n);
+	}
+	/* nor all its buckets together: one counter's events, split by
+	 * latency (summed in a __u64 they would wrap, and a quantile of
+	 * the wrapped count would be printed as if right) */
+	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+		sum += (double)bucket[b];
+		if (sum > MAX_COUNT)
+			return fail(rd,
+				    "histogram \"%s\": counts add up to over "
+				    "%g",
+				    what, MAX_COUNT);
 	}
 	return 0;
 }
@@ -560,6 +576,46 @@ static int outcome(struct reader *rd, json_t *o)
 			return -1;
 	}
 	return 0;
+}
+
+struct rs_outcome_check {
+	struct rs_recording r;
+	struct reader rd;
+};
+
+struct rs_outcome_check *rs_outcome_check_new(const char *name)
+{
+	struct rs_outcome_check *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->rd.r = &c->r;
+	c->rd.name = name;
+	return c;
+}
+
+int rs_outcome_check(struct rs_outcome_check *c, json_t *o, size_t line,
+		     char *err, size_t errsz)
+{
+	const char *type = json_string_value(json_object_get(o, "type"));
+
+	c->rd.line = line;
+	c->rd.err = err;
+	c->rd.errsz = errsz;
+	if (!json_is_object(o) || !type || strcmp(type, "outcome"))
+		return fail(&c->rd, "not an outcome record (needs type "
+				    "\"outcome\")");
+	/* what the reader does with it, into a recording of the outcomes
+	 * taken so far: the same checks, merging and limits */
+	return outcome(&c->rd, o);
+}
+
+void rs_outcome_check_free(struct rs_outcome_check *c)
+{
+	if (!c)
+		return;
+	rs_recording_free(&c->r);
+	free(c);
 }
 
 /*
@@ -834,6 +890,7 @@ void rs_recording_free(struct rs_recording *r)
 	}
 	free(r->outcomes);
 	free(r->snap_t);
+	free(r->cgroup_filter);
 	free(r->kernel);
 	free(r->start);
 	memset(r, 0, sizeof(*r));

@@ -10,6 +10,7 @@
 #define RS_RECORDING_H
 
 #include <linux/types.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include "rs_common.h"
@@ -135,6 +136,8 @@ struct rs_outcome {
 struct rs_recording {
 	int schema;
 	char *kernel, *start;
+	/* record --cgroup: only memcgs at or under this path; NULL: all */
+	char *cgroup_filter;
 	bool mglru, series;
 	/*
 	 * 2: a memcg's own counters (memory.stat, memory.events) include its
@@ -168,6 +171,20 @@ struct rs_recording {
 int rs_recording_read(FILE *f, const char *name, double budget_ns,
 		      struct rs_recording *r, char *err, size_t errsz);
 void rs_recording_free(struct rs_recording *r);
+
+/*
+ * Outcome records checked on the way in (record --outcome) exactly as the
+ * reader will take them: one line at a time, in the context of the lines
+ * taken before (merging, the limit on outcomes), so that a line copied
+ * into a recording never makes the recording unreadable.  name names the
+ * source in messages.
+ */
+struct rs_outcome_check;
+struct rs_outcome_check *rs_outcome_check_new(const char *name);
+/* 0 when the reader takes o, else -1 with err ("name:line: why"). */
+int rs_outcome_check(struct rs_outcome_check *c, json_t *o, size_t line,
+		     char *err, size_t errsz);
+void rs_outcome_check_free(struct rs_outcome_check *c);
 
 const struct rs_rec_memcg *rs_recording_find(const struct rs_recording *r,
 					     const char *path);

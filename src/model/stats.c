@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "stats.h"
 
 void rs_sample_of(const double *x, int n, struct rs_sample *s)
@@ -120,7 +123,259 @@ double rs_welch_p(const struct rs_sample *a, const struct rs_sample *b)
 	vb = b->sd * b->sd / b->n;
 	se2 = va + vb;
 	if (se2 == 0)
-		return a->mean == b->mean ? 1 : 0;
+		return NAN;
 	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return rs_t_two_sided_p((b->mean - a->mean) / sqrt(se2), df);
+}
+
+/* C(n, k) as a double (exact while it fits 53 bits, which is all we use) */
+static double choose(int n, int k)
+{
+	double c = 1;
+
+	if (k < 0 || k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (int i = 1; i <= k; i++)
+		c = c * (n - k + i) / i;
+	return round(c);
+}
+
+double rs_perm_p_min(int na, int nb)
+{
+	if (na < 1 || nb < 1)
+		return NAN;
+	return (na == nb ? 2 : 1) / choose(na + nb, na);
+}
+
+/* The pooled values, a's first, NaN left out. */
+struct pooled {
+	double *v;
+	int na, nb;
+	double total;
+};
+
+static int pool(const double *a, int na, const double *b, int nb,
+		struct pooled *p)
+{
+	p->v = malloc(sizeof(double) * (size_t)(na + nb + 1));
+	p->na = p->nb = 0;
+	p->total = 0;
+	if (!p->v)
+		return -1;
+	for (int i = 0; i < na; i++)
+		if (!isnan(a[i]))
+			p->v[p->na++] = a[i];
+	for (int i = 0; i < nb; i++)
+		if (!isnan(b[i]))
+			p->v[p->na + p->nb++] = b[i];
+	for (int i = 0; i < p->na + p->nb; i++)
+		p->total += p->v[i];
+	return 0;
+}
+
+/* b's mean minus a's when the values at idx[0..nb) are b's */
+static double split_diff(const struct pooled *p, const int *idx)
+{
+	double sb = 0;
+
+	for (int i = 0; i < p->nb; i++)
+		sb += p->v[idx[i]];
+	return sb / p->nb - (p->total - sb) / p->na;
+}
+
+/* the next nb-subset of [0, n) in lexicographic order; false after last */
+static bool next_split(int *idx, int nb, int n)
+{
+	int i = nb - 1;
+
+	while (i >= 0 && idx[i] == n - nb + i)
+		i--;
+	if (i < 0)
+		return false;
+	idx[i]++;
+	for (int j = i + 1; j < nb; j++)
+		idx[j] = idx[j - 1] + 1;
+	return true;
+}
+
+/* splitmix64: a fixed seed, so that a resampled p is the same each run */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double pooled_perm_p(const struct pooled *p)
+{
+	int n = p->na + p->nb, *idx;
+	double observed, splits = choose(n, p->nb), hits = 0, tol;
+	double scale = 0;
+
+	if (!p->na || !p->nb)
+		return NAN;
+	idx = malloc(sizeof(int) * (size_t)n);
+	if (!idx)
+		return NAN;
+	for (int i = 0; i < n; i++) {
+		idx[i] = i;
+		scale = fmax(scale, fabs(p->v[i]));
+	}
+	observed = fabs(split_diff(p, idx + p->na));
+	/* a split whose difference equals the observed one up to rounding
+	 * counts as at least as large */
+	tol = 1e-9 * observed + 1e-12 * scale;
+	if (splits <= RS_PERM_EXACT_SPLITS) {
+		for (int i = 0; i < p->nb; i++)
+			idx[i] = i;
+		do
+			hits += fabs(split_diff(p, idx)) >= observed - tol;
+		while (next_split(idx, p->nb, n));
+		free(idx);
+		return hits / splits;
+	}
+	{
+		uint64_t state = 0x5eed;
+
+		for (int r = 0; r < RS_PERM_RESAMPLES; r++) {
+			/* a random nb-subset: the first nb of a partial
+			 * Fisher-Yates shuffle */
+			for (int i = 0; i < p->nb; i++) {
+				int j = i + (int)(next_random(&state) %
+						  (uint64_t)(n - i));
+				int t = idx[i];
+
+				idx[i] = idx[j];
+				idx[j] = t;
+			}
+			hits += fabs(split_diff(p, idx)) >= observed - tol;
+		}
+	}
+	free(idx);
+	return (1 + hits) / (1 + RS_PERM_RESAMPLES);
+}
+
+double rs_perm_p(const double *a, int na, const double *b, int nb)
+{
+	struct pooled p;
+	double pv;
+
+	if (pool(a, na, b, nb, &p))
+		return NAN;
+	pv = pooled_perm_p(&p);
+	free(p.v);
+	return pv;
+}
+
+/* Bisections of the detectable change enumerate every split some 60 times:
+ * beyond this many splits the t distribution's figure stands in. */
+#define RS_PERM_BISECT_SPLITS 20000
+
+/*
+ * The smallest shift d of b, centred on a's mean, that the permutation
+ * test calls significant at alpha.  Past a shift of both ranges the groups
+ * no longer overlap and p is p_min, so the search is bounded.
+ */
+static double perm_detectable(const struct pooled *p, double alpha)
+{
+	struct pooled q = *p;
+	double ma = 0, mb = 0, lo_a = INFINITY, hi_a = -INFINITY,
+	       lo_b = INFINITY, hi_b = -INFINITY, lo = 0, hi;
+
+	for (int i = 0; i < p->na; i++) {
+		ma += p->v[i] / p->na;
+		lo_a = fmin(lo_a, p->v[i]);
+		hi_a = fmax(hi_a, p->v[i]);
+	}
+	for (int i = p->na; i < p->na + p->nb; i++) {
+		mb += p->v[i] / p->nb;
+		lo_b = fmin(lo_b, p->v[i]);
+		hi_b = fmax(hi_b, p->v[i]);
+	}
+	hi = (hi_a - lo_a) + (hi_b - lo_b);
+	q.v = malloc(sizeof(double) * (size_t)(p->na + p->nb));
+	if (!q.v)
+		return NAN;
+	memcpy(q.v, p->v, sizeof(double) * (size_t)p->na);
+	if (hi == 0) {
+		free(q.v);
+		return 0; /* no spread: any shift separates the groups */
+	}
+	hi *= 1.000001;
+	for (int it = 0; it < 60 && hi - lo > 1e-9 * hi; it++) {
+		double mid = (lo + hi) / 2, pv;
+
+		q.total = 0;
+		for (int i = 0; i < p->na; i++)
+			q.total += q.v[i];
+		for (int i = p->na; i < p->na + p->nb; i++) {
+			q.v[i] = p->v[i] - mb + ma + mid;
+			q.total += q.v[i];
+		}
+		pv = pooled_perm_p(&q);
+		if (pv < alpha)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	free(q.v);
+	return hi;
+}
+
+/* What Welch's test needs to call a difference significant: t_crit * se. */
+static double welch_detectable(const struct rs_sample *a,
+			       const struct rs_sample *b, double alpha)
+{
+	double va, vb, se2, df;
+
+	if (a->n < 2 || b->n < 2)
+		return NAN;
+	va = a->sd * a->sd / a->n;
+	vb = b->sd * b->sd / b->n;
+	se2 = va + vb;
+	if (se2 == 0)
+		return 0;
+	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return rs_t_critical(alpha, df) * sqrt(se2);
+}
+
+void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
+		double alpha, struct rs_comparison *c)
+{
+	struct rs_sample sa, sb;
+	struct pooled p;
+
+	c->test = RS_TEST_NONE;
+	c->p = c->p_min = c->detectable = NAN;
+	rs_sample_of(a, na, &sa);
+	rs_sample_of(b, nb, &sb);
+	if (!sa.n || !sb.n)
+		return;
+	if (!counts) {
+		double welch = rs_welch_p(&sa, &sb);
+
+		if (!isnan(welch)) {
+			c->test = RS_TEST_WELCH;
+			c->p = welch;
+			c->p_min = 0;
+			c->detectable = welch_detectable(&sa, &sb, alpha);
+			return;
+		}
+	}
+	if (pool(a, na, b, nb, &p))
+		return;
+	c->test = RS_TEST_PERMUTATION;
+	c->p = pooled_perm_p(&p);
+	c->p_min = rs_perm_p_min(p.na, p.nb);
+	if (c->p_min >= alpha)
+		c->detectable = NAN;
+	else if (choose(p.na + p.nb, p.nb) <= RS_PERM_BISECT_SPLITS)
+		c->detectable = perm_detectable(&p, alpha);
+	else
+		c->detectable = welch_detectable(&sa, &sb, alpha);
+	free(p.v);
 }

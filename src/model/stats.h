@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Statistics over repeated runs, for comparing groups of recordings: the
- * mean with a 95% confidence interval (Student's t) and Welch's two-sided
- * t-test of two means.  Pure C.
+ * mean with a 95% confidence interval (Student's t), Welch's two-sided
+ * t-test of two means, and the exact permutation test of two means that
+ * counts and yes/no outcomes need (a t-test assumes a spread that three
+ * runs of an OOM kill cannot show).  Pure C.
  */
 #ifndef RS_STATS_H
 #define RS_STATS_H
+
+#include <stdbool.h>
 
 struct rs_sample {
 	int n;
@@ -27,9 +31,60 @@ double rs_t_critical(double p, double df);
 /*
  * Welch's two-sided t-test: the probability of a difference of means at
  * least this large if both samples came from one mean.  NaN when either
- * has fewer than two values.  Two samples without spread: 1 when their
- * means are equal, else 0.
+ * has fewer than two values, or neither has any spread (the t statistic
+ * is then undefined, and no p follows from it: use the permutation test).
  */
 double rs_welch_p(const struct rs_sample *a, const struct rs_sample *b);
+
+/*
+ * The two-sided permutation test of a difference of means (Fisher-Pitman):
+ * of all ways to split the pooled values into groups of a's and b's sizes,
+ * the share whose difference of means is at least the observed one.  It
+ * assumes nothing of the values' distribution, so it fits counts and
+ * yes/no outcomes (on 0/1 values it is Fisher's exact test).  Exact by
+ * enumeration up to RS_PERM_EXACT_SPLITS splits, else estimated from
+ * RS_PERM_RESAMPLES random splits of a fixed seed ((1 + hits) / (1 +
+ * resamples), so the same input gives the same p).  NaN values are left
+ * out; NaN when a side has no value.
+ */
+#define RS_PERM_EXACT_SPLITS 200000
+#define RS_PERM_RESAMPLES 20000
+double rs_perm_p(const double *a, int na, const double *b, int nb);
+
+/*
+ * The smallest p the permutation test can give groups of na and nb values,
+ * whatever they are: 2 / C(na + nb, na) for equal sizes (the split and its
+ * mirror), 1 / C(na + nb, na) otherwise; for 3 runs against 3, 0.1.
+ */
+double rs_perm_p_min(int na, int nb);
+
+/* Which test judged a comparison. */
+enum rs_test {
+	RS_TEST_NONE,	     /* a side without values */
+	RS_TEST_WELCH,	     /* Welch's t-test */
+	RS_TEST_PERMUTATION, /* the exact (or resampled) permutation test */
+};
+
+struct rs_comparison {
+	enum rs_test test;
+	double p;     /* NaN with RS_TEST_NONE */
+	double p_min; /* the smallest p the test could give these sizes */
+	/*
+	 * The smallest difference of means the test would have called
+	 * significant at alpha, had b been a's mean plus it with b's own
+	 * spread: what effect the runs could have seen.  0: any change;
+	 * NaN: none (p_min >= alpha, too few runs), or no test.
+	 */
+	double detectable;
+};
+
+/*
+ * Compare b against a at the two-sided level alpha.  counts: the values
+ * are counts or yes/no outcomes, judged by the permutation test; other
+ * values by Welch's t-test, or by the permutation test where Welch's
+ * cannot judge (fewer than two values on a side, or no spread at all).
+ */
+void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
+		double alpha, struct rs_comparison *c);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "analysis.h"
 #include "compare_view.h"
+#include "json_view.h"
 #include "model.h"
 #include "report_view.h"
 #include "stats.h"
@@ -17,6 +18,12 @@ void rs_group_free(struct rs_group *g)
 		if (g->totals)
 			rs_rec_memcg_release(&g->totals[i]);
 	}
+	if (g->by_path)
+		for (int i = 0; i < g->nr; i++)
+			free(g->by_path[i]);
+	free(g->by_path);
+	free(g->nr_by_path);
+	free(g->idle);
 	free(g->files);
 	free(g->runs);
 	free(g->totals);
@@ -24,19 +31,83 @@ void rs_group_free(struct rs_group *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* The memcg of run i a path stands for: the total, or its first listed. */
-static const struct rs_rec_memcg *memcg_in(const struct rs_group *g, int i,
-					   const char *path)
+/* by path, then in the run's order (by id): the first of a path first */
+static int by_path_then_order(const void *a, const void *b)
 {
-	const struct rs_recording *r = &g->runs[i];
+	const struct rs_rec_memcg *x = *(const struct rs_rec_memcg *const *)a,
+				  *y = *(const struct rs_rec_memcg *const *)b;
+	int c = strcmp(x->path, y->path);
 
+	return c ? c : (x > y) - (x < y);
+}
+
+int rs_group_index(struct rs_group *g)
+{
+	g->by_path = calloc(g->nr ? g->nr : 1, sizeof(*g->by_path));
+	g->nr_by_path = calloc(g->nr ? g->nr : 1, sizeof(*g->nr_by_path));
+	g->idle = calloc(g->nr ? g->nr : 1, sizeof(*g->idle));
+	if (!g->by_path || !g->nr_by_path || !g->idle)
+		return -1;
+	for (int i = 0; i < g->nr; i++) {
+		const struct rs_recording *r = &g->runs[i];
+		struct rs_rec_memcg *idle = &g->idle[i];
+		size_t n = 0;
+
+		g->by_path[i] = calloc(r->nr_memcgs + 1, sizeof(**g->by_path));
+		if (!g->by_path[i])
+			return -1;
+		for (size_t k = 0; k < r->nr_memcgs; k++)
+			if (r->memcgs[k].path &&
+			    rs_rec_memcg_listed(r, &r->memcgs[k]))
+				g->by_path[i][n++] = &r->memcgs[k];
+		qsort(g->by_path[i], n, sizeof(**g->by_path),
+		      by_path_then_order);
+		g->nr_by_path[i] = n;
+		/* what the run knew of any memcg, with nothing counted */
+		idle->mem_current_avg = NAN;
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			idle->total[f] = isnan(g->totals[i].total[f]) ? NAN : 0;
+		for (int h = 0; h < RS_NR_HISTS; h++)
+			idle->hist_known[h] = g->totals[i].hist_known[h];
+		for (int k = 0; k < RS_NR_RECLAIMERS; k++) {
+			idle->reclaimed_by[k] =
+				isnan(g->totals[i].reclaimed_by[k]) ? NAN : 0;
+			idle->pass_ns_by[k] =
+				isnan(g->totals[i].pass_ns_by[k]) ? NAN : 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The memcg of run i a path stands for: the total, its first listed, or
+ * (*idle set) one without activity.  NULL: the run cannot tell (it
+ * recorded another subtree only).
+ */
+static const struct rs_rec_memcg *memcg_in(const struct rs_group *g, int i,
+					   const char *path, bool *idle)
+{
+	const struct rs_rec_memcg *const *v = g->by_path[i];
+	size_t lo = 0, hi = g->nr_by_path[i];
+	const char *filter = g->runs[i].cgroup_filter;
+
+	*idle = false;
 	if (!path)
 		return &g->totals[i];
-	for (size_t k = 0; k < r->nr_memcgs; k++)
-		if (r->memcgs[k].path && !strcmp(r->memcgs[k].path, path) &&
-		    rs_rec_memcg_listed(r, &r->memcgs[k]))
-			return &r->memcgs[k];
-	return NULL;
+	while (lo < hi) { /* the first entry not below path */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid]->path, path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < g->nr_by_path[i] && !strcmp(v[lo]->path, path))
+		return v[lo];
+	if (filter && !rs_path_matches(path, filter))
+		return NULL;
+	*idle = true;
+	return &g->idle[i];
 }
 
 /* Metric i of path (NULL: the total) over the runs of g; values into x. */
@@ -44,9 +115,21 @@ static void sample(const struct rs_group *g, const char *path, int i, double *x,
 		   struct rs_sample *s)
 {
 	for (int k = 0; k < g->nr; k++) {
-		const struct rs_rec_memcg *m = memcg_in(g, k, path);
+		bool idle;
+		const struct rs_rec_memcg *m = memcg_in(g, k, path, &idle);
 
-		x[k] = m ? rs_rec_row_value(&g->runs[k], m, i) : NAN;
+		if (!m) {
+			x[k] = NAN;
+		} else if (idle) {
+			/* the idle memcg under this path, for the outcomes
+			 * of a workload that ran there */
+			struct rs_rec_memcg named = *m;
+
+			named.path = (char *)path;
+			x[k] = rs_rec_row_value(&g->runs[k], &named, i);
+		} else {
+			x[k] = rs_rec_row_value(&g->runs[k], m, i);
+		}
 	}
 	rs_sample_of(x, g->nr, s);
 }
@@ -55,16 +138,20 @@ static void sample(const struct rs_group *g, const char *path, int i, double *x,
 struct row {
 	struct rs_sample s[RS_MAX_GROUPS];
 	double *x[RS_MAX_GROUPS]; /* each run's value; NaN where unknown */
-	double change[RS_MAX_GROUPS], p[RS_MAX_GROUPS];
-	const char *verdict[RS_MAX_GROUPS]; /* against the first group */
+	double change[RS_MAX_GROUPS];
+	struct rs_comparison cmp[RS_MAX_GROUPS]; /* against the first */
+	const char *verdict[RS_MAX_GROUPS];
 };
 
 static const char *verdict_of(int i, const struct rs_sample *a,
-			      const struct rs_sample *b, double p)
+			      const struct rs_sample *b,
+			      const struct rs_comparison *c)
 {
-	if (isnan(p))
-		return a->n && b->n ? "untested" : "";
-	if (p >= RS_SIGNIFICANCE)
+	if (c->test == RS_TEST_NONE)
+		return "";
+	if (!(c->p_min < RS_SIGNIFICANCE))
+		return "too few runs";
+	if (c->p >= RS_SIGNIFICANCE)
 		return "no significant change";
 	if (rs_rows[i].better == RS_NEUTRAL)
 		return b->mean > a->mean ? "higher" : "lower";
@@ -101,9 +188,10 @@ static bool row_of(const struct rs_group *g, int ng, const char *path, int i,
 		row->change[k] = row->s[0].n && row->s[k].n && a != 0
 					 ? 100.0 * (b - a) / fabs(a)
 					 : NAN;
-		row->p[k] = rs_welch_p(&row->s[0], &row->s[k]);
+		rs_compare(row->x[0], g[0].nr, row->x[k], g[k].nr,
+			   rs_row_counts(i), RS_SIGNIFICANCE, &row->cmp[k]);
 		row->verdict[k] =
-			verdict_of(i, &row->s[0], &row->s[k], row->p[k]);
+			verdict_of(i, &row->s[0], &row->s[k], &row->cmp[k]);
 	}
 	return any;
 }
@@ -113,40 +201,34 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The paths compared, sorted: "(total)" (NULL) first, then every memcg. */
+/* The paths compared, sorted: "(total)" (NULL) first, then every memcg
+ * any run lists, each once; O(n log n) in all the runs' memcgs. */
 static char **paths_of(const struct rs_group *g, int ng, bool total_only,
 		       size_t *n)
 {
-	size_t cap = 1;
+	size_t cap = 1, all;
 	char **v;
 
 	for (int k = 0; k < ng && !total_only; k++)
 		for (int i = 0; i < g[k].nr; i++)
-			cap += g[k].runs[i].nr_memcgs;
+			cap += g[k].nr_by_path[i];
 	v = calloc(cap, sizeof(*v));
 	*n = 0;
 	if (!v)
 		return NULL;
 	v[(*n)++] = NULL;
 	for (int k = 0; k < ng && !total_only; k++)
-		for (int i = 0; i < g[k].nr; i++) {
-			const struct rs_recording *r = &g[k].runs[i];
-
-			for (size_t m = 0; m < r->nr_memcgs; m++) {
-				const char *p = r->memcgs[m].path;
-				bool seen = false;
-
-				if (!p ||
-				    !rs_rec_memcg_listed(r, &r->memcgs[m]))
-					continue;
-				for (size_t j = 1; j < *n && !seen; j++)
-					seen = !strcmp(v[j], p);
-				if (!seen)
-					v[(*n)++] = (char *)p;
-			}
-		}
-	if (*n > 1)
-		qsort(v + 1, *n - 1, sizeof(*v), by_name);
+		for (int i = 0; i < g[k].nr; i++)
+			for (size_t m = 0; m < g[k].nr_by_path[i]; m++)
+				v[(*n)++] = g[k].by_path[i][m]->path;
+	if (*n < 2)
+		return v;
+	qsort(v + 1, *n - 1, sizeof(*v), by_name);
+	all = *n;
+	*n = 2;
+	for (size_t j = 2; j < all; j++)
+		if (strcmp(v[j], v[*n - 1]))
+			v[(*n)++] = v[j];
 	return v;
 }
 
@@ -168,25 +250,55 @@ static int metrics_shown(const struct rs_compare_opts *o)
 	return o->metrics ? o->nr_metrics : rs_nr_report_rows;
 }
 
-/* "1234 ± 56" (mean ± 95% half-width), "1234" for one run, "n/a" */
-static const char *mean_ci(const struct rs_sample *s, char *buf, size_t size)
+/*
+ * "1234 ± 56" (mean ± 95% half-width), "1234" for one run, "n/a"; and
+ * " (n=2)" when fewer of the group's runs than all had a value, so that a
+ * mean is never read as the group's when it is of some runs only.
+ */
+static const char *mean_ci(const struct rs_sample *s, int runs, char *buf,
+			   size_t size)
 {
-	char m[32], ci[32];
+	char m[32], ci[32], of[24] = "";
 
+	if (s->n && s->n < runs)
+		snprintf(of, sizeof(of), " (n=%d)", s->n);
 	if (!s->n)
 		snprintf(buf, size, "n/a");
 	else if (isnan(s->ci95))
-		snprintf(buf, size, "%s", figure(s->mean, m, sizeof(m)));
+		snprintf(buf, size, "%s%s", figure(s->mean, m, sizeof(m)), of);
 	else
-		snprintf(buf, size, "%s ± %s", figure(s->mean, m, sizeof(m)),
-			 figure(s->ci95, ci, sizeof(ci)));
+		snprintf(buf, size, "%s ± %s%s", figure(s->mean, m, sizeof(m)),
+			 figure(s->ci95, ci, sizeof(ci)), of);
+	return buf;
+}
+
+/*
+ * What the runs could have seen, where they saw no significant change:
+ * the smallest change of the mean the test would have called significant
+ * with these spreads, in % of A's mean ("any change" without spread).
+ */
+static const char *could_see(const struct row *row, int k, char *buf,
+			     size_t size)
+{
+	double d = row->cmp[k].detectable, a = row->s[0].mean;
+	char fig[32];
+
+	if (d == 0)
+		snprintf(buf, size, "any change would show");
+	else if (a != 0 && fabs(100 * d / a) < 1e6)
+		snprintf(buf, size, "could see ±%.2g%%", 100 * d / fabs(a));
+	else
+		snprintf(buf, size, "could see ±%s",
+			 figure(d, fig, sizeof(fig)));
 	return buf;
 }
 
 static const char *change_str(const struct row *row, int k, char *buf,
 			      size_t size)
 {
-	char ch[32];
+	const struct rs_comparison *c = &row->cmp[k];
+	const char *exact = c->test == RS_TEST_PERMUTATION ? "exact " : "";
+	char ch[32], note[64];
 
 	if (isnan(row->change[k]))
 		snprintf(ch, sizeof(ch), "%s",
@@ -196,11 +308,18 @@ static const char *change_str(const struct row *row, int k, char *buf,
 				 : "-");
 	else
 		snprintf(ch, sizeof(ch), "%+.1f%%", row->change[k]);
-	if (isnan(row->p[k]))
+	if (c->test == RS_TEST_NONE)
 		snprintf(buf, size, "%s", ch);
+	else if (!(c->p_min < RS_SIGNIFICANCE))
+		snprintf(buf, size, "%s %s (%sp=%.2g; %d+%d runs: p >= %.2g)",
+			 ch, row->verdict[k], exact, c->p, row->s[0].n,
+			 row->s[k].n, c->p_min);
+	else if (c->p >= RS_SIGNIFICANCE)
+		snprintf(buf, size, "%s %s (%sp=%.2g; %s)", ch, row->verdict[k],
+			 exact, c->p, could_see(row, k, note, sizeof(note)));
 	else
-		snprintf(buf, size, "%s %s (p=%.2g)", ch, row->verdict[k],
-			 row->p[k]);
+		snprintf(buf, size, "%s %s (%sp=%.2g)", ch, row->verdict[k],
+			 exact, c->p);
 	return buf;
 }
 
@@ -208,6 +327,7 @@ static const char *change_str(const struct row *row, int k, char *buf,
 static void group_kernels(FILE *out, const struct rs_group *g)
 {
 	int mglru = 0;
+	char kb[RS_PATH_BUF];
 
 	for (int i = 0; i < g->nr; i++) {
 		bool same = false;
@@ -215,7 +335,9 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 		for (int j = 0; j < i && !same; j++)
 			same = !strcmp(g->runs[j].kernel, g->runs[i].kernel);
 		if (!same)
-			fprintf(out, "%s%s", i ? ", " : "", g->runs[i].kernel);
+			fprintf(out, "%s%s", i ? ", " : "",
+				rs_name_shown(g->runs[i].kernel, kb, sizeof(kb),
+					      0));
 		mglru += g->runs[i].mglru;
 	}
 	fprintf(out, "; MGLRU %s",
@@ -231,18 +353,23 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	size_t np;
 	char **paths = paths_of(g, ng, o->total_only, &np);
 	double *space = row_space(g, ng);
-	char pb[RS_PATH_BUF], cb[RS_MAX_GROUPS][80], chb[96];
+	char pb[RS_PATH_BUF], cb[RS_MAX_GROUPS][80], chb[160];
 
 	for (int k = 0; k < ng; k++) {
 		fprintf(out, "%s%c: %s, %d run%s (", md ? "- " : "", 'A' + k,
-			g[k].name, g[k].nr, g[k].nr == 1 ? "" : "s");
+			rs_name_shown(g[k].name, pb, sizeof(pb), 0), g[k].nr,
+			g[k].nr == 1 ? "" : "s");
 		group_kernels(out, &g[k]);
 		fprintf(out, ")\n");
 	}
 	fprintf(out,
 		"%s%s ± half-width of its 95%% confidence interval (Student's "
-		"t); change against A with Welch's two-sided t-test, called "
-		"better or worse only at p < %.2g\n",
+		"t), (n=K) where only K runs had a value; change against A "
+		"with the exact permutation test for counts and yes/no "
+		"outcomes (\"exact p\"), Welch's two-sided t-test for the "
+		"rest, called better or worse only at p < %.2g; otherwise "
+		"what change the runs could have seen, or \"too few runs\" "
+		"where no outcome of the runs could reach it\n",
 		md ? "\n" : "", md ? "Each cell: mean" : "each value: mean",
 		RS_SIGNIFICANCE);
 	if (!paths || !space) {
@@ -289,7 +416,8 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 			else
 				fprintf(out, "%-20s", rs_rows[i].key);
 			for (int k = 0; k < ng; k++) {
-				mean_ci(&row.s[k], cb[k], sizeof(cb[k]));
+				mean_ci(&row.s[k], g[k].nr, cb[k],
+					sizeof(cb[k]));
 				if (md)
 					fprintf(out, " %s |", cb[k]);
 				else
@@ -306,11 +434,39 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	free(space);
 }
 
-json_t *rs_groups_json(const struct rs_group *g, int ng,
-		       const struct rs_compare_opts *opts)
+static const char *test_name(enum rs_test t)
 {
-	json_t *o = json_object(), *groups = json_array(),
-	       *memcgs = json_array();
+	switch (t) {
+	case RS_TEST_WELCH:
+		return "welch_t_two_sided";
+	case RS_TEST_PERMUTATION:
+		return "permutation_exact";
+	default:
+		return NULL;
+	}
+}
+
+/* group k against A: the change, the test, p, and what it could see */
+static json_t *comparison_json(const struct row *row, int k)
+{
+	const struct rs_comparison *c = &row->cmp[k];
+	const char *test = test_name(c->test);
+
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct",
+			 rs_json_number(row->change[k]), "test",
+			 test ? json_string(test) : json_null(), "p",
+			 rs_json_number(c->p), "p_min",
+			 rs_json_number(c->p_min), "detectable",
+			 rs_json_number(c->detectable), "verdict",
+			 row->verdict[k]);
+}
+
+json_t *rs_groups_json(const struct rs_group *g, int ng,
+		       const struct rs_compare_opts *opts, FILE *out,
+		       size_t flags)
+{
+	json_t *o = json_object(), *groups = json_array();
+	struct rs_json_stream memcgs;
 	size_t np;
 	char **paths = paths_of(g, ng, opts->total_only, &np);
 	double *space = row_space(g, ng);
@@ -330,9 +486,11 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 					  files, "kernels", kernels));
 	}
 	json_object_set_new(o, "groups", groups);
-	json_object_set_new(o, "test", json_string("welch_t_two_sided"));
+	/* per row: "permutation_exact" (counts and yes/no outcomes, or
+	 * values without spread) or "welch_t_two_sided" */
 	json_object_set_new(o, "alpha", json_real(RS_SIGNIFICANCE));
 	json_object_set_new(o, "interval", json_string("mean_95_student_t"));
+	rs_json_stream_begin(&memcgs, out, flags, o, "memcgs");
 	for (size_t p = 0; paths && space && p < np; p++) {
 		json_t *ms = json_object();
 
@@ -361,17 +519,7 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 					      "values", vals);
 				if (k)
 					json_object_update_new(
-						e,
-						json_pack(
-							"{s:o,s:o,s:s}",
-							"change_pct",
-							rs_json_number(
-								row.change[k]),
-							"p",
-							rs_json_number(
-								row.p[k]),
-							"verdict",
-							row.verdict[k]));
+						e, comparison_json(&row, k));
 				json_array_append_new(per, e);
 			}
 			json_object_set_new(ms, rs_rows[i].key,
@@ -379,15 +527,14 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 						      rs_row_unit(i), "groups",
 						      per));
 		}
-		json_array_append_new(memcgs,
-				      json_pack("{s:s,s:o}", "path",
-						paths[p] ? paths[p] : "(total)",
-						"metrics", ms));
+		rs_json_stream_add(&memcgs,
+				   json_pack("{s:s,s:o}", "path",
+					     paths[p] ? paths[p] : "(total)",
+					     "metrics", ms));
 	}
-	json_object_set_new(o, "memcgs", memcgs);
 	free(paths);
 	free(space);
-	return o;
+	return rs_json_stream_end(&memcgs);
 }
 
 /* Each run's value as a dot on one axis per group, the mean as a bar. */
@@ -444,7 +591,7 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 	size_t np;
 	char **paths = paths_of(g, ng, o->total_only, &np);
 	double *space = row_space(g, ng);
-	char *head = NULL, pb[RS_PATH_BUF], cb[80], chb[96];
+	char *head = NULL, pb[RS_PATH_BUF], cb[80], chb[160];
 	size_t head_len;
 	FILE *hf;
 
@@ -458,16 +605,19 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 	hf = open_memstream(&head, &head_len);
 	if (hf) {
 		for (int k = 0; k < ng; k++) {
-			fprintf(hf, "%c: %s, %d runs (", 'A' + k, g[k].name,
-				g[k].nr);
+			fprintf(hf, "%c: %s, %d run%s (", 'A' + k,
+				rs_name_shown(g[k].name, pb, sizeof(pb), 0),
+				g[k].nr, g[k].nr == 1 ? "" : "s");
 			group_kernels(hf, &g[k]);
 			fprintf(hf, ")\n");
 		}
 		fprintf(hf,
-			"mean ± half-width of its 95%% confidence interval; "
-			"change against A, Welch's t-test, better or worse "
-			"only at p < %.2g; each dot is one run, the bar the "
-			"mean\n",
+			"mean ± half-width of its 95%% confidence interval, "
+			"(n=K) where only K runs had a value; change against "
+			"A with the exact permutation test for counts and "
+			"yes/no outcomes, Welch's t-test for the rest, better "
+			"or worse only at p < %.2g; each dot is one run, the "
+			"bar the mean\n",
 			RS_SIGNIFICANCE);
 		fclose(hf);
 		rs_html_escape(out, head);
@@ -495,8 +645,8 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 				rs_rows[i].key, rs_row_unit(i));
 			for (int k = 0; k < ng; k++) {
 				fprintf(out, "<td>");
-				rs_html_escape(out, mean_ci(&row.s[k], cb,
-							    sizeof(cb)));
+				rs_html_escape(out, mean_ci(&row.s[k], g[k].nr,
+							    cb, sizeof(cb)));
 				fprintf(out, "</td>");
 				if (k)
 					fprintf(out, "<td class=\"%s\">%s</td>",
@@ -716,10 +866,16 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 	compare(a, b, &c);
 	p = c.pairs;
 	nr = c.nr;
-	fprintf(out,
-		"A: %s (kernel %s, %.1f s%s)\nB: %s (kernel %s, %.1f s%s)\n",
-		name_a, a->kernel, a->duration, a->mglru ? ", MGLRU" : "",
-		name_b, b->kernel, b->duration, b->mglru ? ", MGLRU" : "");
+	/* names and kernels escaped: a hostile recording's could hold
+	 * terminal escapes */
+	fprintf(out, "A: %s", rs_name_shown(name_a, pb, sizeof(pb), 0));
+	fprintf(out, " (kernel %s, %.1f s%s)\n",
+		rs_name_shown(a->kernel, pb, sizeof(pb), 0), a->duration,
+		a->mglru ? ", MGLRU" : "");
+	fprintf(out, "B: %s", rs_name_shown(name_b, pb, sizeof(pb), 0));
+	fprintf(out, " (kernel %s, %.1f s%s)\n",
+		rs_name_shown(b->kernel, pb, sizeof(pb), 0), b->duration,
+		b->mglru ? ", MGLRU" : "");
 	cut_short_note(out, "A", a);
 	cut_short_note(out, "B", b);
 	fprintf(out,
@@ -761,14 +917,16 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 }
 
 json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
-		     const char *name_b, const struct rs_recording *b)
+		     const char *name_b, const struct rs_recording *b,
+		     FILE *out, size_t flags)
 {
 	struct comparison c;
 	struct pair *p;
 	size_t nr;
 	int na, nb;
-	json_t *o = json_object(), *arr = json_array(), *only_a = json_array(),
+	json_t *o = json_object(), *only_a = json_array(),
 	       *only_b = json_array();
+	struct rs_json_stream arr;
 	double fa = rs_fairness(a, &na), fb = rs_fairness(b, &nb);
 
 	compare(a, b, &c);
@@ -790,6 +948,7 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o,s:o}", "a", rs_json_number(fa), "b",
 				      rs_json_number(fb)));
+	rs_json_stream_begin(&arr, out, flags, o, "memcgs");
 	for (size_t k = 0; k < nr; k++) {
 		json_t *e = json_object(), *ms = json_object();
 
@@ -808,9 +967,8 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 		}
 		json_object_set_new(e, "path", json_string(p[k].path));
 		json_object_set_new(e, "metrics", ms);
-		json_array_append_new(arr, e);
+		rs_json_stream_add(&arr, e);
 	}
-	json_object_set_new(o, "memcgs", arr);
 	comparison_free(&c);
-	return o;
+	return rs_json_stream_end(&arr);
 }

@@ -372,3 +372,71 @@ int rs_json_write_line(FILE *out, json_t *obj)
 		err = -1;
 	return err ? -1 : 0;
 }
+
+void rs_json_stream_begin(struct rs_json_stream *s, FILE *out, size_t flags,
+			  json_t *head, const char *array_key)
+{
+	char *text;
+	size_t len;
+
+	memset(s, 0, sizeof(*s));
+	s->out = out;
+	s->flags = flags;
+	s->head = head;
+	if (!out) {
+		s->array = json_array();
+		json_object_set(head, array_key, s->array);
+		return;
+	}
+	/* the head without its closing brace, then the array's key */
+	text = json_dumps(head, flags);
+	if (!text) {
+		s->failed = true;
+		return;
+	}
+	/* exactly the head's own brace: a nested object may end just
+	 * before it */
+	len = strlen(text);
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--;
+	if (len && text[len - 1] == '}')
+		len--;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--;
+	fwrite(text, 1, len, out);
+	fprintf(out, "%s\n \"%s\": [", json_object_size(head) ? "," : "",
+		array_key);
+	free(text);
+}
+
+void rs_json_stream_add(struct rs_json_stream *s, json_t *element)
+{
+	if (!element)
+		return;
+	if (!s->out) {
+		json_array_append_new(s->array, element);
+	} else {
+		if (s->nr)
+			fputc(',', s->out);
+		fputc('\n', s->out);
+		if (json_dumpf(element, s->out, s->flags))
+			s->failed = true;
+		json_decref(element);
+	}
+	s->nr++;
+}
+
+json_t *rs_json_stream_end(struct rs_json_stream *s)
+{
+	json_t *doc = s->head;
+
+	if (!s->out) {
+		json_decref(s->array);
+		return doc;
+	}
+	fprintf(s->out, "\n]}\n");
+	if (ferror(s->out))
+		s->failed = true;
+	json_decref(doc);
+	return NULL;
+}

@@ -35,4 +35,26 @@ bool rs_path_matches(const char *path, const char *filter);
 /* One compact line, flushed; -1 on a write error. */
 int rs_json_write_line(FILE *out, json_t *obj);
 
+/*
+ * A document whose one large array (a report's or a diff's memcgs) is
+ * written an element at a time: a tree of 10^5 memcgs' metrics would take
+ * gigabytes where the elements take kilobytes each.  With out NULL the
+ * same calls build the tree instead (for callers that want a json_t).
+ *   rs_json_stream_begin: the head's keys, then the array's key;
+ *   rs_json_stream_add: one element (its reference taken);
+ *   rs_json_stream_end: the document, NULL when written (or on failure).
+ */
+struct rs_json_stream {
+	FILE *out;
+	size_t flags;  /* json_dumpf's */
+	json_t *head;  /* the keys before the array */
+	json_t *array; /* out NULL: the elements */
+	size_t nr;     /* elements added */
+	bool failed;   /* a write failed (out) */
+};
+void rs_json_stream_begin(struct rs_json_stream *s, FILE *out, size_t flags,
+			  json_t *head, const char *array_key);
+void rs_json_stream_add(struct rs_json_stream *s, json_t *element);
+json_t *rs_json_stream_end(struct rs_json_stream *s);
+
 #endif

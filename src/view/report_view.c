@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_view.h"
 #include "report_view.h"
 #include "analysis.h"
 #include "fields.h"
@@ -80,13 +81,19 @@ static void header_lines(FILE *out, const char *name,
 {
 	int n;
 	double j = rs_fairness(r, &n);
+	char nb[RS_PATH_BUF], kb[RS_PATH_BUF], sb[RS_PATH_BUF];
 
-	fprintf(out, "reclaimscope report: %s\n", name);
+	/* every string of a recording is shown escaped: a hostile file's
+	 * kernel or start could hold terminal escapes */
+	fprintf(out, "reclaimscope report: %s\n",
+		rs_name_shown(name, nb, sizeof(nb), 0));
 	fprintf(out,
 		"kernel %s, started %s, %.1f s, MGLRU %s, reclaim series %s, "
 		"event records %s\n",
-		r->kernel, r->start, r->duration, r->mglru ? "on" : "off",
-		r->series ? "yes" : "no", r->has_events ? "yes" : "no");
+		rs_name_shown(r->kernel, kb, sizeof(kb), 0),
+		rs_name_shown(r->start, sb, sizeof(sb), 0), r->duration,
+		r->mglru ? "on" : "off", r->series ? "yes" : "no",
+		r->has_events ? "yes" : "no");
 	if (!r->has_summary)
 		fprintf(out,
 			"warning: no summary (the recording was cut short "
@@ -120,16 +127,23 @@ static void header_lines(FILE *out, const char *name,
 			n, j);
 }
 
+/* shown[i]: row i is printed (NULL: every row) */
 static void memcg_text(FILE *out, const struct rs_recording *r,
-		       const struct rs_rec_memcg *m)
+		       const struct rs_rec_memcg *m, const bool *shown)
 {
 	const char *section = NULL;
 	char buf[64], pb[RS_PATH_BUF];
+	const int *order = rs_report_order();
 
 	fprintf(out, "\n== %s%s ==\n", path_of(m, pb, sizeof(pb)),
 		m->gone ? " (gone)" : "");
-	for (int i = 0; i < rs_nr_report_rows; i++) {
-		double v = rs_rec_row_value(r, m, i);
+	for (int j = 0; j < rs_nr_report_rows; j++) {
+		int i = order[j];
+		double v;
+
+		if (shown && !shown[i])
+			continue;
+		v = rs_rec_row_value(r, m, i);
 
 		/* a workload's own figures: only where it gave them */
 		if (isnan(v) && (rs_rows[i].kind == RS_ROW_OUTCOME))
@@ -210,19 +224,57 @@ static void outcomes_text(FILE *out, const struct rs_recording *r)
 	}
 }
 
-void rs_report_text(FILE *out, const char *name, const struct rs_recording *r)
+/*
+ * Which rows have something to say somewhere: a value neither null nor 0
+ * in the total or some memcg.  The rest are folded; returns how many.
+ */
+static int rows_with_values(const struct rs_recording *r,
+			    const struct rs_rec_memcg *total,
+			    const struct rs_rec_memcg **list, size_t nr,
+			    bool *shown)
+{
+	int folded = 0;
+
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		double v = rs_rec_row_value(r, total, i);
+
+		/* a workload's own figures are shown wherever it gave them,
+		 * 0 OOM kills included: that is its result */
+		shown[i] = rs_rows[i].kind == RS_ROW_OUTCOME ||
+			   (!isnan(v) && v != 0);
+		for (size_t k = 0; k < nr && !shown[i]; k++) {
+			v = rs_rec_row_value(r, list[k], i);
+			shown[i] = !isnan(v) && v != 0;
+		}
+		folded += !shown[i];
+	}
+	return folded;
+}
+
+void rs_report_text(FILE *out, const char *name, const struct rs_recording *r,
+		    bool all)
 {
 	struct rs_rec_memcg total;
 	size_t nr;
 	const struct rs_rec_memcg **list = by_reclaim(r, &nr);
+	bool *shown = all ? NULL : calloc(rs_nr_report_rows, sizeof(bool));
+	int folded = 0;
 
 	header_lines(out, name, r);
-	outcomes_text(out, r);
 	rs_recording_total(r, &total);
-	memcg_text(out, r, &total);
+	if (shown)
+		folded = rows_with_values(r, &total, list, nr, shown);
+	if (folded)
+		fprintf(out,
+			"%d of %d metrics are null or 0 in every memcg and "
+			"not shown (report --all shows them)\n",
+			folded, rs_nr_report_rows);
+	outcomes_text(out, r);
+	memcg_text(out, r, &total, shown);
 	rs_rec_memcg_release(&total);
 	for (size_t i = 0; i < nr; i++)
-		memcg_text(out, r, list[i]);
+		memcg_text(out, r, list[i], shown);
+	free(shown);
 	free(list);
 }
 
@@ -278,10 +330,11 @@ static json_t *outcomes_json(const struct rs_recording *r)
 	return arr;
 }
 
-json_t *rs_report_json(const char *name, const struct rs_recording *r)
+json_t *rs_report_json(const char *name, const struct rs_recording *r,
+		       FILE *out, size_t flags)
 {
-	json_t *o = json_object(), *memcgs = json_array(),
-	       *units = json_object();
+	json_t *o = json_object(), *units = json_object();
+	struct rs_json_stream memcgs;
 	struct rs_rec_memcg total;
 	size_t nr;
 	const struct rs_rec_memcg **list = by_reclaim(r, &nr);
@@ -309,10 +362,11 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r)
 				    json_string(rs_row_unit(i)));
 	json_object_set_new(o, "units", units);
 	json_object_set_new(o, "outcomes", outcomes_json(r));
+	rs_json_stream_begin(&memcgs, out, flags, o, "memcgs");
 	rs_recording_total(r, &total);
-	json_array_append_new(memcgs,
-			      json_pack("{s:s,s:o}", "path", "(total)",
-					"metrics", metrics_json(r, &total)));
+	rs_json_stream_add(&memcgs,
+			   json_pack("{s:s,s:o}", "path", "(total)", "metrics",
+				     metrics_json(r, &total)));
 	rs_rec_memcg_release(&total);
 	for (size_t i = 0; list && i < nr; i++) {
 		const struct rs_rec_memcg *m = list[i];
@@ -324,11 +378,10 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r)
 		json_object_set_new(e, "id", json_integer((json_int_t)m->id));
 		json_object_set_new(e, "gone", json_boolean(m->gone));
 		json_object_set_new(e, "metrics", metrics_json(r, m));
-		json_array_append_new(memcgs, e);
+		rs_json_stream_add(&memcgs, e);
 	}
 	free(list);
-	json_object_set_new(o, "memcgs", memcgs);
-	return o;
+	return rs_json_stream_end(&memcgs);
 }
 
 /* --- HTML -------------------------------------------------------------- */

@@ -8,14 +8,26 @@
 #define RS_REPORT_VIEW_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "recording.h"
 
-void rs_report_text(FILE *out, const char *name, const struct rs_recording *r);
+/*
+ * The text report.  all: every row; otherwise rows null or zero in every
+ * memcg and in the total are left out, and a line says how many.
+ */
+void rs_report_text(FILE *out, const char *name, const struct rs_recording *r,
+		    bool all);
 int rs_report_html(FILE *out, const char *name, const struct rs_recording *r);
 /* Everything the text report prints, as one document: the metrics under
  * their report names, per memcg ("(total)" first), null where unknown. */
-json_t *rs_report_json(const char *name, const struct rs_recording *r);
+/*
+ * report --json: with out, written there as it is made (the memcgs one at
+ * a time, so memory stays that of one memcg's metrics) and NULL returned;
+ * without, the document.  flags: json_dumpf's.
+ */
+json_t *rs_report_json(const char *name, const struct rs_recording *r,
+		       FILE *out, size_t flags);
 
 /* A figure in JSON: a number, or null where unknown (NaN) or infinite. */
 json_t *rs_json_number(double v);

@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "analysis.h"
 #include "recording.h"
 #include "compare_view.h"
@@ -29,21 +30,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rs_compare_opts all = {0};
 
 		rs_recording_total(&r, &total);
-		g[0] = (struct rs_group){.name = "a", .files = &file, .runs = &r,
-					 .totals = &total, .nr = 1};
+		g[0] = (struct rs_group){.name = "a",
+					 .files = &file,
+					 .runs = &r,
+					 .totals = &total,
+					 .nr = 1};
+		if (rs_group_index(&g[0]))
+			abort();
 		g[1] = g[0];
 		out = fopen("/dev/null", "w");
 		if (out) {
-			rs_report_text(out, "fuzz", &r);
+			rs_report_text(out, "fuzz", &r, false);
 			rs_report_html(out, "fuzz", &r);
 			rs_diff_text(out, "a", &r, "b", &r);
 			rs_groups_text(out, g, 2, RS_CMP_MARKDOWN, &all);
 			rs_groups_html(out, g, 2, &all);
+			/* the streamed JSON, as report and diff write it */
+			rs_report_json("fuzz", &r, out, JSON_INDENT(1));
+			rs_diff_json("a", &r, "b", &r, out, JSON_INDENT(1));
+			rs_groups_json(g, 2, &all, out, JSON_INDENT(1));
 			fclose(out);
 		}
-		json_decref(rs_diff_json("a", &r, "b", &r));
-		json_decref(rs_report_json("fuzz", &r));
-		json_decref(rs_groups_json(g, 2, &all));
+		json_decref(rs_diff_json("a", &r, "b", &r, NULL, 0));
+		json_decref(rs_report_json("fuzz", &r, NULL, 0));
+		json_decref(rs_groups_json(g, 2, &all, NULL, 0));
+		free(g[0].by_path[0]);
+		free(g[0].by_path);
+		free(g[0].nr_by_path);
+		free(g[0].idle);
 		rs_rec_memcg_release(&total);
 		rs_recording_free(&r);
 	}

@@ -6,12 +6,17 @@ usage: check.py LAB_OUT
 For every workload table in LAB_OUT/report.md: each group's cells (mean ±
 95% half-width) are computed again here from the group's recordings
 (runs/WORKLOAD/GROUP/run-K/results/rec.ndjson: the summary's totals and the
-workload's outcome records), and each change and p-value with Welch's test,
-its t distribution integrated numerically (not the tool's continued
-fraction).  Every run must have passed its own checks (run.json "ok"), and
+workload's outcome records), and each change and p-value with the test that
+fits the metric: for counts and yes/no outcomes the exact permutation test,
+every split of the pooled runs enumerated here (not the tool's code); for
+the rest Welch's test, its t distribution integrated numerically (not the
+tool's continued fraction), or the permutation test where neither group
+has any spread.  A verdict only at p < 0.05, and "too few runs" exactly
+where no split could reach it.  Every run must have passed its own checks (run.json "ok"), and
 the recordings must agree with the JSON export.
 """
 import glob
+import itertools
 import json
 import math
 import os
@@ -102,15 +107,38 @@ def sample(xs):
     return n, mean, sd, t_critical(n - 1) * sd / math.sqrt(n)
 
 
+# the report's rows that count something: judged by the permutation test
+COUNTS = {"scanned", "reclaimed", "refaults", "oom_kills", "passes",
+          "agings", "flusher_wakeups", "throttles", "memcg_reclaims",
+          "direct_reclaims", "iterations", "ops", "oom_killed", "failed"}
+
+
 def welch(a, b):
     (na, ma, sa, _), (nb, mb, sb, _) = a, b
     if sa is None or sb is None:
         return None
     va, vb = sa * sa / na, sb * sb / nb
     if va + vb == 0:
-        return 1.0 if ma == mb else 0.0
+        return None  # no spread: t is undefined
     df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
     return t_two_sided_p((mb - ma) / math.sqrt(va + vb), df)
+
+
+def permutation(xa, xb):
+    """(p, smallest possible p): the share of all splits of the pooled
+    values into groups of these sizes whose difference of means is at
+    least the observed one."""
+    pooled, na, nb = xa + xb, len(xa), len(xb)
+    total = sum(pooled)
+    observed = abs(sum(xb) / nb - sum(xa) / na)
+    tol = 1e-9 * observed + 1e-12 * max(abs(v) for v in pooled)
+    splits = hits = 0
+    for idx in itertools.combinations(range(na + nb), nb):
+        sb = sum(pooled[i] for i in idx)
+        splits += 1
+        hits += abs(sb / nb - (total - sb) / na) >= observed - tol
+    p_min = (2 if na == nb else 1) / math.comb(na + nb, na)
+    return hits / splits, p_min
 
 
 def near(shown, exact):
@@ -153,7 +181,7 @@ def main():
             cells = [c.strip() for c in rest.split("|")]
             # A | B | change B | C | change C
             letters = ["A", "B", "C"][:1 + (len(cells) - 1) // 2]
-            samples = {}
+            samples, raw = {}, {}
             for i, letter in enumerate(letters):
                 text = cells[0 if i == 0 else 2 * i - 1]
                 got = cell(text)
@@ -161,6 +189,7 @@ def main():
                 if not xs:
                     continue
                 samples[letter] = s = sample(xs)
+                raw[letter] = xs
                 if not check(got is not None, f"{workload} {metric} {letter}: a figure ({text})"):
                     continue
                 check(near(got[0], s[1]), f"{workload} {metric} {letter}: mean {got[0]} == {s[1]:.6g}")
@@ -170,17 +199,22 @@ def main():
                 if i == 0 or "A" not in samples:
                     continue
                 change = cells[2 * i]
-                p = welch(samples["A"], s)
-                m = re.search(r"p=([0-9.e+-]+)", change)
+                p = None if metric in COUNTS else welch(samples["A"], s)
+                p_min = 0
                 if p is None:
-                    check(m is None, f"{workload} {metric} {letter}: no test with one run ({change})")
-                    continue
+                    p, p_min = permutation(raw["A"], xs)
+                check(("exact p=" in change) == (metric in COUNTS or p_min > 0),
+                      f"{workload} {metric} {letter}: the test that fits ({change})")
+                check(("too few runs" in change) == (p_min >= 0.05),
+                      f"{workload} {metric} {letter}: too few runs exactly where "
+                      f"no split reaches 0.05 (p_min {p_min:.3g}: {change})")
+                m = re.search(r"p=([0-9.e+-]+)", change)
                 if check(m is not None, f"{workload} {metric} {letter}: a p-value ({change})"):
                     shown = float(m.group(1))
                     # shown with two significant digits
                     digit = 10 ** (math.floor(math.log10(p)) - 1) if p > 0 else 0
                     check(abs(shown - p) <= 0.5 * digit + 1e-9 + 1e-4 * p,
-                          f"{workload} {metric} {letter}: p {shown} == Welch {p:.3g}")
+                          f"{workload} {metric} {letter}: p {shown} == {p:.3g}")
                     called = "better" in change or "worse" in change or \
                         "higher" in change or "lower" in change
                     check(called == (p < 0.05), f"{workload} {metric} {letter}: verdict only at p < 0.05 ({change})")

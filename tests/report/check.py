@@ -73,7 +73,7 @@ def wbstorm(budget_ms):
     recl = [e for e in ev if e["kind"] == "reclaim" and e["reclaimer"] != "direct"]
     thr = [e for e in ev if e["kind"] == "throttle"]
     args = [path] + (["--budget-ms", str(budget_ms)] if budget_ms != 8.3 else [])
-    got = report_values(run("report", *args).stdout, "/wb")
+    got = report_values(run("report", "--all", *args).stdout, "/wb")
     pass_max = max(e["duration_ns"] for e in shrink) / 1e6
     with_ratio = [e for e in recl if e["nr_to_reclaim"]]
     want = {
@@ -284,7 +284,19 @@ def report_json():
         rec = os.path.join(VM, name, "results", "rec.ndjson")
         if not os.path.exists(rec):
             continue
-        blocks = report_blocks(run("report", rec).stdout)
+        blocks = report_blocks(run("report", "--all", rec).stdout)
+        # without --all: the rows null or 0 in every memcg are left out,
+        # and only those (their number said)
+        folded = report_blocks(run("report", rec).stdout)
+        nonzero = {k for _, b in blocks for k, v in b.items() if v}
+        m = re.search(r"^(\d+) of \d+ metrics are null or 0 in every memcg",
+                      run("report", rec).stdout, re.M)
+        kept = {k for _, b in folded for k in b}
+        check(nonzero <= kept and all(not v for _, b in blocks for k, v in b.items()
+                                      if k not in kept),
+              f"{name}: the report leaves out only rows null or 0 everywhere")
+        check((m is not None) == (len(kept) < len({k for _, b in blocks for k in b})),
+              f"{name}: the report says how many rows it leaves out")
         doc = json.loads(run("report", "--json", rec).stdout)
         check([m["path"] or f"(id {m['id']})" for m in doc["memcgs"]] == [b[0] for b in blocks],
               f"{name}: report --json lists the text report's memcgs in its order")

@@ -251,11 +251,11 @@ static void report_rows_in_report_and_diff(void **state)
 
 	(void)state;
 	recording_of(m, true, &r);
-	CAPTURE(text, rs_report_text(f_, "t", &r));
+	CAPTURE(text, rs_report_text(f_, "t", &r, true));
 	CAPTURE(html, assert_int_equal(rs_report_html(f_, "t", &r), 0));
 	CAPTURE(diff, rs_diff_text(f_, "a", &r, "b", &r));
-	js = rs_report_json("t", &r);
-	dj = rs_diff_json("a", &r, "b", &r);
+	js = rs_report_json("t", &r, NULL, 0);
+	dj = rs_diff_json("a", &r, "b", &r, NULL, 0);
 	json_array_foreach (json_object_get(js, "memcgs"), i, e)
 		if (!strcmp(json_string_value(json_object_get(e, "path")),
 			    PATH))

@@ -116,7 +116,7 @@ static void diff_sides(void **state)
 	(void)state;
 	assert_int_equal(read_text(a_text, &a, err, sizeof(err)), 0);
 	assert_int_equal(read_text(b_text, &b, err, sizeof(err)), 0);
-	d = rs_diff_json("a", &a, "b", &b);
+	d = rs_diff_json("a", &a, "b", &b, NULL, 0);
 	assert_true(json_is_true(
 		json_object_get(json_object_get(d, "cut_short"), "a")));
 	assert_true(json_is_false(

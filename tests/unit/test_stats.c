@@ -61,14 +61,113 @@ static void welch(void **state)
 	p = rs_welch_p(&sa, &sb);
 	near(p, 2 * 0.017894, 5e-4);
 	near(rs_welch_p(&sb, &sa), p, 1e-12);
-	/* no spread on either side: equal means or not */
+	/* no spread on either side: t is undefined, and so is p (it was 0,
+	 * a verdict three runs of a count cannot carry) */
 	rs_sample_of(c, 3, &sc);
 	rs_sample_of(d, 3, &sd);
-	near(rs_welch_p(&sc, &sc), 1, 0);
-	near(rs_welch_p(&sc, &sd), 0, 0);
+	assert_true(isnan(rs_welch_p(&sc, &sc)));
+	assert_true(isnan(rs_welch_p(&sc, &sd)));
 	/* one run on a side: untested */
 	rs_sample_of(c, 1, &sd);
 	assert_true(isnan(rs_welch_p(&sc, &sd)));
+}
+
+/* The permutation test against splits counted by hand and Fisher's exact
+ * test (R's fisher.test on the same 2x2 tables). */
+static void permutation(void **state)
+{
+	const double none[] = {0, 0, 0}, one[] = {1, 1, 1};
+	const double all5[] = {1, 1, 1, 1, 1}, none5[] = {0, 0, 0, 0, 0};
+	const double three_of_5[] = {1, 1, 1, 0, 0};
+	const double lo[] = {1, 2, 3, 4}, hi[] = {5, 6, 7};
+	const double x[] = {10, 12, NAN, 11}, y[] = {13, 15, 14};
+
+	(void)state;
+	/* 0,0,0 against 1,1,1: of the C(6,3) = 20 splits, the observed and
+	 * its mirror are as extreme: 0.1, never below */
+	near(rs_perm_p(none, 3, one, 3), 0.1, 1e-12);
+	near(rs_perm_p_min(3, 3), 0.1, 1e-12);
+	near(rs_perm_p(none, 2, one, 2), 2.0 / 6, 1e-12);
+	/* 5 of 5 against 0 of 5: Fisher 2/252 */
+	near(rs_perm_p(all5, 5, none5, 5), 2.0 / 252, 1e-12);
+	/* 3 of 5 against 0 of 5: Fisher's two-sided p = 0.1667 (42/252) */
+	near(rs_perm_p(three_of_5, 5, none5, 5), 42.0 / 252, 1e-12);
+	/* equal groups: every split as extreme */
+	near(rs_perm_p(one, 3, one, 3), 1, 0);
+	/* 1..4 against 5..7: d = 3.5, and the mirror split {1,2,3} gives
+	 * -3.5: 2 of C(7,3) = 35 */
+	near(rs_perm_p(lo, 4, hi, 3), 2.0 / 35, 1e-12);
+	near(rs_perm_p_min(4, 3), 1.0 / 35, 1e-12);
+	/* NaN left out: {10,12,11} against {13,15,14}: 2 of 20 */
+	near(rs_perm_p(x, 4, y, 3), 0.1, 1e-12);
+	assert_true(isnan(rs_perm_p(x, 0, y, 3)));
+}
+
+/* Large groups are resampled with a fixed seed: the same p each time, and
+ * near the exact one. */
+static void permutation_resampled(void **state)
+{
+	double a[14], b[14], p1, p2;
+
+	(void)state;
+	for (int i = 0; i < 14; i++) {
+		a[i] = i;
+		b[i] = i + 4;
+	}
+	/* C(28,14) = 40,116,600 splits: resampled */
+	p1 = rs_perm_p(a, 14, b, 14);
+	p2 = rs_perm_p(a, 14, b, 14);
+	near(p1, p2, 0);
+	/* t-test on the same data: p = 0.0177; the permutation p is close */
+	assert_true(p1 > 0.005 && p1 < 0.04);
+}
+
+static void comparison(void **state)
+{
+	const double none[] = {0, 0, 0}, one[] = {1, 1, 1};
+	const double none5[] = {0, 0, 0, 0, 0}, one5[] = {1, 1, 1, 1, 1};
+	const double a[] = {10, 12, 11}, b[] = {20, 21, 22};
+	struct rs_comparison c;
+
+	(void)state;
+	/* an OOM kill in 3 of 3 runs against 0 of 3: no verdict possible */
+	rs_compare(none, 3, one, 3, true, 0.05, &c);
+	assert_int_equal(c.test, RS_TEST_PERMUTATION);
+	near(c.p, 0.1, 1e-12);
+	near(c.p_min, 0.1, 1e-12);
+	assert_true(isnan(c.detectable));
+	/* 5 against 5: significant, and any change was detectable */
+	rs_compare(none5, 5, one5, 5, true, 0.05, &c);
+	near(c.p, 2.0 / 252, 1e-12);
+	near(c.detectable, 0, 0);
+	/* not counts, but no spread at all: Welch cannot judge, the
+	 * permutation test does */
+	rs_compare(none, 3, one, 3, false, 0.05, &c);
+	assert_int_equal(c.test, RS_TEST_PERMUTATION);
+	/* with spread: Welch, and the change it could have seen is
+	 * t(0.05, df) * se: sd 1 on both sides, se = sqrt(2/3), df 4 */
+	rs_compare(a, 3, b, 3, false, 0.05, &c);
+	assert_int_equal(c.test, RS_TEST_WELCH);
+	near(c.detectable, 2.7764 * sqrt(2.0 / 3), 1e-3);
+	/* counts with spread, 5 a side: the detectable shift is where the
+	 * permutation p falls under 0.05; at that shift it does, just
+	 * below it it does not */
+	{
+		const double x[] = {3, 5, 4, 6, 2}, y[] = {13, 15, 14, 16, 12};
+		double shifted[5];
+
+		rs_compare(x, 5, y, 5, true, 0.05, &c);
+		assert_true(c.detectable > 0 && c.detectable < 10);
+		for (int i = 0; i < 5; i++)
+			shifted[i] = x[i] + c.detectable * 1.001;
+		assert_true(rs_perm_p(x, 5, shifted, 5) < 0.05);
+		for (int i = 0; i < 5; i++)
+			shifted[i] = x[i] + c.detectable * 0.95;
+		assert_true(rs_perm_p(x, 5, shifted, 5) >= 0.05);
+	}
+	/* no value on a side: no test */
+	rs_compare(none, 0, one, 3, true, 0.05, &c);
+	assert_int_equal(c.test, RS_TEST_NONE);
 }
 
 int main(void)
@@ -77,6 +176,9 @@ int main(void)
 		cmocka_unit_test(t_table),
 		cmocka_unit_test(samples),
 		cmocka_unit_test(welch),
+		cmocka_unit_test(permutation),
+		cmocka_unit_test(permutation_resampled),
+		cmocka_unit_test(comparison),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
