@@ -2,7 +2,10 @@
 # The Debian package (make deb) as an operator meets it: installed with apt
 # into a Debian 12 chroot (debootstrap, cached), the way `dpkg -i` would,
 # dependencies from the archive; the installed `reclaimscope probe` runs
-# against this kernel; the unit is enabled and not started; `dpkg -r`
+# against this kernel; the unit is enabled and not started, its exposure
+# (systemd-analyze security) is at most 2.0, and the package's daemon,
+# confined as the unit says, serves as neither root nor able to write a
+# sysctl (tests/host/unit.sh); `dpkg -r`
 # leaves no file of the package but its conffiles, `dpkg -P` none.
 # usage: tests/host/deb.sh DEB
 set -uo pipefail
@@ -72,6 +75,20 @@ else
 fi
 check "the unit is enabled (multi-user.target wants it)" \
 	test -L "$root/etc/systemd/system/multi-user.target.wants/reclaimscope.service"
+unit="$root/lib/systemd/system/reclaimscope.service"
+check "systemd-analyze security: the unit's exposure is at most 2.0" \
+	"$top/tests/host/unit.sh" score "$unit"
+# the package's binary confined as its unit says (systemd is not PID 1
+# here): it attaches and serves, and a process so confined cannot write a
+# sysctl
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then
+	check "the daemon confined as the unit says attaches and serves, not as root" \
+		"$top/tests/host/unit.sh" serves "$unit" "$root/usr/sbin/reclaimscope"
+	check "a process confined as the unit says cannot write core_pattern" \
+		"$top/tests/host/unit.sh" sysctl "$unit"
+else
+	echo "  skip  the daemon under the unit's confinement (no kernel BTF, or not root)"
+fi
 check "the unit is not started on install (no start in postinst)" \
 	sh -c "! grep -q deb-systemd-invoke '$root/var/lib/dpkg/info/reclaimscope.postinst'"
 check "the man page, completion and rules are where the README says" \
