@@ -31,6 +31,8 @@ check "unit listens on loopback" grep -q -- "--listen 127.0.0.1:" "$unit"
 sed "s|^ExecStart=/usr/sbin/|ExecStart=$dest/usr/sbin/|" "$unit" >"$dest/reclaimscope.service"
 check "systemd-analyze verify accepts the unit" \
 	sh -c "! systemd-analyze verify --man=no '$dest/reclaimscope.service' 2>&1 | grep ."
+check "systemd-analyze security: the unit's exposure is at most 2.0" \
+	"$top/tests/host/unit.sh" score "$unit"
 check "Prometheus rules installed" test -f "$dest/usr/share/reclaimscope/prometheus/reclaimscope-rules.yml"
 check "bash completion installed" test -f "$dest/usr/share/bash-completion/completions/reclaimscope"
 # the installed completion, driven as bash drives it
