@@ -9,6 +9,8 @@
 - A second daemon on a port in use says why it will not start.
 - A memcg whose own files cannot be read: its refaults and OOM kills are
   null, not 0.
+- top's / prompt: Esc cancels, Ctrl-C and SIGTERM end top, the terminal
+  restored.
 - Not root, root without CAP_BPF/CAP_PERFMON/CAP_SYS_ADMIN, no kernel BTF:
   a clear message and exit status 1, never a crash; no tracefs or debugfs:
   the same hooks as with them.
@@ -408,6 +410,88 @@ def blocked_writer():
           f"({p.stderr.read().decode()[:120]})")
 
 
+def tmux_screen(session):
+    r = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                       capture_output=True, text=True)
+    return r.stdout
+
+
+def tty_restored(screen):
+    """Whether `stty -a` (run after top) shows line editing and echo on."""
+    flags = screen.replace(";", " ").split()
+    return "icanon" in flags and "echo" in flags and \
+        "-icanon" not in flags and "-echo" not in flags
+
+
+def top_prompt():
+    """top's / prompt, in an 80x24 terminal (tmux): Backspace edits, Enter
+    takes the filter, Esc leaves it as it was; Ctrl-C and SIGTERM while
+    the prompt is open end top (exit 0) with the terminal restored."""
+    for how in ("keys", "C-c", "SIGTERM"):
+        session = f"rs-prompt-{os.getpid()}-{how}"
+        err = os.path.join(WORK, f"top-prompt-{how}.err")
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80",
+                        "-y", "24", f'"{BIN}" top -i 0.5 --all 2>"{err}"; '
+                        'echo top-exited-$?; stty -a; sleep 60'], check=True)
+        shell = subprocess.run(["tmux", "display", "-p", "-t", session,
+                                "#{pane_pid}"], capture_output=True,
+                               text=True).stdout.strip()
+        top_pid = None
+
+        def screen_has(text, timeout=10):
+            return wait_until(lambda: text in tmux_screen(session), timeout)
+
+        def keys(*k):
+            subprocess.run(["tmux", "send-keys", "-t", session] + list(k),
+                           check=True)
+        try:
+            if not check(screen_has("h help", 60), f"top prompt ({how}): top is up"):
+                continue
+            with open(f"/proc/{shell}/task/{shell}/children") as f:
+                top_pid = int(f.read().split()[0])
+            keys("/")
+            if not check(screen_has("filter (path contains):"),
+                         f"top prompt ({how}): / opens the prompt"):
+                continue
+            if how == "keys":
+                keys("x", "Enter")
+                took = screen_has("filter x")
+                keys("/")
+                screen_has("filter (path contains):")
+                keys("zzz", "Escape")
+                time.sleep(1)
+                screen = tmux_screen(session)
+                bar = (screen.rstrip("\n").splitlines() or [""])[-1]
+                check(took and "filter x" in bar and "zzz" not in screen and
+                      "^[" not in screen and "path contains" not in bar,
+                      f"top prompt: Esc cancels, the filter kept (bar: {bar.strip()!r})")
+                keys("/")
+                screen_has("filter (path contains):")
+                keys("ab", "BSpace", "c", "Enter")
+                check(screen_has("filter ac"),
+                      "top prompt: Backspace edits, Enter takes the filter")
+                keys("q")
+            elif how == "C-c":
+                keys("abc", "C-c")
+            else:
+                keys("abc")
+                time.sleep(0.3)
+                os.kill(top_pid, signal.SIGTERM)
+            ended = screen_has("top-exited-0")
+            screen = tmux_screen(session)
+            check(ended and tty_restored(screen),
+                  f"top prompt ({how}): top ends, exit 0, the terminal "
+                  f"restored ({'ended' if ended else 'still running'})")
+        finally:
+            if top_pid:
+                try:
+                    os.kill(top_pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            subprocess.run(["tmux", "kill-session", "-t", session],
+                           capture_output=True)
+
+
 def output_errors():
     """Output that cannot be written fails the command; a failed start or
     a full disk keeps the file that was there."""
@@ -751,6 +835,7 @@ def main():
     only = os.environ.get("RS_LIFECYCLE_ONLY", "").split()
     for name, run in (("blocked_writer", blocked_writer),
                       ("output_errors", output_errors),
+                      ("top_prompt", top_prompt),
                       ("unix_socket", unix_socket),
                       ("slow_clients", slow_clients),
                       ("few_descriptors", few_descriptors),
