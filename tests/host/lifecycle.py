@@ -9,6 +9,8 @@
 - A second daemon on a port in use says why it will not start.
 - A memcg whose own files cannot be read: its refaults and OOM kills are
   null, not 0.
+- Output nobody reads (a FIFO without a reader, a stopped reader) gives
+  way to SIGTERM and -d.
 - top's / prompt: Esc cancels, Ctrl-C and SIGTERM end top, the terminal
   restored.
 - Not root, root without CAP_BPF/CAP_PERFMON/CAP_SYS_ADMIN, no kernel BTF:
@@ -372,7 +374,9 @@ def early_signal(base):
 
 def blocked_writer():
     """SIGTERM while record is blocked writing to a full pipe: the write
-    goes on once the reader reads, and the summary is written (exit 0)."""
+    goes on once the reader reads (within the 2 s record gives a stalled
+    reader after the stop, stalled_output), and the summary is written
+    (exit 0)."""
     r_fd, w_fd = os.pipe()
     fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page fills soon
     p = subprocess.Popen([BIN, "record", "-q", "--events", "-i", "0.1"],
@@ -408,6 +412,83 @@ def blocked_writer():
     check(rc == 0 and last == "summary",
           f"SIGTERM while blocked on a pipe: exit {rc}, last line {last} "
           f"({p.stderr.read().decode()[:120]})")
+
+
+def ends_within(p, seconds):
+    """p's exit status, or "hung" (then killed) if it runs past seconds."""
+    try:
+        return p.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        return "hung"
+
+
+def blocked_writing_pipe(pid):
+    """Whether pid waits in a write to a full pipe (the kernel function's
+    name varies: pipe_write, anon_pipe_write)."""
+    try:
+        with open(f"/proc/{pid}/wchan") as f:
+            return f.read().endswith("pipe_write")
+    except OSError:
+        return False
+
+
+def stalled_output(base):
+    """Output nobody takes does not hold record forever: a FIFO no reader
+    opens, and a pipe whose reader is stopped (SIGSTOP), give way to
+    SIGTERM and to -d, within a bound; record exits 1 and says what the
+    recording lacks, and leaves nothing loaded."""
+    fifo = os.path.join(WORK, "stalled.fifo")
+    grace = 15  # record waits 2 s for a stalled reader once told to stop
+    for how in ("SIGTERM", "-d"):
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+        p = subprocess.Popen([BIN, "record", "-q", "-o", fifo] +
+                             (["-d", "2"] if how == "-d" else []),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # attached, its capabilities dropped: the output is opened next
+        check(wait_until(lambda: p.poll() is not None or
+                         caps(p.pid)["CapEff"] == 0, 60),
+              f"FIFO without a reader ({how}): record attached")
+        if how == "SIGTERM":
+            time.sleep(0.5)
+            p.send_signal(signal.SIGTERM)
+        rc = ends_within(p, grace)
+        err = p.stderr.read().decode()
+        check(rc == 1 and "no reader" in err,
+              f"FIFO without a reader, {how}: record ends, exit {rc} "
+              f"({err.strip()[:120]})")
+        left = leftovers(base)
+        check(not any(left.values()),
+              f"FIFO without a reader, {how}: nothing left loaded")
+    for how in ("SIGTERM", "-d"):
+        # stdout a pipe whose reader is stopped: writes block once it is full
+        r_fd, w_fd = os.pipe()
+        fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page fills soon
+        reader = subprocess.Popen(["cat"], stdin=r_fd, stdout=subprocess.DEVNULL)
+        reader.send_signal(signal.SIGSTOP)
+        p = subprocess.Popen([BIN, "record", "-q", "-e", "-i", "0.1"] +
+                             (["-d", "5"] if how == "-d" else []),
+                             stdout=w_fd, stderr=subprocess.PIPE)
+        os.close(r_fd)
+        os.close(w_fd)
+        full = wait_until(lambda: blocked_writing_pipe(p.pid), 60)
+        if how == "SIGTERM":
+            p.send_signal(signal.SIGTERM)
+        rc = ends_within(p, grace + (5 if how == "-d" else 0))
+        reader.send_signal(signal.SIGCONT)
+        reader.kill()
+        reader.wait()
+        err = p.stderr.read().decode()
+        check(full and rc == 1 and "summary" in err,
+              f"reader stopped, {how}: record's writes blocked, then it "
+              f"ends, exit {rc}, and says what is lost ({err.strip()[:120]})")
+        left = leftovers(base)
+        check(not any(left.values()),
+              f"reader stopped, {how}: nothing left loaded")
+    os.unlink(fifo)
 
 
 def tmux_screen(session):
@@ -835,6 +916,7 @@ def main():
     only = os.environ.get("RS_LIFECYCLE_ONLY", "").split()
     for name, run in (("blocked_writer", blocked_writer),
                       ("output_errors", output_errors),
+                      ("stalled_output", lambda: stalled_output(base)),
                       ("top_prompt", top_prompt),
                       ("unix_socket", unix_socket),
                       ("slow_clients", slow_clients),
