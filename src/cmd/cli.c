@@ -153,6 +153,8 @@ void rs_cli_on_signals(volatile int *flag)
 	 * A write blocked on a full pipe goes on after the handler (the flag
 	 * is seen once it returns) instead of failing with EINTR and losing
 	 * the summary; poll() still returns early, as it must to notice.
+	 * record's output looks at the flag while blocked by itself
+	 * (output.c), so that a reader who never reads cannot hold it.
 	 */
 	sa.sa_flags = SA_RESTART;
 	signal_flag = flag;

@@ -10,6 +10,7 @@
 #include "session.h"
 #include "event_line.h"
 #include "json_view.h"
+#include "output.h"
 #include "util.h"
 
 struct record_opts {
@@ -191,7 +192,8 @@ static int copy_outcomes(FILE *out, const char *path)
 }
 
 struct recorder {
-	FILE *out;
+	struct rs_output output; /* where the recording goes */
+	FILE *out;		 /* output.file */
 	struct rs_model *model;
 	struct rs_session *session;
 	struct rs_run_info *info;
@@ -324,19 +326,32 @@ static int resolve_filter(const struct record_opts *o, char **filter)
 /*
  * The output opened (and truncated) only once the probes are in, so that a
  * start that fails leaves the previous recording as it was; the header
- * written.  0 or -1.
+ * written.  A FIFO is waited for until its reader comes or the run is to
+ * stop (src/cmd/output.h).  0 or -1.
  */
-static int start_output(const struct record_opts *o, struct recorder *r)
+static int start_output(const struct record_opts *o, struct recorder *r,
+			volatile int *stop)
 {
-	r->out = stdout;
-	if (o->output) {
-		r->out = fopen(o->output, "we");
-		if (!r->out) {
-			fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
-				o->output, strerror(errno));
-			return -1;
-		}
+	int err;
+
+	r->output.stop = stop;
+	if (o->duration)
+		r->output.deadline_ns =
+			r->info->start_ns + (__u64)(o->duration * 1e9);
+	err = rs_output_open(&r->output, o->output);
+	if (err == RS_OUTPUT_NO_READER) {
+		fprintf(stderr,
+			"reclaimscope: no reader opened %s before the stop; "
+			"nothing was recorded\n",
+			o->output);
+		return -1;
 	}
+	if (err) {
+		fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
+			o->output ? o->output : "stdout", strerror(-err));
+		return -1;
+	}
+	r->out = r->output.file;
 	r->events_out = rs_event_writer_new();
 	if (!r->events_out) {
 		fprintf(stderr, "reclaimscope: out of memory\n");
@@ -420,6 +435,8 @@ static void finish(const struct record_opts *o, struct recorder *r, bool status)
 	struct rs_collector *c = r->session->collector;
 	double t;
 
+	/* a reader who takes nothing now is waited for a little, not forever */
+	rs_output_finishing(&r->output);
 	rs_collector_stop(c);
 	r->session->look_at_all = true;
 	do {
@@ -434,6 +451,24 @@ static void finish(const struct record_opts *o, struct recorder *r, bool status)
 	write_line(r, rs_json_summary(r->model, t, r->filter));
 	if (status)
 		status_line(r, t, true);
+}
+
+/* Why the recording could not be written whole, on stderr. */
+static void say_write_failed(const struct record_opts *o,
+			     const struct recorder *r, int err)
+{
+	const char *name = o->output ? o->output : "stdout";
+
+	if (r->output.gave_up)
+		fprintf(stderr,
+			"reclaimscope: the reader of %s took nothing for %d s "
+			"after the stop; the recording ends early, without its "
+			"summary: its last %zu bytes were not written, nor "
+			"anything after them\n",
+			name, RS_OUTPUT_STOP_GRACE_S, r->output.unwritten);
+	else
+		fprintf(stderr, "reclaimscope: writing %s failed: %s\n", name,
+			strerror(err));
 }
 
 /* What the recording lacks, said on stderr. */
@@ -472,7 +507,7 @@ int rs_cmd_record(int argc, char **argv)
 	char *filter = NULL;
 	volatile int stop = 0;
 	bool status;
-	int rc;
+	int rc, err;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
@@ -497,15 +532,13 @@ int rs_cmd_record(int argc, char **argv)
 	r.info = &s.info;
 	r.session = &s;
 	r.model = s.model;
-	if (start_output(&o, &r))
+	if (start_output(&o, &r, &stop))
 		goto out;
-	status = !o.quiet && isatty(STDERR_FILENO) && r.out != stdout;
+	status = !o.quiet && isatty(STDERR_FILENO) && o.output != NULL;
 	record_until_stopped(&o, &r, &stop, status);
 	finish(&o, &r, status);
 	if (r.write_error) {
-		fprintf(stderr, "reclaimscope: writing %s failed: %s\n",
-			o.output ? o.output : "stdout",
-			strerror(r.write_error));
+		say_write_failed(&o, &r, r.write_error);
 		goto out;
 	}
 	report_losses(&o, &r);
@@ -515,9 +548,9 @@ out:
 	rs_session_close(&s);
 	free(filter);
 	/* the last buffered lines reach the disk here, or fail to */
-	if (r.out && r.out != stdout && fclose(r.out) && !rc) {
-		fprintf(stderr, "reclaimscope: writing %s failed: %s\n",
-			o.output, strerror(errno));
+	err = rs_output_close(&r.output);
+	if (err && !rc) {
+		say_write_failed(&o, &r, err);
 		rc = 1;
 	}
 	return rc;

@@ -196,7 +196,12 @@ struct ui {
 	int first_col;	   /* horizontal scroll */
 	__u64 selected_id; /* kept across refreshes */
 	char filter[128];
+	bool prompting;	 /* the / prompt is open: keys edit typed */
+	char typed[128]; /* what the prompt holds so far */
+	size_t typed_len;
 };
+
+#define FILTER_PROMPT "filter (path contains): "
 
 /* Print a memstream-made text block line by line from row y; next row. */
 static int put_block(int y, const char *text)
@@ -401,7 +406,7 @@ static void draw_help(const struct rs_top_opts *view, int y)
 {
 	static const char *const keys[] = {
 		"< >      sort by the previous / next column",
-		"/        filter by path (empty clears)",
+		"/        filter by path (empty clears; Esc cancels)",
 		"t        tree (by path) or flat (by the sort column)",
 		"N        one row per NUMA node",
 		"a        also memcgs idle in the last interval",
@@ -420,6 +425,21 @@ static void draw_help(const struct rs_top_opts *view, int y)
 		mvprintw(y++, 0, "%-18s %s",
 			 rs_top_col_title(view, c, buf, sizeof(buf)),
 			 rs_top_col_help(view, c));
+}
+
+/*
+ * The filter prompt on the bottom line, the cursor after what was typed;
+ * the tail of a text wider than the line.
+ */
+static void draw_prompt(const struct ui *u)
+{
+	int label = (int)strlen(FILTER_PROMPT);
+	int room = COLS - 1 - label > 0 ? COLS - 1 - label : 0;
+	int shown = (int)u->typed_len < room ? (int)u->typed_len : room;
+
+	mvprintw(LINES - 1, 0, "%-*s", COLS - 1, FILTER_PROMPT);
+	mvaddnstr(LINES - 1, label, u->typed + u->typed_len - shown, shown);
+	move(LINES - 1, label + shown);
 }
 
 static void draw(struct ui *u)
@@ -452,23 +472,52 @@ static void draw(struct ui *u)
 		mvprintw(LINES - 1, 0, "%-*.*s", COLS - 1, COLS - 1, bar);
 	}
 	attroff(A_REVERSE);
+	if (u->prompting)
+		draw_prompt(u);
+	curs_set(u->prompting ? 1 : 0);
 	refresh();
 }
 
-/* The filter prompt, on the bottom line. */
-static void ask_filter(struct ui *u)
+/*
+ * A key while the filter prompt is open.  The prompt is edited here, one
+ * key at a time from the main loop, not read by getnstr: that blocks until
+ * Enter, through SIGINT and SIGTERM (the stop flag is seen only by the
+ * loop), and takes Esc as a character.
+ */
+static void on_prompt_key(struct ui *u, int ch)
 {
-	mvprintw(LINES - 1, 0, "%-*s", COLS - 1, "filter (path contains): ");
-	move(LINES - 1, 24);
-	echo();
-	curs_set(1);
-	timeout(-1);
-	if (getnstr(u->filter, sizeof(u->filter) - 1) == ERR)
-		u->filter[0] = '\0';
-	noecho();
-	curs_set(0);
-	u->view.filter = u->filter;
-	u->selected = 0;
+	switch (ch) {
+	case 27: /* Esc: the filter stays as it was */
+		u->prompting = false;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER: /* an empty filter shows every memcg again */
+		memcpy(u->filter, u->typed, u->typed_len + 1);
+		u->view.filter = u->filter;
+		u->selected = 0;
+		u->prompting = false;
+		break;
+	case KEY_BACKSPACE:
+	case 127: /* DEL, what most terminals send for Backspace */
+	case 8:	  /* ^H */
+		/* a whole UTF-8 character: its continuation bytes, its lead */
+		while (u->typed_len &&
+		       (u->typed[u->typed_len - 1] & 0xc0) == 0x80)
+			u->typed_len--;
+		if (u->typed_len)
+			u->typed_len--;
+		u->typed[u->typed_len] = '\0';
+		break;
+	default:
+		/* bytes of text (a path's UTF-8 too), no control characters */
+		if (ch >= ' ' && ch <= 0xff && ch != 127 &&
+		    u->typed_len < sizeof(u->typed) - 1) {
+			u->typed[u->typed_len++] = (char)ch;
+			u->typed[u->typed_len] = '\0';
+		}
+		break;
+	}
 }
 
 /* A key; false to quit. */
@@ -500,7 +549,9 @@ static bool on_key(struct ui *u, int ch)
 		u->view.tree = false;
 		break;
 	case '/':
-		ask_filter(u);
+		u->prompting = true;
+		u->typed_len = 0;
+		u->typed[0] = '\0';
 		break;
 	case 't':
 		u->view.tree = !u->view.tree;
@@ -628,7 +679,10 @@ static int run_ui(struct rs_session *s, const struct top_opts *o,
 		ch = getch();
 		if (ch == ERR)
 			continue;
-		if (ch != KEY_RESIZE && !on_key(&u, ch))
+		/* (KEY_RESIZE: only redrawn, at the new size) */
+		if (ch != KEY_RESIZE && u.prompting)
+			on_prompt_key(&u, ch);
+		else if (ch != KEY_RESIZE && !on_key(&u, ch))
 			break;
 		fix_selection(&u);
 		draw(&u);

@@ -9,6 +9,10 @@
 - A second daemon on a port in use says why it will not start.
 - A memcg whose own files cannot be read: its refaults and OOM kills are
   null, not 0.
+- Output nobody reads (a FIFO without a reader, a stopped reader) gives
+  way to SIGTERM and -d.
+- top's / prompt: Esc cancels, Ctrl-C and SIGTERM end top, the terminal
+  restored.
 - Not root, root without CAP_BPF/CAP_PERFMON/CAP_SYS_ADMIN, no kernel BTF:
   a clear message and exit status 1, never a crash; no tracefs or debugfs:
   the same hooks as with them.
@@ -370,7 +374,9 @@ def early_signal(base):
 
 def blocked_writer():
     """SIGTERM while record is blocked writing to a full pipe: the write
-    goes on once the reader reads, and the summary is written (exit 0)."""
+    goes on once the reader reads (within the 2 s record gives a stalled
+    reader after the stop, stalled_output), and the summary is written
+    (exit 0)."""
     r_fd, w_fd = os.pipe()
     fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page fills soon
     p = subprocess.Popen([BIN, "record", "-q", "--events", "-i", "0.1"],
@@ -406,6 +412,165 @@ def blocked_writer():
     check(rc == 0 and last == "summary",
           f"SIGTERM while blocked on a pipe: exit {rc}, last line {last} "
           f"({p.stderr.read().decode()[:120]})")
+
+
+def ends_within(p, seconds):
+    """p's exit status, or "hung" (then killed) if it runs past seconds."""
+    try:
+        return p.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        return "hung"
+
+
+def blocked_writing_pipe(pid):
+    """Whether pid waits in a write to a full pipe (the kernel function's
+    name varies: pipe_write, anon_pipe_write)."""
+    try:
+        with open(f"/proc/{pid}/wchan") as f:
+            return f.read().endswith("pipe_write")
+    except OSError:
+        return False
+
+
+def stalled_output(base):
+    """Output nobody takes does not hold record forever: a FIFO no reader
+    opens, and a pipe whose reader is stopped (SIGSTOP), give way to
+    SIGTERM and to -d, within a bound; record exits 1 and says what the
+    recording lacks, and leaves nothing loaded."""
+    fifo = os.path.join(WORK, "stalled.fifo")
+    grace = 15  # record waits 2 s for a stalled reader once told to stop
+    for how in ("SIGTERM", "-d"):
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+        p = subprocess.Popen([BIN, "record", "-q", "-o", fifo] +
+                             (["-d", "2"] if how == "-d" else []),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # attached, its capabilities dropped: the output is opened next
+        check(wait_until(lambda: p.poll() is not None or
+                         caps(p.pid)["CapEff"] == 0, 60),
+              f"FIFO without a reader ({how}): record attached")
+        if how == "SIGTERM":
+            time.sleep(0.5)
+            p.send_signal(signal.SIGTERM)
+        rc = ends_within(p, grace)
+        err = p.stderr.read().decode()
+        check(rc == 1 and "no reader" in err,
+              f"FIFO without a reader, {how}: record ends, exit {rc} "
+              f"({err.strip()[:120]})")
+        left = leftovers(base)
+        check(not any(left.values()),
+              f"FIFO without a reader, {how}: nothing left loaded")
+    for how in ("SIGTERM", "-d"):
+        # stdout a pipe whose reader is stopped: writes block once it is full
+        r_fd, w_fd = os.pipe()
+        fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page fills soon
+        reader = subprocess.Popen(["cat"], stdin=r_fd, stdout=subprocess.DEVNULL)
+        reader.send_signal(signal.SIGSTOP)
+        p = subprocess.Popen([BIN, "record", "-q", "-e", "-i", "0.1"] +
+                             (["-d", "5"] if how == "-d" else []),
+                             stdout=w_fd, stderr=subprocess.PIPE)
+        os.close(r_fd)
+        os.close(w_fd)
+        full = wait_until(lambda: blocked_writing_pipe(p.pid), 60)
+        if how == "SIGTERM":
+            p.send_signal(signal.SIGTERM)
+        rc = ends_within(p, grace + (5 if how == "-d" else 0))
+        reader.send_signal(signal.SIGCONT)
+        reader.kill()
+        reader.wait()
+        err = p.stderr.read().decode()
+        check(full and rc == 1 and "summary" in err,
+              f"reader stopped, {how}: record's writes blocked, then it "
+              f"ends, exit {rc}, and says what is lost ({err.strip()[:120]})")
+        left = leftovers(base)
+        check(not any(left.values()),
+              f"reader stopped, {how}: nothing left loaded")
+    os.unlink(fifo)
+
+
+def tmux_screen(session):
+    r = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                       capture_output=True, text=True)
+    return r.stdout
+
+
+def tty_restored(screen):
+    """Whether `stty -a` (run after top) shows line editing and echo on."""
+    flags = screen.replace(";", " ").split()
+    return "icanon" in flags and "echo" in flags and \
+        "-icanon" not in flags and "-echo" not in flags
+
+
+def top_prompt():
+    """top's / prompt, in an 80x24 terminal (tmux): Backspace edits, Enter
+    takes the filter, Esc leaves it as it was; Ctrl-C and SIGTERM while
+    the prompt is open end top (exit 0) with the terminal restored."""
+    for how in ("keys", "C-c", "SIGTERM"):
+        session = f"rs-prompt-{os.getpid()}-{how}"
+        err = os.path.join(WORK, f"top-prompt-{how}.err")
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80",
+                        "-y", "24", f'"{BIN}" top -i 0.5 --all 2>"{err}"; '
+                        'echo top-exited-$?; stty -a; sleep 60'], check=True)
+        shell = subprocess.run(["tmux", "display", "-p", "-t", session,
+                                "#{pane_pid}"], capture_output=True,
+                               text=True).stdout.strip()
+        top_pid = None
+
+        def screen_has(text, timeout=10):
+            return wait_until(lambda: text in tmux_screen(session), timeout)
+
+        def keys(*k):
+            subprocess.run(["tmux", "send-keys", "-t", session] + list(k),
+                           check=True)
+        try:
+            if not check(screen_has("h help", 60), f"top prompt ({how}): top is up"):
+                continue
+            with open(f"/proc/{shell}/task/{shell}/children") as f:
+                top_pid = int(f.read().split()[0])
+            keys("/")
+            if not check(screen_has("filter (path contains):"),
+                         f"top prompt ({how}): / opens the prompt"):
+                continue
+            if how == "keys":
+                keys("x", "Enter")
+                took = screen_has("filter x")
+                keys("/")
+                screen_has("filter (path contains):")
+                keys("zzz", "Escape")
+                time.sleep(1)
+                screen = tmux_screen(session)
+                bar = (screen.rstrip("\n").splitlines() or [""])[-1]
+                check(took and "filter x" in bar and "zzz" not in screen and
+                      "^[" not in screen and "path contains" not in bar,
+                      f"top prompt: Esc cancels, the filter kept (bar: {bar.strip()!r})")
+                keys("/")
+                screen_has("filter (path contains):")
+                keys("ab", "BSpace", "c", "Enter")
+                check(screen_has("filter ac"),
+                      "top prompt: Backspace edits, Enter takes the filter")
+                keys("q")
+            elif how == "C-c":
+                keys("abc", "C-c")
+            else:
+                keys("abc")
+                time.sleep(0.3)
+                os.kill(top_pid, signal.SIGTERM)
+            ended = screen_has("top-exited-0")
+            screen = tmux_screen(session)
+            check(ended and tty_restored(screen),
+                  f"top prompt ({how}): top ends, exit 0, the terminal "
+                  f"restored ({'ended' if ended else 'still running'})")
+        finally:
+            if top_pid:
+                try:
+                    os.kill(top_pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            subprocess.run(["tmux", "kill-session", "-t", session],
+                           capture_output=True)
 
 
 def output_errors():
@@ -751,6 +916,8 @@ def main():
     only = os.environ.get("RS_LIFECYCLE_ONLY", "").split()
     for name, run in (("blocked_writer", blocked_writer),
                       ("output_errors", output_errors),
+                      ("stalled_output", lambda: stalled_output(base)),
+                      ("top_prompt", top_prompt),
                       ("unix_socket", unix_socket),
                       ("slow_clients", slow_clients),
                       ("few_descriptors", few_descriptors),
