@@ -16,6 +16,7 @@
 #   make install    binary, man page and systemd unit (PREFIX, DESTDIR)
 #   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
+#   make labtest    scripts/lab and tests/vm/boot without a guest (seconds)
 #   make labsmoke   the reclaim lab at its smallest, its table checked
 #   make promtest   the Prometheus rules: promtool check and unit tests
 #   make deb        the Debian package (build/deb), lintian-clean
@@ -75,7 +76,7 @@ APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: demo labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: demo labtest labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -165,7 +166,7 @@ lint: $(SKELS)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint installtest debtest promtest hosttest benchsmoke vmtest reporttest labsmoke
+tests: unit fuzz sanitize lint installtest debtest promtest hosttest benchsmoke vmtest reporttest labtest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), the
@@ -195,6 +196,11 @@ SOAK_SECONDS ?= 3600
 soak: $(OUT)/reclaimscope $(OUT)/rs-workload
 	RS_VM_TIMEOUT=$$(($(SOAK_SECONDS) + 900)) RS_VM_APPEND=rs.soak=$(SOAK_SECONDS) \
 		tests/vm/run soak
+
+# scripts/lab and tests/vm/boot without a guest (seconds): fake kernels, a
+# fake boot and qemu, the real diff on tiny recordings.
+labtest: $(OUT)/reclaimscope
+	python3 tests/lab/test_lab.py $(OUT)/reclaimscope
 
 # The reclaim lab at its smallest (two kernels x the writeback workload x
 # two runs, smoke sizes): the report's cells recomputed from its recordings.
