@@ -416,11 +416,14 @@ void rs_json_stream_add(struct rs_json_stream *s, json_t *element)
 	if (!s->out) {
 		json_array_append_new(s->array, element);
 	} else {
-		if (s->nr)
-			fputc(',', s->out);
-		fputc('\n', s->out);
-		if (json_dumpf(element, s->out, s->flags))
+		/* one write per element: json_dumpf writes token by token,
+		 * which cost more than building the text */
+		char *text = json_dumps(element, s->flags);
+
+		if (!text || fprintf(s->out, "%s\n%s", s->nr ? "," : "",
+				     text) < 0)
 			s->failed = true;
+		free(text);
 		json_decref(element);
 	}
 	s->nr++;

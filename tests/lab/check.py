@@ -153,6 +153,70 @@ def cell(text):
     return (float(m.group(1)), float(m.group(2)) if m.group(2) else None) if m else None
 
 
+def check_table(out, workload, sec):
+    """One table of a workload: its cells recomputed from exactly the
+    recordings the lab counted (counted/WORKLOAD/GROUP/, what diff read)."""
+    groups = re.findall(r"^\| ([A-C]): (\S+) \| (\S+) \| (\S+) \| (\d+) of (\d+) \|", sec, re.M)
+    check(len(groups) >= 2, f"{workload}: two groups or more")
+    values = {}
+    for letter, group, _, _, ok, total in groups:
+        runs = sorted(glob.glob(os.path.join(out, "runs", workload, group, "run-*")))
+        check(len(runs) >= int(total), f"{workload} {group}: {total} runs listed, {len(runs)} made")
+        infos = [json.load(open(os.path.join(r, "run.json"))) for r in runs]
+        check(all(i["status"] == "ok" for i in infos),
+              f"{workload} {group}: every run passed its checks "
+              f"({[i.get('why') for i in infos if i['status'] != 'ok']})")
+        recs = sorted(glob.glob(os.path.join(out, "counted", workload, group, "*.ndjson")))
+        values[letter] = [recording_values(p) for p in recs]
+        check(len(values[letter]) == int(ok), f"{workload} {group}: {ok} recordings counted")
+    rows = re.findall(r"^\| (\w+) \| [^|]* \|(.*)\|$", sec, re.M)
+    checked = 0
+    for metric, rest in rows:
+        if metric in ("group", "metric"):
+            continue
+        cells = [c.strip() for c in rest.split("|")]
+        # A | B | change B | C | change C
+        letters = ["A", "B", "C"][:1 + (len(cells) - 1) // 2]
+        samples, raw = {}, {}
+        for i, letter in enumerate(letters):
+            text = cells[0 if i == 0 else 2 * i - 1]
+            got = cell(text)
+            xs = [v[metric] for v in values.get(letter, []) if metric in v]
+            if not xs:
+                continue
+            samples[letter] = s = sample(xs)
+            raw[letter] = xs
+            if not check(got is not None, f"{workload} {metric} {letter}: a figure ({text})"):
+                continue
+            check(near(got[0], s[1]), f"{workload} {metric} {letter}: mean {got[0]} == {s[1]:.6g}")
+            if s[3] is not None:
+                check(near(got[1], s[3]), f"{workload} {metric} {letter}: 95% half-width {got[1]} == {s[3]:.6g}")
+            checked += 1
+            if i == 0 or "A" not in samples:
+                continue
+            change = cells[2 * i]
+            p = None if metric in COUNTS else welch(samples["A"], s)
+            p_min = 0
+            if p is None:
+                p, p_min = permutation(raw["A"], xs)
+            check(("exact p=" in change) == (metric in COUNTS or p_min > 0),
+                  f"{workload} {metric} {letter}: the test that fits ({change})")
+            check(("too few runs" in change) == (p_min >= 0.05),
+                  f"{workload} {metric} {letter}: too few runs exactly where "
+                  f"no split reaches 0.05 (p_min {p_min:.3g}: {change})")
+            m = re.search(r"p=([0-9.e+-]+)", change)
+            if check(m is not None, f"{workload} {metric} {letter}: a p-value ({change})"):
+                shown = float(m.group(1))
+                # shown with two significant digits
+                digit = 10 ** (math.floor(math.log10(p)) - 1) if p > 0 else 0
+                check(abs(shown - p) <= 0.5 * digit + 1e-9 + 1e-4 * p,
+                      f"{workload} {metric} {letter}: p {shown} == {p:.3g}")
+                called = "better" in change or "worse" in change or \
+                    "higher" in change or "lower" in change
+                check(called == (p < 0.05), f"{workload} {metric} {letter}: verdict only at p < 0.05 ({change})")
+    check(checked >= 6, f"{workload}: {checked} cells recomputed from the recordings")
+
+
 def main():
     out = sys.argv[1]
     report = open(os.path.join(out, "report.md")).read()
@@ -160,72 +224,22 @@ def main():
     check(sections, "the report has a section per workload")
     for sec in sections:
         workload = sec.split("\n", 1)[0].strip()
-        groups = re.findall(r"^\| ([A-C]): (\S+) \| (\S+) \| (\S+) \| (\d+) of (\d+) \|", sec, re.M)
-        check(len(groups) >= 2, f"{workload}: two groups or more")
-        values = {}
-        for letter, group, _, _, ok, total in groups:
-            runs = sorted(glob.glob(os.path.join(out, "runs", workload, group, "run-*")))
-            check(len(runs) == int(total), f"{workload} {group}: {total} runs listed, {len(runs)} made")
-            infos = [json.load(open(os.path.join(r, "run.json"))) for r in runs]
-            check(all(i["status"] == "ok" for i in infos),
-                  f"{workload} {group}: every run passed its checks "
-                  f"({[i.get('why') for i in infos if i['status'] != 'ok']})")
-            recs = [os.path.join(r, "results", "rec.ndjson") for r in runs]
-            values[letter] = [recording_values(p) for p in recs if os.path.exists(p)]
-            check(len(values[letter]) == int(ok), f"{workload} {group}: {ok} recordings")
-        rows = re.findall(r"^\| (\w+) \| [^|]* \|(.*)\|$", sec, re.M)
-        checked = 0
-        for metric, rest in rows:
-            if metric in ("group", "metric"):
-                continue
-            cells = [c.strip() for c in rest.split("|")]
-            # A | B | change B | C | change C
-            letters = ["A", "B", "C"][:1 + (len(cells) - 1) // 2]
-            samples, raw = {}, {}
-            for i, letter in enumerate(letters):
-                text = cells[0 if i == 0 else 2 * i - 1]
-                got = cell(text)
-                xs = [v[metric] for v in values.get(letter, []) if metric in v]
-                if not xs:
-                    continue
-                samples[letter] = s = sample(xs)
-                raw[letter] = xs
-                if not check(got is not None, f"{workload} {metric} {letter}: a figure ({text})"):
-                    continue
-                check(near(got[0], s[1]), f"{workload} {metric} {letter}: mean {got[0]} == {s[1]:.6g}")
-                if s[3] is not None:
-                    check(near(got[1], s[3]), f"{workload} {metric} {letter}: 95% half-width {got[1]} == {s[3]:.6g}")
-                checked += 1
-                if i == 0 or "A" not in samples:
-                    continue
-                change = cells[2 * i]
-                p = None if metric in COUNTS else welch(samples["A"], s)
-                p_min = 0
-                if p is None:
-                    p, p_min = permutation(raw["A"], xs)
-                check(("exact p=" in change) == (metric in COUNTS or p_min > 0),
-                      f"{workload} {metric} {letter}: the test that fits ({change})")
-                check(("too few runs" in change) == (p_min >= 0.05),
-                      f"{workload} {metric} {letter}: too few runs exactly where "
-                      f"no split reaches 0.05 (p_min {p_min:.3g}: {change})")
-                m = re.search(r"p=([0-9.e+-]+)", change)
-                if check(m is not None, f"{workload} {metric} {letter}: a p-value ({change})"):
-                    shown = float(m.group(1))
-                    # shown with two significant digits
-                    digit = 10 ** (math.floor(math.log10(p)) - 1) if p > 0 else 0
-                    check(abs(shown - p) <= 0.5 * digit + 1e-9 + 1e-4 * p,
-                          f"{workload} {metric} {letter}: p {shown} == {p:.3g}")
-                    called = "better" in change or "worse" in change or \
-                        "higher" in change or "lower" in change
-                    check(called == (p < 0.05), f"{workload} {metric} {letter}: verdict only at p < 0.05 ({change})")
-        check(checked >= 6, f"{workload}: {checked} cells recomputed from the recordings")
-        # the HTML page: every group, each run drawn
+        # one table per comparison: "### A against B and C" headings when
+        # there are several
+        tables = re.split(r"^### ", sec, flags=re.M)
+        tables = tables[1:] if len(tables) > 1 else tables
+        for table in tables:
+            check_table(out, workload, table)
+        # the HTML page: every group of the first table, each run drawn
+        groups = re.findall(r"^\| ([A-C]): (\S+) \|", tables[0], re.M)
         page = open(os.path.join(out, f"{workload}.html")).read()
-        check(all(g in page for _, g, *_ in groups) and page.count("<circle") >= 2 * len(groups),
+        check(all(g in page for _, g in groups) and page.count("<circle") >= 2 * len(groups),
               f"{workload}.html names the groups and draws their runs")
         # the JSON export carries the same runs
         js = json.load(open(os.path.join(out, f"{workload}.json")))
-        check([g["n"] for g in js["groups"]] == [len(values[l]) for l, *_ in groups],
+        counted = [len(glob.glob(os.path.join(out, "counted", workload, g, "*.ndjson")))
+                   for _, g in groups]
+        check([g["n"] for g in js["groups"]] == counted,
               f"{workload}.json: the groups' run counts")
     return judge.close("lab check")
 
