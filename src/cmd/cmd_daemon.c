@@ -344,6 +344,24 @@ static char *render_snapshot(struct server *s, size_t *len)
 	return out;
 }
 
+/*
+ * Whether the request may carry a body (or is not GET/HEAD, whose body
+ * nobody here would read): such a request is answered at once, before any
+ * body is read, and its connection closed; so no client can hold a slot
+ * by trickling a body.
+ */
+static bool has_body(struct MHD_Connection *conn, const char *method)
+{
+	const char *length = MHD_lookup_connection_value(
+		conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return (strcmp(method, MHD_HTTP_METHOD_GET) &&
+		strcmp(method, MHD_HTTP_METHOD_HEAD)) ||
+	       (length && strcmp(length, "0")) ||
+	       MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+					   MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -357,16 +375,30 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 
 	(void)version;
 	(void)upload_data;
-	(void)req_state;
-	rs_http_guard_serving(conn);
+	if (!*req_state) {
+		/* the first call: the headers are in */
+		rs_http_guard_serving(conn);
+		*req_state = s;
+		/*
+		 * A request without a body is answered on the next call.
+		 * libmicrohttpd closes the connection after a response queued
+		 * on this first one, as the body would be left unread, so
+		 * only that way is the connection kept alive.
+		 */
+		if (!has_body(conn, method))
+			return MHD_YES;
+	}
 	__atomic_add_fetch(&s->requests, 1, __ATOMIC_RELAXED);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD)) {
-		/* a body sent with it is not read: read-only server */
+		/* its body is not read (read-only server): answered at once,
+		 * then the connection is closed */
 		*upload_size = 0;
 		return text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 			    "read-only: only GET and HEAD\n");
 	}
+	/* a GET with a body, answered at once: the body is never read */
+	*upload_size = 0;
 	if (!strcmp(url, "/metrics")) {
 		render = render_metrics;
 		type = "text/plain; version=0.0.4; charset=utf-8";

@@ -616,6 +616,145 @@ def slow_clients():
         d.wait(timeout=60)
 
 
+def read_response(s, head=False):
+    """(status, {lower-case header: value}, body) of one HTTP response
+    read from s; status None if the server closed first."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            return None, {}, data
+        data += chunk
+    top, body = data.split(b"\r\n\r\n", 1)
+    lines = top.decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, v in
+                   (l.split(":", 1) for l in lines[1:] if ":" in l))
+    length = 0 if head else int(headers.get("content-length", "0"))
+    while len(body) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return int(lines[0].split()[1]), headers, body
+
+
+def scrape(port, timeout=5):
+    """(answered 200, seconds) for one /metrics on a new connection."""
+    start = time.time()
+    try:
+        with socket.create_connection(("127.0.0.1", port),
+                                      timeout=timeout) as s:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                      b"Connection: close\r\n\r\n")
+            status, _, body = read_response(s)
+            ok = status == 200 and b"reclaimscope_" in body
+    except OSError:
+        ok = False
+    return ok, time.time() - start
+
+
+def keep_alive():
+    """HTTP/1.1 keep-alive: several requests answered on one connection,
+    no "Connection: close" unless the client asks; an idle kept-alive
+    connection is still closed by the server after the request deadline
+    (10 s)."""
+    port = PORT + 4
+    d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}"],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        if not check(wait_until(lambda: scrape(port)[0], 60),
+                     "keep-alive: the daemon serves"):
+            return
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        answers = []
+        for method, path in (("GET", "/healthz"), ("GET", "/metrics"),
+                             ("HEAD", "/metrics"), ("GET", "/nope"),
+                             ("GET", "/api/v1/snapshot")):
+            try:
+                s.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\n\r\n"
+                          .encode())
+                status, headers, _ = read_response(s, method == "HEAD")
+            except OSError as e:
+                status, headers = str(e), {}
+            answers.append((method, path, status,
+                            headers.get("connection", "")))
+        check([a[2] for a in answers] == [200, 200, 200, 404, 200],
+              f"keep-alive: five requests on one connection all answered "
+              f"({[a[2] for a in answers]})")
+        check(not any("close" in a[3].lower() for a in answers),
+              f"keep-alive: no response says Connection: close "
+              f"({[a[3] for a in answers]})")
+        # the guards hold for a kept-alive connection's next request: one
+        # dribbling its headers, a line every 2 s, is cut as an idle one
+        slow = socket.create_connection(("127.0.0.1", port), timeout=30)
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        slow_first = read_response(slow)[0]
+        slow_from = time.time()
+        slow.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        slow_cut = None
+        idle_from = time.time()
+        s.setblocking(False)
+        slow.setblocking(False)
+
+        def closed(sock):
+            try:
+                return sock.recv(1) == b""
+            except BlockingIOError:
+                return False
+            except OSError:
+                return True
+        gone, idle, last_line = False, None, time.time()
+        while time.time() - idle_from < 20 and not (gone and slow_cut):
+            time.sleep(0.1)
+            if slow_cut is None and closed(slow):
+                slow_cut = time.time() - slow_from
+            elif slow_cut is None and time.time() - last_line >= 2:
+                last_line = time.time()
+                try:
+                    slow.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    pass
+            if not gone and closed(s):
+                gone, idle = True, time.time() - idle_from
+        s.close()
+        slow.close()
+        check(slow_first == 200 and slow_cut is not None and slow_cut <= 12,
+              f"keep-alive: a next request dribbled a header line every 2 s "
+              f"is cut off by the 10 s deadline (after "
+              f"{slow_cut or 0:.1f} s)")
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as big:
+            big.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            first = read_response(big)[0]
+            big.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                        b"a" * 40000 + b"\r\n\r\n")
+            try:
+                second = read_response(big)[0]
+            except OSError as e:
+                second = str(e)
+        check(first == 200 and second in (413, 431),
+              f"keep-alive: an oversized next request is refused "
+              f"({first}, {second})")
+        check(gone and 8 <= idle <= 12,
+              f"keep-alive: an idle kept-alive connection is closed after "
+              f"the 10 s deadline ({'closed' if gone else 'open'} after "
+              f"{idle or 20:.1f} s)")
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                      b"Connection: close\r\n\r\n")
+            status, headers, _ = read_response(s)
+            try:
+                closed = s.recv(1) == b""
+            except OSError:
+                closed = True
+        check(status == 200 and headers.get("connection", "").lower() ==
+              "close" and closed,
+              "keep-alive: a client asking Connection: close is answered "
+              "so, and the connection closed")
+    finally:
+        d.send_signal(signal.SIGTERM)
+        d.wait(timeout=60)
+
+
 def few_descriptors():
     """With few file descriptors and --max-connections far above them, the
     daemon says it serves fewer, serves them, and does not spin or flood
@@ -754,6 +893,7 @@ def main():
                       ("unix_socket", unix_socket),
                       ("slow_clients", slow_clients),
                       ("few_descriptors", few_descriptors),
+                      ("keep_alive", keep_alive),
                       ("early_signal", lambda: early_signal(base)),
                       ("lifecycle", lambda: lifecycle(base)),
                       ("second_daemon", second_daemon),
