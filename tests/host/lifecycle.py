@@ -570,8 +570,9 @@ def healthz_tcp(port, source="127.0.0.1", timeout=2):
 
 def slow_clients():
     """Slowloris: 100 connections from one address, each sending a header
-    line every 4 s, neither hold every slot (one client gets half)
-    nor keep one past the request deadline (10 s from the first byte)."""
+    line every 4 s, neither hold every slot (a newcomer takes the slot of
+    the one waiting longest for its request) nor keep one past the request
+    deadline (10 s from the first byte)."""
     port = PORT + 1
     d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}"],
                          stderr=subprocess.PIPE, text=True)
@@ -651,6 +652,67 @@ def scrape(port, timeout=5):
     except OSError:
         ok = False
     return ok, time.time() - start
+
+
+def idle_lockout():
+    """A local user holding twice --max-connections connections that send
+    nothing (half of them after one request, kept alive), from the
+    scraper's own address and another, re-opening each the moment it is
+    closed: /metrics from 127.0.0.1 is still answered, every time, within
+    2 s."""
+    port = PORT + 3
+    d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}",
+                          "--max-connections", "64"],
+                         stderr=subprocess.PIPE, text=True)
+    flood = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "idle_flood.py")
+    try:
+        if not check(wait_until(lambda: scrape(port)[0], 60),
+                     "idle lockout: the daemon serves"):
+            return
+        # without any pressure, a connection that sends nothing is cut
+        # after the 2 s for a request line, not the 10 s for headers
+        with socket.create_connection(("127.0.0.1", port), timeout=15) as s:
+            opened = time.time()
+            try:
+                s.recv(1)
+            except OSError:
+                pass
+            silent = time.time() - opened
+        check(1.5 <= silent <= 4, f"idle lockout: a connection that sends "
+              f"nothing is closed after 2 s, not 10 (the guard looks every "
+              f"second: {silent:.1f} s)")
+        seconds = 16
+        attackers = [subprocess.Popen(
+            [sys.executable, flood, "127.0.0.1", str(port), "64",
+             str(seconds), "--source", "127.0.0.1", "--source", "127.0.0.2"]
+            + extra, stdout=subprocess.PIPE, text=True)
+            for extra in ([], ["--kept"])]
+        time.sleep(3)  # the flood holds every slot by now
+        results = []
+        while any(a.poll() is None for a in attackers) and len(results) < 20:
+            results.append(scrape(port))
+            time.sleep(0.5)
+        stats = [json.loads(a.communicate(timeout=30)[0] or "{}")
+                 for a in attackers]
+        answered = sum(ok for ok, _ in results)
+        worst = max((t for _, t in results), default=0)
+        times = sorted(t for _, t in results)
+        median = times[len(times) // 2] if times else 0
+        print(f"  info  idle lockout: flood {stats}; scrapes answered "
+              f"{answered} of {len(results)}, median {median * 1000:.1f} ms, "
+              f"worst {worst * 1000:.1f} ms")
+        held = sum(s.get("held_avg", 0) for s in stats)
+        check(held >= 64, f"idle lockout: the flood held at least "
+              f"--max-connections connections ({held:.0f} on average)")
+        check(len(results) >= 15 and answered == len(results),
+              f"idle lockout: every scrape during the flood answered "
+              f"({answered} of {len(results)})")
+        check(worst < 2, f"idle lockout: each within 2 s (worst "
+              f"{worst:.2f} s)")
+    finally:
+        d.send_signal(signal.SIGTERM)
+        d.wait(timeout=60)
 
 
 def keep_alive():
@@ -893,6 +955,7 @@ def main():
                       ("unix_socket", unix_socket),
                       ("slow_clients", slow_clients),
                       ("few_descriptors", few_descriptors),
+                      ("idle_lockout", idle_lockout),
                       ("keep_alive", keep_alive),
                       ("early_signal", lambda: early_signal(base)),
                       ("lifecycle", lambda: lifecycle(base)),
