@@ -48,7 +48,9 @@ static const struct argp_option options[] = {
 	 "never)",
 	 0},
 	{"max-connections", OPT_MAX_CONN, "N", 0,
-	 "Serve at most N connections at once (default 64)", 0},
+	 "Serve at most N connections at once (default 64); over them, a "
+	 "new one takes the slot of the one waiting longest for a request",
+	 0},
 	{0},
 };
 
