@@ -48,7 +48,9 @@ static const struct argp_option options[] = {
 	 "never)",
 	 0},
 	{"max-connections", OPT_MAX_CONN, "N", 0,
-	 "Serve at most N connections at once (default 64)", 0},
+	 "Serve at most N connections at once (default 64); over them, a "
+	 "new one takes the slot of the one waiting longest for a request",
+	 0},
 	{0},
 };
 
@@ -344,6 +346,24 @@ static char *render_snapshot(struct server *s, size_t *len)
 	return out;
 }
 
+/*
+ * Whether the request may carry a body (or is not GET/HEAD, whose body
+ * nobody here would read): such a request is answered at once, before any
+ * body is read, and its connection closed; so no client can hold a slot
+ * by trickling a body.
+ */
+static bool has_body(struct MHD_Connection *conn, const char *method)
+{
+	const char *length = MHD_lookup_connection_value(
+		conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return (strcmp(method, MHD_HTTP_METHOD_GET) &&
+		strcmp(method, MHD_HTTP_METHOD_HEAD)) ||
+	       (length && strcmp(length, "0")) ||
+	       MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+					   MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -357,16 +377,30 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 
 	(void)version;
 	(void)upload_data;
-	(void)req_state;
-	rs_http_guard_serving(conn);
+	if (!*req_state) {
+		/* the first call: the headers are in */
+		rs_http_guard_serving(conn);
+		*req_state = s;
+		/*
+		 * A request without a body is answered on the next call.
+		 * libmicrohttpd closes the connection after a response queued
+		 * on this first one, as the body would be left unread, so
+		 * only that way is the connection kept alive.
+		 */
+		if (!has_body(conn, method))
+			return MHD_YES;
+	}
 	__atomic_add_fetch(&s->requests, 1, __ATOMIC_RELAXED);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD)) {
-		/* a body sent with it is not read: read-only server */
+		/* its body is not read (read-only server): answered at once,
+		 * then the connection is closed */
 		*upload_size = 0;
 		return text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 			    "read-only: only GET and HEAD\n");
 	}
+	/* a GET with a body, answered at once: the body is never read */
+	*upload_size = 0;
 	if (!strcmp(url, "/metrics")) {
 		render = render_metrics;
 		type = "text/plain; version=0.0.4; charset=utf-8";
@@ -398,37 +432,54 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return reply(conn, MHD_HTTP_OK, type, body, len, true);
 }
 
-/* libmicrohttpd's own complaints, to our log. */
 /*
  * How long a client may take to send a request's headers, from its
  * connection (or its last response): a slow client is cut off then, even
- * if it sends a byte now and then.  Also how long one may stay idle.
+ * if it sends a byte now and then.  Also how long a kept-alive connection
+ * may stay idle.
  */
 #define RS_REQUEST_DEADLINE_S 10U
+/*
+ * How long a new connection may take to send its request line: a scraper
+ * sends its request with the connection, one that sends nothing only
+ * holds a slot.
+ */
+#define RS_FIRST_REQUEST_S 2.0
+/*
+ * Connections the server may hold beyond --max-connections: those the
+ * guard cut to make room for newcomers, until the server has freed them
+ * (within its next turn).
+ */
+#define RS_EVICTION_SPARE 16U
 
 /*
- * --max-connections within what the descriptor limit leaves: a socket the
- * server cannot accept makes it spin on EMFILE.  false when not even one
- * connection fits.
+ * --max-connections, and the spare above it for connections being evicted,
+ * within what the descriptor limit leaves: a socket the server cannot
+ * accept makes it spin on EMFILE.  false when not even one connection and
+ * one spare fit.
  */
-static bool fit_connections(__u64 *max)
+static bool fit_connections(__u64 *max, unsigned int *spare)
 {
 	long limit, room = rs_http_fd_room(&limit);
 
-	if (room < 1) {
+	if (room < 2) {
 		fprintf(stderr,
 			"reclaimscope: no file descriptor left for a "
 			"connection (ulimit -n %ld): raise the limit\n",
 			limit);
 		return false;
 	}
-	if ((long)*max > room) {
+	*spare = room / 2 < RS_EVICTION_SPARE ? (unsigned int)(room / 2)
+					      : RS_EVICTION_SPARE;
+	if ((long)(*max + *spare) > room) {
 		fprintf(stderr,
 			"reclaimscope: --max-connections %llu: the limit of "
-			"%ld open files (ulimit -n) leaves room for %ld; "
-			"serving at most that many\n",
-			(unsigned long long)*max, limit, room);
-		*max = (__u64)room;
+			"%ld open files (ulimit -n) leaves room for %ld, "
+			"%u of them kept spare for evictions; serving at most "
+			"%ld\n",
+			(unsigned long long)*max, limit, room, *spare,
+			room - *spare);
+		*max = (__u64)(room - *spare);
 	}
 	return true;
 }
@@ -438,32 +489,31 @@ static bool fit_connections(__u64 *max)
  * limits on connections, time and request size; NULL (fd still ours) if it
  * cannot start.
  */
-static struct MHD_Daemon *start_http(const struct daemon_opts *o, int fd,
+static struct MHD_Daemon *start_http(const struct daemon_opts *o,
+				     unsigned int spare, int fd,
 				     struct server *s,
 				     struct rs_http_guard *guard)
 {
 	/*
-	 * one client (address) holds half the slots at most: a scraper and a
-	 * load test from the same host still fit, a flood leaves room
+	 * No per-address limit: every local client shares 127.0.0.1, so one
+	 * would let a local user lock the scraper out; the guard evicts
+	 * connections that only wait instead.
 	 */
-	unsigned int per_client = o->max_connections >= 4
-					  ? (unsigned)o->max_connections / 2
-					  : (unsigned)o->max_connections;
 	struct MHD_Daemon *mhd = MHD_start_daemon(
 		/* epoll: no FD_SETSIZE cap on the sockets' numbers */
 		MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
 		NULL, handle, s,
 		/* first, so that every later complaint goes through it */
 		MHD_OPTION_EXTERNAL_LOGGER, rs_http_log, NULL,
-		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned int)o->max_connections,
-		/* Unix sockets have no address to share slots by */
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		strncmp(o->listen, "unix:", 5) ? per_client : 0U,
+		MHD_OPTION_LISTEN_SOCKET, fd,
+		/* the guard keeps to o->max_connections (http_guard.c) */
+		MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)o->max_connections + spare,
 		/* a client that stops sending is cut off */
 		MHD_OPTION_CONNECTION_TIMEOUT, RS_REQUEST_DEADLINE_S,
-		/* ... and one that sends too slowly (http_guard.c) */
+		/* ... and one that sends too slowly, or only holds a slot */
 		MHD_OPTION_NOTIFY_CONNECTION, rs_http_guard_connection, guard,
+		MHD_OPTION_URI_LOG_CALLBACK, rs_http_guard_request_line, guard,
 		MHD_OPTION_NOTIFY_COMPLETED, rs_http_guard_completed, guard,
 		/* requests are small: a bigger header gets 431 */
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
@@ -525,6 +575,7 @@ int rs_cmd_daemon(int argc, char **argv)
 	struct rs_http_guard *guard = NULL;
 	volatile int stop = 0;
 	char msg[300];
+	unsigned int spare = 0;
 	int fd, rc = 1;
 
 	/*
@@ -551,9 +602,12 @@ int rs_cmd_daemon(int argc, char **argv)
 		return 1;
 	}
 	rs_cli_on_signals(&stop);
-	guard = rs_http_guard_new(RS_REQUEST_DEADLINE_S);
-	if (guard && fit_connections(&o.max_connections))
-		mhd = start_http(&o, fd, &s, guard);
+	if (fit_connections(&o.max_connections, &spare))
+		guard = rs_http_guard_new(RS_REQUEST_DEADLINE_S,
+					  RS_FIRST_REQUEST_S,
+					  (unsigned int)o.max_connections);
+	if (guard)
+		mhd = start_http(&o, spare, fd, &s, guard);
 	if (mhd) {
 		fprintf(stderr,
 			"reclaimscope: serving on %s (%s mode, kernel %s, "

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +19,22 @@ struct slot {
 	struct slot *prev, *next;
 	int fd;
 	__u64 waiting_since; /* 0 while a request is being answered */
+	bool sent_request;   /* a request line came on it, ever */
+	bool cut;	     /* shut down here: the server frees it soon */
 };
 
 struct rs_http_guard {
 	pthread_mutex_t lock;
 	pthread_t sweeper;
 	bool running, stop;
-	__u64 deadline_ns;
-	struct slot head; /* a ring: head.next is the oldest */
+	__u64 deadline_ns, first_request_ns;
+	unsigned int max_open, open; /* slots not cut */
+	struct slot head;	     /* a ring: head.next is the oldest */
 };
 
-struct rs_http_guard *rs_http_guard_new(double deadline_s)
+struct rs_http_guard *rs_http_guard_new(double deadline_s,
+					double first_request_s,
+					unsigned int max_connections)
 {
 	struct rs_http_guard *g = calloc(1, sizeof(*g));
 
@@ -36,15 +42,25 @@ struct rs_http_guard *rs_http_guard_new(double deadline_s)
 		return NULL;
 	pthread_mutex_init(&g->lock, NULL);
 	g->deadline_ns = (__u64)(deadline_s * 1e9);
+	g->first_request_ns = (__u64)(first_request_s * 1e9);
+	g->max_open = max_connections;
 	g->head.prev = g->head.next = &g->head;
 	return g;
 }
 
 /*
- * Every second: a connection past its deadline is shut down.  The server
- * then finds it closed and frees it as it does any other; the socket is
- * never closed here, so its number cannot be reused under the server.
+ * Shut a connection down, under the lock.  The server then finds it closed
+ * and frees it as it does any other; the socket is never closed here, so
+ * its number cannot be reused under the server.
  */
+static void cut(struct rs_http_guard *g, struct slot *s)
+{
+	shutdown(s->fd, SHUT_RDWR);
+	s->cut = true;
+	g->open--;
+}
+
+/* Every second: a connection past its deadline is shut down. */
 static void *sweep(void *arg)
 {
 	struct rs_http_guard *g = arg;
@@ -62,19 +78,44 @@ static void *sweep(void *arg)
 		     s = s->next) {
 			__u64 since = __atomic_load_n(&s->waiting_since,
 						      __ATOMIC_RELAXED);
+			bool spoke = __atomic_load_n(&s->sent_request,
+						     __ATOMIC_RELAXED);
 
 			/* since may be after now: a response ended
 			 * between the clock read and this look */
-			if (rs_past_deadline(since, now, g->deadline_ns)) {
-				shutdown(s->fd, SHUT_RDWR);
-				/* once */
-				__atomic_store_n(&s->waiting_since, 0,
-						 __ATOMIC_RELAXED);
-			}
+			if (!s->cut &&
+			    rs_past_deadline(since, now,
+					     spoke ? g->deadline_ns
+						   : g->first_request_ns))
+				cut(g, s);
 		}
 		pthread_mutex_unlock(&g->lock);
 		nanosleep(&second, NULL);
 	}
+}
+
+/*
+ * Over the limit: the connection waiting longest for its request is cut,
+ * under the lock.  Waiting (idle, or its headers not all in) is what a
+ * client that only holds a slot does, while a scraper's request comes with
+ * its connection and is answered at once; so the newcomer wins, unless
+ * every other is being answered: then it is the one cut (refused).
+ */
+static void evict_for(struct rs_http_guard *g, struct slot *newcomer)
+{
+	struct slot *victim = newcomer;
+	__u64 oldest = UINT64_MAX;
+
+	for (struct slot *s = g->head.next; s != &g->head; s = s->next) {
+		__u64 since =
+			__atomic_load_n(&s->waiting_since, __ATOMIC_RELAXED);
+
+		if (!s->cut && since && since < oldest) {
+			oldest = since;
+			victim = s;
+		}
+	}
+	cut(g, victim);
 }
 
 int rs_http_guard_start(struct rs_http_guard *g)
@@ -123,6 +164,8 @@ void rs_http_guard_connection(void *cls, struct MHD_Connection *conn,
 		s->next = &g->head;
 		g->head.prev->next = s;
 		g->head.prev = s;
+		if (++g->open > g->max_open)
+			evict_for(g, s);
 		pthread_mutex_unlock(&g->lock);
 		*socket_context = s;
 		return;
@@ -131,6 +174,8 @@ void rs_http_guard_connection(void *cls, struct MHD_Connection *conn,
 		pthread_mutex_lock(&g->lock);
 		s->prev->next = s->next;
 		s->next->prev = s->prev;
+		if (!s->cut)
+			g->open--;
 		pthread_mutex_unlock(&g->lock);
 		free(s);
 		*socket_context = NULL;
@@ -143,6 +188,18 @@ static struct slot *slot_of(struct MHD_Connection *conn)
 		conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return info ? info->socket_context : NULL;
+}
+
+void *rs_http_guard_request_line(void *cls, const char *uri,
+				 struct MHD_Connection *conn)
+{
+	struct slot *s = slot_of(conn);
+
+	(void)cls;
+	(void)uri;
+	if (s)
+		__atomic_store_n(&s->sent_request, true, __ATOMIC_RELAXED);
+	return NULL; /* the handler's request state starts empty */
 }
 
 /* Plain stores: the sweeper reads them under the lock a second later at

@@ -735,8 +735,9 @@ def healthz_tcp(port, source="127.0.0.1", timeout=2):
 
 def slow_clients():
     """Slowloris: 100 connections from one address, each sending a header
-    line every 4 s, neither hold every slot (one client gets half)
-    nor keep one past the request deadline (10 s from the first byte)."""
+    line every 4 s, neither hold every slot (a newcomer takes the slot of
+    the one waiting longest for its request) nor keep one past the request
+    deadline (10 s from the first byte)."""
     port = PORT + 1
     d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}"],
                          stderr=subprocess.PIPE, text=True)
@@ -776,6 +777,206 @@ def slow_clients():
         check(cut == len(attackers) and len(attackers) > 0,
               f"slowloris: every slow request cut off by its deadline "
               f"({cut} of {len(attackers)} after {time.time() - opened:.0f} s)")
+    finally:
+        d.send_signal(signal.SIGTERM)
+        d.wait(timeout=60)
+
+
+def read_response(s, head=False):
+    """(status, {lower-case header: value}, body) of one HTTP response
+    read from s; status None if the server closed first."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            return None, {}, data
+        data += chunk
+    top, body = data.split(b"\r\n\r\n", 1)
+    lines = top.decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, v in
+                   (l.split(":", 1) for l in lines[1:] if ":" in l))
+    length = 0 if head else int(headers.get("content-length", "0"))
+    while len(body) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return int(lines[0].split()[1]), headers, body
+
+
+def scrape(port, timeout=5):
+    """(answered 200, seconds) for one /metrics on a new connection."""
+    start = time.time()
+    try:
+        with socket.create_connection(("127.0.0.1", port),
+                                      timeout=timeout) as s:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                      b"Connection: close\r\n\r\n")
+            status, _, body = read_response(s)
+            ok = status == 200 and b"reclaimscope_" in body
+    except OSError:
+        ok = False
+    return ok, time.time() - start
+
+
+def idle_lockout():
+    """A local user holding twice --max-connections connections that send
+    nothing (half of them after one request, kept alive), from the
+    scraper's own address and another, re-opening each the moment it is
+    closed: /metrics from 127.0.0.1 is still answered, every time, within
+    2 s."""
+    port = PORT + 3
+    d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}",
+                          "--max-connections", "64"],
+                         stderr=subprocess.PIPE, text=True)
+    flood = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "idle_flood.py")
+    try:
+        if not check(wait_until(lambda: scrape(port)[0], 60),
+                     "idle lockout: the daemon serves"):
+            return
+        # without any pressure, a connection that sends nothing is cut
+        # after the 2 s for a request line, not the 10 s for headers
+        with socket.create_connection(("127.0.0.1", port), timeout=15) as s:
+            opened = time.time()
+            try:
+                s.recv(1)
+            except OSError:
+                pass
+            silent = time.time() - opened
+        check(1.5 <= silent <= 4, f"idle lockout: a connection that sends "
+              f"nothing is closed after 2 s, not 10 (the guard looks every "
+              f"second: {silent:.1f} s)")
+        seconds = 16
+        attackers = [subprocess.Popen(
+            [sys.executable, flood, "127.0.0.1", str(port), "64",
+             str(seconds), "--source", "127.0.0.1", "--source", "127.0.0.2"]
+            + extra, stdout=subprocess.PIPE, text=True)
+            for extra in ([], ["--kept"])]
+        time.sleep(3)  # the flood holds every slot by now
+        results = []
+        while any(a.poll() is None for a in attackers) and len(results) < 20:
+            results.append(scrape(port))
+            time.sleep(0.5)
+        stats = [json.loads(a.communicate(timeout=30)[0] or "{}")
+                 for a in attackers]
+        answered = sum(ok for ok, _ in results)
+        worst = max((t for _, t in results), default=0)
+        times = sorted(t for _, t in results)
+        median = times[len(times) // 2] if times else 0
+        print(f"  info  idle lockout: flood {stats}; scrapes answered "
+              f"{answered} of {len(results)}, median {median * 1000:.1f} ms, "
+              f"worst {worst * 1000:.1f} ms")
+        held = sum(s.get("held_avg", 0) for s in stats)
+        check(held >= 64, f"idle lockout: the flood held at least "
+              f"--max-connections connections ({held:.0f} on average)")
+        check(len(results) >= 15 and answered == len(results),
+              f"idle lockout: every scrape during the flood answered "
+              f"({answered} of {len(results)})")
+        check(worst < 2, f"idle lockout: each within 2 s (worst "
+              f"{worst:.2f} s)")
+    finally:
+        d.send_signal(signal.SIGTERM)
+        d.wait(timeout=60)
+
+
+def keep_alive():
+    """HTTP/1.1 keep-alive: several requests answered on one connection,
+    no "Connection: close" unless the client asks; an idle kept-alive
+    connection is still closed by the server after the request deadline
+    (10 s)."""
+    port = PORT + 4
+    d = subprocess.Popen([BIN, "daemon", "--listen", f"127.0.0.1:{port}"],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        if not check(wait_until(lambda: scrape(port)[0], 60),
+                     "keep-alive: the daemon serves"):
+            return
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        answers = []
+        for method, path in (("GET", "/healthz"), ("GET", "/metrics"),
+                             ("HEAD", "/metrics"), ("GET", "/nope"),
+                             ("GET", "/api/v1/snapshot")):
+            try:
+                s.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\n\r\n"
+                          .encode())
+                status, headers, _ = read_response(s, method == "HEAD")
+            except OSError as e:
+                status, headers = str(e), {}
+            answers.append((method, path, status,
+                            headers.get("connection", "")))
+        check([a[2] for a in answers] == [200, 200, 200, 404, 200],
+              f"keep-alive: five requests on one connection all answered "
+              f"({[a[2] for a in answers]})")
+        check(not any("close" in a[3].lower() for a in answers),
+              f"keep-alive: no response says Connection: close "
+              f"({[a[3] for a in answers]})")
+        # the guards hold for a kept-alive connection's next request: one
+        # dribbling its headers, a line every 2 s, is cut as an idle one
+        slow = socket.create_connection(("127.0.0.1", port), timeout=30)
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        slow_first = read_response(slow)[0]
+        slow_from = time.time()
+        slow.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        slow_cut = None
+        idle_from = time.time()
+        s.setblocking(False)
+        slow.setblocking(False)
+
+        def closed(sock):
+            try:
+                return sock.recv(1) == b""
+            except BlockingIOError:
+                return False
+            except OSError:
+                return True
+        gone, idle, last_line = False, None, time.time()
+        while time.time() - idle_from < 20 and not (gone and slow_cut):
+            time.sleep(0.1)
+            if slow_cut is None and closed(slow):
+                slow_cut = time.time() - slow_from
+            elif slow_cut is None and time.time() - last_line >= 2:
+                last_line = time.time()
+                try:
+                    slow.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    pass
+            if not gone and closed(s):
+                gone, idle = True, time.time() - idle_from
+        s.close()
+        slow.close()
+        check(slow_first == 200 and slow_cut is not None and slow_cut <= 12,
+              f"keep-alive: a next request dribbled a header line every 2 s "
+              f"is cut off by the 10 s deadline (after "
+              f"{slow_cut or 0:.1f} s)")
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as big:
+            big.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            first = read_response(big)[0]
+            big.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                        b"a" * 40000 + b"\r\n\r\n")
+            try:
+                second = read_response(big)[0]
+            except OSError as e:
+                second = str(e)
+        check(first == 200 and second in (413, 431),
+              f"keep-alive: an oversized next request is refused "
+              f"({first}, {second})")
+        check(gone and 8 <= idle <= 12,
+              f"keep-alive: an idle kept-alive connection is closed after "
+              f"the 10 s deadline ({'closed' if gone else 'open'} after "
+              f"{idle or 20:.1f} s)")
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                      b"Connection: close\r\n\r\n")
+            status, headers, _ = read_response(s)
+            try:
+                closed = s.recv(1) == b""
+            except OSError:
+                closed = True
+        check(status == 200 and headers.get("connection", "").lower() ==
+              "close" and closed,
+              "keep-alive: a client asking Connection: close is answered "
+              "so, and the connection closed")
     finally:
         d.send_signal(signal.SIGTERM)
         d.wait(timeout=60)
@@ -921,6 +1122,8 @@ def main():
                       ("unix_socket", unix_socket),
                       ("slow_clients", slow_clients),
                       ("few_descriptors", few_descriptors),
+                      ("idle_lockout", idle_lockout),
+                      ("keep_alive", keep_alive),
                       ("early_signal", lambda: early_signal(base)),
                       ("lifecycle", lambda: lifecycle(base)),
                       ("second_daemon", second_daemon),
