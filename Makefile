@@ -17,6 +17,8 @@
 #   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
 #   make labtest    scripts/lab and tests/vm/boot without a guest (seconds)
+#   make viewtest   report and diff on generated hostile recordings: exact
+#                   verdicts, escapes, overwrites, 10^5 memcgs in 1 GiB
 #   make labsmoke   the reclaim lab at its smallest, its table checked
 #   make promtest   the Prometheus rules: promtool check and unit tests
 #   make deb        the Debian package (build/deb), lintian-clean
@@ -76,7 +78,7 @@ APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: demo labtest labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: viewtest demo labtest labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -137,6 +139,8 @@ SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 sanitize: $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 	$(MAKE) OUT=$(OUT)/san CFLAGS="$(SAN_CFLAGS)" $(OUT)/san/reclaimscope unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		python3 tests/report/hostile.py $(OUT)/san/reclaimscope
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		RS_BIN=$(OUT)/san/reclaimscope RS_WORK=$(OUT)/san/hosttest tests/host/run.sh
 
 # The layout (clang-format), then static analysis of src/: cppcheck, then
@@ -166,7 +170,7 @@ lint: $(SKELS)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint installtest debtest promtest hosttest benchsmoke vmtest reporttest labtest labsmoke
+tests: unit fuzz sanitize lint viewtest installtest debtest promtest hosttest benchsmoke vmtest reporttest labtest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), the
@@ -199,6 +203,12 @@ soak: $(OUT)/reclaimscope $(OUT)/rs-workload
 
 # scripts/lab and tests/vm/boot without a guest (seconds): fake kernels, a
 # fake boot and qemu, the real diff on tiny recordings.
+# report and diff on recordings the test writes (no BPF, no guest): the
+# second hostile round's items, and 10^5 memcgs within 1 GiB with the
+# group diff linear in them (instructions counted by callgrind).
+viewtest: $(OUT)/reclaimscope
+	python3 tests/report/hostile.py $(OUT)/reclaimscope --big
+
 labtest: $(OUT)/reclaimscope
 	python3 tests/lab/test_lab.py $(OUT)/reclaimscope
 

@@ -161,11 +161,13 @@ static __always_inline void refault_count(struct rs_task_state *st,
 	rs_add(agg, RS_F_REFAULT_TESTED_ANON + type_off, pages);
 	if (st->refault_recent) {
 		/*
-		 * lru_gen_in_fault() (current->in_lru_fault): the kernel
-		 * activated every recent refault in a fault until the series'
-		 * "use folio_mark_accessed to replace folio_set_active in
-		 * PF", and since only those of the workingset; no BTF tells
-		 * the two apart, so both are counted.
+		 * lru_gen_in_fault() (current->in_lru_fault): recent
+		 * refaults in a fault, of the workingset or not, and those
+		 * of the workingset only (what 7.2's workingset_activate_*
+		 * count, equal in the VM); kernels' activation rules differ
+		 * (seed 011, a later patch not in 7.2, changes activation in
+		 * a fault again) and no BTF tells them apart, so both are
+		 * counted.
 		 */
 		bool in_fault =
 			BPF_CORE_READ_BITFIELD_PROBED(task, in_lru_fault);

@@ -656,6 +656,35 @@ def output_errors():
           "--help lists all six commands")
 
 
+def outcome_lines():
+    """record --outcome copies only lines the reader takes: each of these
+    made the whole recording unreadable when copied (issue 34, item 13),
+    while the good line stays."""
+    src = os.path.join(WORK, "outcomes.ndjson")
+    rec = os.path.join(WORK, "outcomes-rec.ndjson")
+    bad = ['{"type":"outcome","workload":"w","oom_killed":1}',
+           '{"type":"outcome","workload":"w","worker":-1}',
+           '{"type":"outcome","workload":"w","ops":"12"}',
+           '{"type":"outcome","workload":""}',
+           '{"type":"outcome","workload":"w","lat_hist":[[1000,5]]}',
+           '{"type":"outcome","workload":"w","ops_per_s":-4}',
+           'not json at all']
+    good = '{"type":"outcome","workload":"good","ops":12,"oom_killed":false}'
+    with open(src, "w") as f:
+        f.write("\n".join(bad + [good]) + "\n")
+    p = run_briefly([BIN, "record", "-d", "1", "-q", "--outcome", src, "-o", rec])
+    check(p.returncode == 0, f"record --outcome with bad lines exits 0 ({p.stderr[-200:]})")
+    left = [l for l in p.stderr.splitlines() if "left out of the recording" in l]
+    check(len(left) == len(bad) + 1,
+          f"each bad line named, then their count ({len(left)} lines: {left[:2]})")
+    r = run_briefly([BIN, "report", rec])
+    check(r.returncode == 0 and "good:" in r.stdout,
+          f"the recording stays readable, with the good line ({r.stderr.strip()[:200]})")
+    with open(rec) as f:
+        kept = [l for l in f if '"type":"outcome"' in l.replace(" ", "")]
+    check(len(kept) == 1, f"only the good line copied ({len(kept)})")
+
+
 def run_briefly(args, timeout=30):
     """A command that must end by itself; one that does not is killed and
     counted as exit "hung"."""
@@ -1117,6 +1146,7 @@ def main():
     only = os.environ.get("RS_LIFECYCLE_ONLY", "").split()
     for name, run in (("blocked_writer", blocked_writer),
                       ("output_errors", output_errors),
+                      ("outcome_lines", outcome_lines),
                       ("stalled_output", lambda: stalled_output(base)),
                       ("top_prompt", top_prompt),
                       ("unix_socket", unix_socket),
