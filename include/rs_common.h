@@ -331,9 +331,9 @@ enum rs_reclaimer {
 	  "verdict of the kernel)")                                            \
 	X(REFAULT_IN_FAULT_ANON, "refault_in_fault_anon", pages,               \
 	  RS_REFAULT_HOOKS,                                                    \
-	  "recent anon refaults in a fault, of the workingset or not: a "       \
-	  "wider activation rule than 7.2's (its workingset_activate_anon "      \
-	  "counts refault_activated_anon)")                                     \
+	  "recent anon refaults in a fault, of the workingset or not: a "      \
+	  "wider activation rule than 7.2's (its workingset_activate_anon "    \
+	  "counts refault_activated_anon)")                                    \
 	X(REFAULT_ACTIVATED_ANON, "refault_activated_anon", pages,             \
 	  RS_REFAULT_HOOKS,                                                    \
 	  "recent anon refaults of the workingset in a fault: what the "       \
@@ -367,9 +367,9 @@ enum rs_reclaimer {
 	  "verdict of the kernel)")                                            \
 	X(REFAULT_IN_FAULT_FILE, "refault_in_fault_file", pages,               \
 	  RS_REFAULT_HOOKS,                                                    \
-	  "recent file refaults in a fault, of the workingset or not: a "       \
-	  "wider activation rule than 7.2's (its workingset_activate_file "      \
-	  "counts refault_activated_file)")                                     \
+	  "recent file refaults in a fault, of the workingset or not: a "      \
+	  "wider activation rule than 7.2's (its workingset_activate_file "    \
+	  "counts refault_activated_file)")                                    \
 	X(REFAULT_ACTIVATED_FILE, "refault_activated_file", pages,             \
 	  RS_REFAULT_HOOKS,                                                    \
 	  "recent file refaults of the workingset in a fault: what the "       \

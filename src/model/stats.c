@@ -190,6 +190,8 @@ static bool next_split(int *idx, int nb, int n)
 {
 	int i = nb - 1;
 
+	if (nb < 1 || nb > n)
+		return false;
 	while (i >= 0 && idx[i] == n - nb + i)
 		i--;
 	if (i < 0)
@@ -216,9 +218,9 @@ static double pooled_perm_p(const struct pooled *p)
 	double observed, splits = choose(n, p->nb), hits = 0, tol;
 	double scale = 0;
 
-	if (!p->na || !p->nb)
+	if (p->na < 1 || p->nb < 1)
 		return NAN;
-	idx = malloc(sizeof(int) * (size_t)n);
+	idx = calloc((size_t)n, sizeof(int));
 	if (!idx)
 		return NAN;
 	for (int i = 0; i < n; i++) {
@@ -244,7 +246,8 @@ static double pooled_perm_p(const struct pooled *p)
 		for (int r = 0; r < RS_PERM_RESAMPLES; r++) {
 			/* a random nb-subset: the first nb of a partial
 			 * Fisher-Yates shuffle */
-			for (int i = 0; i < p->nb; i++) {
+			/* i < nb < n: n - i >= 1 */
+			for (int i = 0; i < p->nb && i < n - 1; i++) {
 				int j = i + (int)(next_random(&state) %
 						  (uint64_t)(n - i));
 				int t = idx[i];
@@ -297,7 +300,9 @@ static double perm_detectable(const struct pooled *p, double alpha)
 		hi_b = fmax(hi_b, p->v[i]);
 	}
 	hi = (hi_a - lo_a) + (hi_b - lo_b);
-	q.v = malloc(sizeof(double) * (size_t)(p->na + p->nb));
+	if (p->na < 1 || p->nb < 1)
+		return NAN;
+	q.v = calloc((size_t)p->na + (size_t)p->nb, sizeof(double));
 	if (!q.v)
 		return NAN;
 	memcpy(q.v, p->v, sizeof(double) * (size_t)p->na);

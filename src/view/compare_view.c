@@ -53,14 +53,15 @@ int rs_group_index(struct rs_group *g)
 		struct rs_rec_memcg *idle = &g->idle[i];
 		size_t n = 0;
 
-		g->by_path[i] = calloc(r->nr_memcgs + 1, sizeof(**g->by_path));
+		g->by_path[i] = calloc(r->nr_memcgs + 1,
+				       sizeof(const struct rs_rec_memcg *));
 		if (!g->by_path[i])
 			return -1;
 		for (size_t k = 0; k < r->nr_memcgs; k++)
 			if (r->memcgs[k].path &&
 			    rs_rec_memcg_listed(r, &r->memcgs[k]))
 				g->by_path[i][n++] = &r->memcgs[k];
-		qsort(g->by_path[i], n, sizeof(**g->by_path),
+		qsort(g->by_path[i], n, sizeof(const struct rs_rec_memcg *),
 		      by_path_then_order);
 		g->nr_by_path[i] = n;
 		/* what the run knew of any memcg, with nothing counted */

@@ -420,8 +420,8 @@ void rs_json_stream_add(struct rs_json_stream *s, json_t *element)
 		 * which cost more than building the text */
 		char *text = json_dumps(element, s->flags);
 
-		if (!text || fprintf(s->out, "%s\n%s", s->nr ? "," : "",
-				     text) < 0)
+		if (!text ||
+		    fprintf(s->out, "%s\n%s", s->nr ? "," : "", text) < 0)
 			s->failed = true;
 		free(text);
 		json_decref(element);
