@@ -18,7 +18,7 @@
 #   make reporttest report/diff/HTML on the VM recordings (after vmtest)
 #   make labtest    scripts/lab and tests/vm/boot without a guest (seconds)
 #   make viewtest   report and diff on generated hostile recordings: exact
-#                   verdicts, escapes, overwrites, 10^5 memcgs in 1 GiB
+#                   verdicts, escapes, overwrites, 10^5 memcgs under 1 GiB
 #   make labsmoke   the reclaim lab at its smallest, its table checked
 #   make promtest   the Prometheus rules: promtool check and unit tests
 #   make deb        the Debian package (build/deb), lintian-clean

@@ -24,9 +24,11 @@ results=$out/host.jsonl
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	rounds=1 file_mb=24 limit_mb=8 passes=1 idle_s=2 drain=200000
 	sustain_s=1 model_memcgs=200 memcgs=20 rl_mb=4 loops=2
+	view_memcgs="100 1000"
 else
 	rounds=${BENCH_ROUNDS:-7} file_mb=512 limit_mb=64 passes=3 idle_s=20
 	drain=4000000 sustain_s=10 model_memcgs=10000 memcgs=10000 rl_mb=64 loops=80
+	view_memcgs="1000 10000 100000"
 fi
 
 say() { echo "bench: $*" >&2; }
@@ -283,6 +285,9 @@ for i in $(seq 5); do
 	emit "{\"kind\": \"startup\", \"seconds\": $(echo "$t0 $(now_ns)" | awk '{ printf "%.4f", ($2 - $1) / 1e9 }')}"
 done
 emit "{\"kind\": \"model\", $("$bench" model "$model_memcgs" | sed 's/^{//')"
+# report and diff on recordings of many memcgs: peak memory and time
+say "report and diff on $view_memcgs memcgs"
+python3 "$(dirname "$0")/views.py" "${RS_BIN:-build/reclaimscope}" $view_memcgs >>"$results"
 
 # The daemon with $memcgs live memcgs, each with a little reclaim of its own
 # (one dd past a 1 MiB limit), then idle: its RSS and CPU share.

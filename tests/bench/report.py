@@ -353,6 +353,25 @@ def copies_section(res_dir):
     return lines + [""]
 
 
+def views_section(rows):
+    """report and diff on many memcgs (tests/bench/views.py)."""
+    views = [r for r in rows if r["kind"] == "views"]
+    if not views:
+        return []
+    lines = ["### report and diff on many memcgs", "",
+             "`tests/bench/views.py`: two recordings of N memcgs (a few counters "
+             "each), each command run once; peak RSS by GNU time.  Linear means the "
+             "per-memcg figures stay put as N grows.  Target: 10^5 memcgs under "
+             "1 GiB (`make viewtest` holds it).", "",
+             "| command | memcgs | peak RSS | per memcg | time | per memcg |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for r in views:
+        lines.append(f"| `{r['command']}` | {r['memcgs']:,} | {r['peak_kib'] / 1024:,.0f} MiB | "
+                     f"{r['peak_kib'] / r['memcgs']:.2f} KiB | {r['seconds']:.2f} s | "
+                     f"{r['seconds'] / r['memcgs'] * 1e6:.0f} µs |")
+    return lines + [""]
+
+
 def main():
     if len(sys.argv) not in (3, 4, 5):
         sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md [VM_RESULTS_DIR "
@@ -452,6 +471,7 @@ def main():
                      f"{daemon['later_core_share'] * 100:.2f}% once they have been "
                      f"idle a minute")
     lines.append("")
+    lines += views_section(rows)
     if len(sys.argv) >= 4:
         if os.path.exists(os.path.join(sys.argv[3], "bench.jsonl")):
             lines += vm_section(sys.argv[3])

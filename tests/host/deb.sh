@@ -7,7 +7,7 @@
 # confined as the unit says, serves as neither root nor able to write a
 # sysctl (tests/host/unit.sh); an upgrade restarts a running daemon and
 # leaves a stopped one stopped (maintainer scripts run against stubs of
-# deb-systemd-invoke and systemctl); `dpkg -r`
+# deb-systemd-invoke and systemctl); `dpkg -r` stops a running daemon and
 # leaves no file of the package but its conffiles, `dpkg -P` none.
 # usage: tests/host/deb.sh DEB
 set -uo pipefail
@@ -130,7 +130,9 @@ check "the man page, completion and rules are where the README says" \
 	test -f "$root/usr/share/man/man8/reclaimscope.8.gz" -a \
 	-f "$root/usr/share/bash-completion/completions/reclaimscope" -a \
 	-f "$root/usr/share/reclaimscope/prometheus/reclaimscope-rules.yml"
+touch "$root/run/stub.running"
 check "dpkg -r removes it" in_root dpkg -r reclaimscope
+check "dpkg -r stops a running daemon" test ! -e "$root/run/stub.running"
 check "dpkg -r leaves no file of the package behind" \
 	sh -c "for f in $(pkg_files | tr '\n' ' '); do test ! -e '$root'\$f || { echo left \$f; exit 1; }; done"
 check "dpkg -P purges it" in_root dpkg -P reclaimscope
