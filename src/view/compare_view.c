@@ -172,16 +172,23 @@ static double *row_space(const struct rs_group *g, int ng)
 
 /* Metric i of path across the groups, run values into space (row_space);
  * false when no group has a value. */
-static bool row_of(const struct rs_group *g, int ng, const char *path, int i,
-		   double *space, struct row *row)
+/* What a row holds: nothing known, only zeros, or something to show. */
+enum row_holds { ROW_NOTHING, ROW_ZEROS, ROW_VALUES };
+
+static enum row_holds row_of(const struct rs_group *g, int ng, const char *path,
+			     int i, double *space, struct row *row)
 {
-	bool any = false;
+	enum row_holds holds = ROW_NOTHING;
 
 	for (int k = 0; k < ng; k++) {
 		row->x[k] = space;
 		space += g[k].nr;
 		sample(&g[k], path, i, row->x[k], &row->s[k]);
-		any |= row->s[k].n > 0;
+		for (int r = 0; r < g[k].nr; r++)
+			if (!isnan(row->x[k][r]))
+				holds = row->x[k][r] != 0     ? ROW_VALUES
+					: holds == ROW_VALUES ? ROW_VALUES
+							      : ROW_ZEROS;
 	}
 	for (int k = 1; k < ng; k++) {
 		double a = row->s[0].mean, b = row->s[k].mean;
@@ -194,7 +201,33 @@ static bool row_of(const struct rs_group *g, int ng, const char *path, int i,
 		row->verdict[k] =
 			verdict_of(i, &row->s[0], &row->s[k], &row->cmp[k]);
 	}
-	return any;
+	return holds;
+}
+
+/*
+ * Whether a table shows row i: not when nothing is known of it, nor, where
+ * the metrics were not named (--metric), when it is 0 in every run (but a
+ * workload's own figure): a count of those is printed instead (*folded).
+ */
+static bool shown(const struct rs_compare_opts *o, int i, enum row_holds holds,
+		  int *folded)
+{
+	/* a workload's 0 (OOM kills, failures) is its result: kept */
+	if (holds == ROW_VALUES ||
+	    (holds == ROW_ZEROS &&
+	     (o->metrics || rs_rows[i].kind == RS_ROW_OUTCOME)))
+		return true;
+	*folded += !o->metrics;
+	return false;
+}
+
+static void folded_note(FILE *out, int folded, bool md)
+{
+	if (folded)
+		fprintf(out,
+			"%s%d metric%s null or 0 in every run not shown "
+			"(--metric NAME shows one)\n",
+			md ? "\n" : "  ", folded, folded == 1 ? "" : "s");
 }
 
 static int by_name(const void *a, const void *b)
@@ -243,7 +276,7 @@ static const char *figure(double v, char *buf, size_t size)
 /* The j-th metric shown: its index into rs_rows. */
 static int metric_at(const struct rs_compare_opts *o, int j)
 {
-	return o->metrics ? o->metrics[j] : j;
+	return o->metrics ? o->metrics[j] : rs_report_order()[j];
 }
 
 static int metrics_shown(const struct rs_compare_opts *o)
@@ -400,11 +433,15 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 					k ? "  change" : "");
 			fputc('\n', out);
 		}
+		int folded = 0;
+
 		for (int j = 0; j < metrics_shown(o); j++) {
 			struct row row = {0};
 			int i = metric_at(o, j);
 
-			if (!row_of(g, ng, paths[p], i, space, &row))
+			if (!shown(o, i,
+				   row_of(g, ng, paths[p], i, space, &row),
+				   &folded))
 				continue;
 			if (!md &&
 			    (!section || strcmp(section, rs_rows[i].section))) {
@@ -430,6 +467,7 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 			}
 			fputc('\n', out);
 		}
+		folded_note(out, folded, md);
 	}
 	free(paths);
 	free(space);
@@ -593,6 +631,7 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 	char **paths = paths_of(g, ng, o->total_only, &np);
 	double *space = row_space(g, ng);
 	char *head = NULL, pb[RS_PATH_BUF], cb[80], chb[160];
+	int folded;
 	size_t head_len;
 	FILE *hf;
 
@@ -636,11 +675,14 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			fprintf(out, "<th>%c</th>%s", 'A' + k,
 				k ? "<th>change</th>" : "");
 		fprintf(out, "<th>runs</th></tr></thead><tbody>\n");
+		folded = 0;
 		for (int j = 0; j < metrics_shown(o); j++) {
 			struct row row = {0};
 			int i = metric_at(o, j);
 
-			if (!row_of(g, ng, paths[p], i, space, &row))
+			if (!shown(o, i,
+				   row_of(g, ng, paths[p], i, space, &row),
+				   &folded))
 				continue;
 			fprintf(out, "<tr><td>%s</td><td>%s</td>",
 				rs_rows[i].key, rs_row_unit(i));
@@ -660,6 +702,11 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			fprintf(out, "</td></tr>\n");
 		}
 		fprintf(out, "</tbody></table>\n");
+		if (folded)
+			fprintf(out,
+				"<p>%d metric%s null or 0 in every run not "
+				"shown.</p>\n",
+				folded, folded == 1 ? "" : "s");
 	}
 	fprintf(out, "</body></html>\n");
 	free(paths);

@@ -82,7 +82,8 @@ def group(d, name, values, key="oom_killed"):
     for i, v in enumerate(values):
         out = {"workload": "w", key: bool(v) if key == "oom_killed" else v}
         write_recording(os.path.join(g, f"run-{i}.ndjson"),
-                        {"/w": {"scanned": 100 + i, "isolated": 90, "reclaimed": 50}},
+                        {"/w": {"scanned": 100 + i, "isolated": 90, "reclaimed": 50,
+                                "dirty": 0}},
                         outcomes=[out])
     return g
 
@@ -219,6 +220,15 @@ def small(d):
     run("diff", "--html", page, os.path.join(d, "single"), os.path.join(d, "single"))
     check("1 runs (" not in open(page).read() and "1 run (" in open(page).read(),
           "the diff page says '1 run'")
+    # group diffs fold them too, keeping the workload's own zeros
+    md = run("diff", "--markdown", "--total", group(d, "fa0", [0, 0]), group(d, "fb0", [0, 0])).stdout
+    m = re.search(r"^(\d+) metrics null or 0 in every run not shown", md, re.M)
+    check(m is not None and cell(md, "oom_killed", 0) is not None and cell(md, "dirty", 0) is None
+          and cell(md, "scanned", 0) is not None,
+          f"group diffs fold rows null or 0 in every run, not the workload's ({m.group(0) if m else None})")
+    md = run("diff", "--markdown", "--total", "--metric", "dirty",
+             os.path.join(d, "fa0"), os.path.join(d, "fb0")).stdout
+    check(cell(md, "dirty", 0) == "0 ± 0", "a metric named with --metric is shown even if 0")
     merged = run("report", a, "--html", os.path.join(d, "n.html"), merge=True).stdout
     check(merged.rstrip().splitlines()[-1].startswith("reclaimscope: wrote "),
           "the 'wrote' notice comes after the report, not in it")
