@@ -113,19 +113,35 @@ double rs_t_critical(double p, double df)
 	return (lo + hi) / 2;
 }
 
-double rs_welch_p(const struct rs_sample *a, const struct rs_sample *b)
+/*
+ * Welch's standard error of the difference of means and its degrees of
+ * freedom (Welch-Satterthwaite); false with fewer than two values a side.
+ * *se is 0 (and *df NaN) when neither side has any spread.
+ */
+static bool welch_se(const struct rs_sample *a, const struct rs_sample *b,
+		     double *se, double *df)
 {
-	double va, vb, se2, df;
+	double va, vb, se2;
 
 	if (a->n < 2 || b->n < 2)
-		return NAN;
+		return false;
 	va = a->sd * a->sd / a->n;
 	vb = b->sd * b->sd / b->n;
 	se2 = va + vb;
-	if (se2 == 0)
+	*se = sqrt(se2);
+	*df = se2 == 0 ? NAN
+		       : se2 * se2 /
+				 (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return true;
+}
+
+double rs_welch_p(const struct rs_sample *a, const struct rs_sample *b)
+{
+	double se, df;
+
+	if (!welch_se(a, b, &se, &df) || se == 0)
 		return NAN;
-	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	return rs_t_two_sided_p((b->mean - a->mean) / sqrt(se2), df);
+	return rs_t_two_sided_p((b->mean - a->mean) / se, df);
 }
 
 /* C(n, k) as a double (exact while it fits 53 bits, which is all we use) */
@@ -335,17 +351,11 @@ static double perm_detectable(const struct pooled *p, double alpha)
 static double welch_detectable(const struct rs_sample *a,
 			       const struct rs_sample *b, double alpha)
 {
-	double va, vb, se2, df;
+	double se, df;
 
-	if (a->n < 2 || b->n < 2)
+	if (!welch_se(a, b, &se, &df))
 		return NAN;
-	va = a->sd * a->sd / a->n;
-	vb = b->sd * b->sd / b->n;
-	se2 = va + vb;
-	if (se2 == 0)
-		return 0;
-	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	return rs_t_critical(alpha, df) * sqrt(se2);
+	return se == 0 ? 0 : rs_t_critical(alpha, df) * se;
 }
 
 void rs_compare(const double *a, int na, const double *b, int nb, bool counts,

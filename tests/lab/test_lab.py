@@ -148,6 +148,12 @@ class LabTest(unittest.TestCase):
         with open(self.log) as f:
             return [json.loads(line) for line in f]
 
+    def assert_booted_once(self, runs):
+        """runs guests booted, no run folder twice."""
+        dirs = [b["dir"] for b in self.boots()]
+        self.assertEqual(len(dirs), len(set(dirs)), dirs)
+        self.assertEqual(len(dirs), runs)
+
     def groups_json(self):
         """{group name: its "groups" entry} over every diff --json the lab
         wrote."""
@@ -280,27 +286,21 @@ class LabTest(unittest.TestCase):
         self.lab_main("-k", f"a={a}", "-k", f"b={b}",
                       "-w", "writeback", "-w", "writeback",
                       "-l", "mglru,mglru", "-n", "2", "-s", "smoke")
-        dirs = [b["dir"] for b in self.boots()]
-        self.assertEqual(len(dirs), len(set(dirs)), dirs)
-        self.assertEqual(len(dirs), 4)
+        self.assert_booted_once(4)
 
     def test_the_same_kernel_twice_is_one_kernel(self):
         a = self.kernel("k1", "6.18.0", 10)
         b = self.kernel("k2", "7.2.0", 50)
         self.lab_main("-k", f"a={a}", "-k", f"b={b}", "-k", f"b={b}",
                       "-w", "writeback", "-l", "mglru", "-n", "2", "-s", "smoke")
-        dirs = [b["dir"] for b in self.boots()]
-        self.assertEqual(len(dirs), len(set(dirs)), dirs)
-        self.assertEqual(len(dirs), 4)
+        self.assert_booted_once(4)
 
     def test_all_and_a_workload_schedule_each_run_once(self):
         a = self.kernel("k1", "6.18.0", 10)
         b = self.kernel("k2", "7.2.0", 50)
         self.lab_main("-k", f"a={a}", "-k", f"b={b}", "-w", "all", "-w",
                       "writeback", "-l", "mglru", "-n", "1", "-s", "smoke")
-        dirs = [b["dir"] for b in self.boots()]
-        self.assertEqual(len(dirs), len(set(dirs)), dirs)
-        self.assertEqual(len(dirs), 2 * len(self.lab.WORKLOADS))
+        self.assert_booted_once(2 * len(self.lab.WORKLOADS))
 
     # 8
     def test_a_version_with_a_plus_is_a_label(self):
