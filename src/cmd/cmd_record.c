@@ -159,22 +159,25 @@ static int copy_outcomes(FILE *out, const char *path)
 		nr++;
 		if (len == 0 || (len == 1 && line[0] == '\n'))
 			continue;
-		o = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
-			       &jerr);
-		if (!o) {
+		/* the reader refuses a longer line, and the whole file with
+		 * it; written compact, a line is never longer than read */
+		o = len > RS_MAX_LINE
+			    ? NULL
+			    : json_loadb(line, (size_t)len,
+					 JSON_REJECT_DUPLICATES, &jerr);
+		if (!o)
 			snprintf(why, sizeof(why), "%s:%zu: %s", path, nr,
-				 jerr.text);
+				 len > RS_MAX_LINE ? "a line over 16 MiB"
+						   : jerr.text);
+		if (!o || rs_outcome_check(check, o, nr, why, sizeof(why))) {
+			char shown[RS_ESCAPED_SIZE(sizeof(why))];
+
+			/* quotes the file's bytes: escaped for the terminal */
 			left_out++;
 			fprintf(stderr,
 				"reclaimscope: %s; left out of the "
 				"recording\n",
-				why);
-		} else if (rs_outcome_check(check, o, nr, why, sizeof(why))) {
-			left_out++;
-			fprintf(stderr,
-				"reclaimscope: %s; left out of the "
-				"recording\n",
-				why);
+				rs_name_shown(why, shown, sizeof(shown), 0));
 		} else if (rs_json_write_line(out, o)) {
 			err = errno ? errno : EIO;
 		}

@@ -58,12 +58,13 @@ static error_t parse_budget(struct argp_state *state, const char *arg,
 }
 
 /*
- * Whether --html may write out: a new file, or an HTML page (one of ours,
- * written before), and never one of the inputs.  A recording given where
+ * Whether --html may write out (0): a new file, or an HTML page (one of
+ * ours, written before), and never one of the inputs (EEXIST); else why
+ * the path cannot be used (ENOTDIR, EACCES, ...).  A recording given where
  * the page's name belongs (`diff --html a.ndjson b.ndjson c.ndjson`)
  * would otherwise be replaced by the page.
  */
-static bool html_out_ok(const char *out, const struct report_opts *o)
+static int html_out_ok(const char *out, const struct report_opts *o)
 {
 	static const char page[] = "<!DOCTYPE html>";
 	char head[sizeof(page) - 1];
@@ -72,22 +73,22 @@ static bool html_out_ok(const char *out, const struct report_opts *o)
 	bool ok;
 
 	if (stat(out, &st))
-		return errno == ENOENT;
+		return errno == ENOENT ? 0 : errno;
 	for (int i = 0; i < o->nr_files; i++)
 		if (!stat(o->files[i], &in) && in.st_dev == st.st_dev &&
 		    in.st_ino == st.st_ino)
-			return false;
+			return EEXIST;
 	if (!S_ISREG(st.st_mode))
-		return false;
+		return EEXIST;
 	if (!st.st_size)
-		return true;
+		return 0;
 	f = fopen(out, "re");
 	if (!f)
-		return true; /* the write says why it cannot */
+		return 0; /* the write says why it cannot */
 	ok = fread(head, 1, sizeof(head), f) == sizeof(head) &&
 	     !memcmp(head, page, sizeof(head));
 	fclose(f);
-	return ok;
+	return ok ? 0 : EEXIST;
 }
 
 static error_t parse(int key, char *arg, struct argp_state *state)
@@ -170,14 +171,26 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 					  "--html");
 			return EINVAL;
 		}
-		if (o->html && !html_out_ok(o->html, o)) {
-			argp_error(state,
-				   "--html %s: the file exists and is not a "
-				   "page of ours (a recording? the output "
-				   "name forgotten?); not overwritten: remove "
-				   "it or name another",
-				   o->html);
-			return EINVAL;
+		if (o->html) {
+			int why = html_out_ok(o->html, o);
+			char pb[RS_PATH_BUF];
+
+			if (why == EEXIST)
+				argp_error(state,
+					   "--html %s: the file exists and is "
+					   "not a page of ours (a recording? "
+					   "the output name forgotten?); not "
+					   "overwritten: remove it or name "
+					   "another",
+					   rs_name_shown(o->html, pb,
+							 sizeof(pb), 0));
+			else if (why)
+				argp_error(state, "--html %s: %s",
+					   rs_name_shown(o->html, pb,
+							 sizeof(pb), 0),
+					   strerror(why));
+			if (why)
+				return EINVAL;
 		}
 		return 0;
 	default:
@@ -188,13 +201,14 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 /* Read one recording, or say which line is wrong and how. */
 static int load(const char *path, double budget_ms, struct rs_recording *r)
 {
-	char err[512];
+	char err[512], shown[RS_ESCAPED_SIZE(512)], pb[RS_PATH_BUF];
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	struct stat st;
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "reclaimscope: cannot read %s: %s\n", path,
+		fprintf(stderr, "reclaimscope: cannot read %s: %s\n",
+			rs_name_shown(path, pb, sizeof(pb), 0),
 			strerror(errno));
 		return 1;
 	}
@@ -204,7 +218,7 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 		fprintf(stderr,
 			"reclaimscope: %s is not a file or a pipe; give a "
 			"recording (or - for standard input)\n",
-			path);
+			rs_name_shown(path, pb, sizeof(pb), 0));
 		if (f != stdin)
 			fclose(f);
 		return 1;
@@ -213,7 +227,11 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 	if (f != stdin)
 		fclose(f);
 	if (rc) {
-		fprintf(stderr, "reclaimscope: %s\n", err);
+		/* the message quotes the file's name and may quote its
+		 * content (a record's type, jansson's "near ..."): bytes a
+		 * hostile file chose, escaped for the terminal */
+		fprintf(stderr, "reclaimscope: %s\n",
+			rs_name_shown(err, shown, sizeof(shown), 0));
 		return 1;
 	}
 	return 0;
@@ -351,8 +369,10 @@ static int find_recordings(const char *dir, char ***v, int *n, int depth)
 	int nr = scandir(dir, &ents, NULL, alphasort), rc = 0;
 
 	if (nr < 0) {
+		char pb[RS_PATH_BUF];
+
 		fprintf(stderr, "reclaimscope: cannot read folder %s: %s\n",
-			dir, strerror(errno));
+			rs_name_shown(dir, pb, sizeof(pb), 0), strerror(errno));
 		return -1;
 	}
 	for (int i = 0; i < nr; i++) {
@@ -404,11 +424,13 @@ static int load_group(const char *arg, double budget_ms, struct rs_group *g)
 		if (find_recordings(arg, &g->files, &g->nr, 0))
 			goto fail;
 		if (!g->nr) {
+			char pb[RS_PATH_BUF];
+
 			fprintf(stderr,
 				"reclaimscope: %s holds no recording "
 				"(*.ndjson, "
 				"searched in its subfolders too)\n",
-				arg);
+				rs_name_shown(arg, pb, sizeof(pb), 0));
 			goto fail;
 		}
 	} else {

@@ -20,7 +20,7 @@ const enum rs_field rs_series_field[RS_NR_SERIES] = {
 };
 
 /* Bounds on what a recording may hold: beyond them it is not ours. */
-#define MAX_LINE (16 << 20)
+#define MAX_LINE RS_MAX_LINE
 #define MAX_MEMCGS 100000
 #define MAX_POINTS 10000000
 #define MAX_COUNT 9.2e18 /* a __u64 counter that fits an int64 */

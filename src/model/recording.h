@@ -172,6 +172,9 @@ int rs_recording_read(FILE *f, const char *name, double budget_ns,
 		      struct rs_recording *r, char *err, size_t errsz);
 void rs_recording_free(struct rs_recording *r);
 
+/* The longest line the reader takes (a longer one is refused unread). */
+#define RS_MAX_LINE (16 << 20)
+
 /*
  * Outcome records checked on the way in (record --outcome) exactly as the
  * reader will take them: one line at a time, in the context of the lines

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -165,19 +166,39 @@ double rs_perm_p_min(int na, int nb)
 	return (na == nb ? 2 : 1) / choose(na + nb, na);
 }
 
-/* The pooled values, a's first, NaN left out. */
+/*
+ * The pooled values, a's first, NaN left out, and centred on their mean:
+ * the test depends on differences only, and sums of centred values keep
+ * their precision (a count of 10^13 plus 0..9 summed as is loses its
+ * last digits, and a tolerance from it decides ties wrongly).
+ */
 struct pooled {
 	double *v;
 	int na, nb;
-	double total;
+	double total; /* of the centred values: about 0 */
+	double scale; /* the largest centred value's size */
 };
+
+static void centre(struct pooled *p)
+{
+	int n = p->na + p->nb;
+	double mean = 0;
+
+	for (int i = 0; i < n; i++)
+		mean += p->v[i] / n;
+	p->total = p->scale = 0;
+	for (int i = 0; i < n; i++) {
+		p->v[i] -= mean;
+		p->total += p->v[i];
+		p->scale = fmax(p->scale, fabs(p->v[i]));
+	}
+}
 
 static int pool(const double *a, int na, const double *b, int nb,
 		struct pooled *p)
 {
 	p->v = malloc(sizeof(double) * (size_t)(na + nb + 1));
 	p->na = p->nb = 0;
-	p->total = 0;
 	if (!p->v)
 		return -1;
 	for (int i = 0; i < na; i++)
@@ -186,25 +207,23 @@ static int pool(const double *a, int na, const double *b, int nb,
 	for (int i = 0; i < nb; i++)
 		if (!isnan(b[i]))
 			p->v[p->na + p->nb++] = b[i];
-	for (int i = 0; i < p->na + p->nb; i++)
-		p->total += p->v[i];
+	centre(p);
 	return 0;
 }
 
-/* b's mean minus a's when the values at idx[0..nb) are b's */
-static double split_diff(const struct pooled *p, const int *idx)
+/* b's mean minus a's when b's values sum to sb */
+static double diff_of(const struct pooled *p, double sb)
 {
-	double sb = 0;
-
-	for (int i = 0; i < p->nb; i++)
-		sb += p->v[idx[i]];
 	return sb / p->nb - (p->total - sb) / p->na;
 }
 
-/* the next nb-subset of [0, n) in lexicographic order; false after last */
-static bool next_split(int *idx, int nb, int n)
+/*
+ * The next nb-subset of [0, n) in lexicographic order, *sb (the sum of its
+ * values) kept up to date by what changed; false after the last.
+ */
+static bool next_split(const struct pooled *p, int *idx, double *sb)
 {
-	int i = nb - 1;
+	int nb = p->nb, n = p->na + p->nb, i = nb - 1;
 
 	if (nb < 1 || nb > n)
 		return false;
@@ -212,9 +231,13 @@ static bool next_split(int *idx, int nb, int n)
 		i--;
 	if (i < 0)
 		return false;
+	for (int j = i; j < nb; j++)
+		*sb -= p->v[idx[j]];
 	idx[i]++;
 	for (int j = i + 1; j < nb; j++)
 		idx[j] = idx[j - 1] + 1;
+	for (int j = i; j < nb; j++)
+		*sb += p->v[idx[j]];
 	return true;
 }
 
@@ -228,41 +251,49 @@ static uint64_t next_random(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static double pooled_perm_p(const struct pooled *p)
+/* *resampled: the p was estimated from random splits, not counted */
+static double pooled_perm_p(const struct pooled *p, bool *resampled)
 {
 	int n = p->na + p->nb, *idx;
-	double observed, splits = choose(n, p->nb), hits = 0, tol;
-	double scale = 0;
+	double observed, splits = choose(n, p->nb), hits = 0, tol, sb = 0;
 
+	*resampled = false;
 	if (p->na < 1 || p->nb < 1)
 		return NAN;
+	for (int i = p->na; i < n; i++)
+		sb += p->v[i];
+	observed = fabs(diff_of(p, sb));
+	/* a split whose difference equals the observed one up to rounding
+	 * counts as at least as large: sums of n values of size scale are
+	 * off by some n ulps of it */
+	tol = 1e-12 * observed + 8.0 * n * DBL_EPSILON * p->scale;
+	if (observed <= tol)
+		return 1; /* every split is at least as far apart */
 	idx = calloc((size_t)n, sizeof(int));
 	if (!idx)
 		return NAN;
-	for (int i = 0; i < n; i++) {
-		idx[i] = i;
-		scale = fmax(scale, fabs(p->v[i]));
-	}
-	observed = fabs(split_diff(p, idx + p->na));
-	/* a split whose difference equals the observed one up to rounding
-	 * counts as at least as large */
-	tol = 1e-9 * observed + 1e-12 * scale;
 	if (splits <= RS_PERM_EXACT_SPLITS) {
-		for (int i = 0; i < p->nb; i++)
+		sb = 0;
+		for (int i = 0; i < p->nb; i++) {
 			idx[i] = i;
+			sb += p->v[i];
+		}
 		do
-			hits += fabs(split_diff(p, idx)) >= observed - tol;
-		while (next_split(idx, p->nb, n));
+			hits += fabs(diff_of(p, sb)) >= observed - tol;
+		while (next_split(p, idx, &sb));
 		free(idx);
 		return hits / splits;
 	}
+	*resampled = true;
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
 	{
 		uint64_t state = 0x5eed;
 
 		for (int r = 0; r < RS_PERM_RESAMPLES; r++) {
 			/* a random nb-subset: the first nb of a partial
-			 * Fisher-Yates shuffle */
-			/* i < nb < n: n - i >= 1 */
+			 * Fisher-Yates shuffle (i < nb < n: n - i >= 1) */
+			sb = 0;
 			for (int i = 0; i < p->nb && i < n - 1; i++) {
 				int j = i + (int)(next_random(&state) %
 						  (uint64_t)(n - i));
@@ -270,8 +301,9 @@ static double pooled_perm_p(const struct pooled *p)
 
 				idx[i] = idx[j];
 				idx[j] = t;
+				sb += p->v[idx[i]];
 			}
-			hits += fabs(split_diff(p, idx)) >= observed - tol;
+			hits += fabs(diff_of(p, sb)) >= observed - tol;
 		}
 	}
 	free(idx);
@@ -282,10 +314,11 @@ double rs_perm_p(const double *a, int na, const double *b, int nb)
 {
 	struct pooled p;
 	double pv;
+	bool resampled;
 
 	if (pool(a, na, b, nb, &p))
 		return NAN;
-	pv = pooled_perm_p(&p);
+	pv = pooled_perm_p(&p, &resampled);
 	free(p.v);
 	return pv;
 }
@@ -294,17 +327,38 @@ double rs_perm_p(const double *a, int na, const double *b, int nb)
  * beyond this many splits the t distribution's figure stands in. */
 #define RS_PERM_BISECT_SPLITS 20000
 
+/* p with b centred on a's mean and moved by shift (q: room for it) */
+static double shifted_p(const struct pooled *p, struct pooled *q, double ma,
+			double mb, double shift)
+{
+	bool resampled;
+
+	for (int i = 0; i < p->na; i++)
+		q->v[i] = p->v[i];
+	for (int i = p->na; i < p->na + p->nb; i++)
+		q->v[i] = p->v[i] - mb + ma + shift;
+	centre(q);
+	return pooled_perm_p(q, &resampled);
+}
+
 /*
  * The smallest shift d of b, centred on a's mean, that the permutation
- * test calls significant at alpha.  Past a shift of both ranges the groups
- * no longer overlap and p is p_min, so the search is bounded.
+ * test calls significant at alpha: the search's upper end is doubled
+ * until p there is below alpha (groups that no longer overlap are not
+ * enough: with unequal sizes a mirrored split can be as extreme), and NaN
+ * when no shift is.  0: any shift (neither group has a spread).
  */
 static double perm_detectable(const struct pooled *p, double alpha)
 {
 	struct pooled q = *p;
-	double ma = 0, mb = 0, lo_a = INFINITY, hi_a = -INFINITY,
-	       lo_b = INFINITY, hi_b = -INFINITY, lo = 0, hi;
+	double ma = 0, mb = 0, lo = 0, hi, d, lo_a = INFINITY, hi_a = -INFINITY,
+	       lo_b = INFINITY, hi_b = -INFINITY;
 
+	if (p->na < 1 || p->nb < 1)
+		return NAN;
+	q.v = calloc((size_t)p->na + (size_t)p->nb, sizeof(double));
+	if (!q.v)
+		return NAN;
 	for (int i = 0; i < p->na; i++) {
 		ma += p->v[i] / p->na;
 		lo_a = fmin(lo_a, p->v[i]);
@@ -315,30 +369,23 @@ static double perm_detectable(const struct pooled *p, double alpha)
 		lo_b = fmin(lo_b, p->v[i]);
 		hi_b = fmax(hi_b, p->v[i]);
 	}
+	/* past both spreads the groups no longer overlap: a start */
 	hi = (hi_a - lo_a) + (hi_b - lo_b);
-	if (p->na < 1 || p->nb < 1)
-		return NAN;
-	q.v = calloc((size_t)p->na + (size_t)p->nb, sizeof(double));
-	if (!q.v)
-		return NAN;
-	memcpy(q.v, p->v, sizeof(double) * (size_t)p->na);
-	if (hi == 0) {
+	if (hi == 0) { /* no spread: one shift tells for all */
+		d = shifted_p(p, &q, ma, mb, 1) < alpha ? 0 : NAN;
 		free(q.v);
-		return 0; /* no spread: any shift separates the groups */
+		return d;
 	}
-	hi *= 1.000001;
+	for (int it = 0; it < 64 && shifted_p(p, &q, ma, mb, hi) >= alpha; it++)
+		hi *= 2;
+	if (shifted_p(p, &q, ma, mb, hi) >= alpha) {
+		free(q.v);
+		return NAN;
+	}
 	for (int it = 0; it < 60 && hi - lo > 1e-9 * hi; it++) {
-		double mid = (lo + hi) / 2, pv;
+		double mid = (lo + hi) / 2;
 
-		q.total = 0;
-		for (int i = 0; i < p->na; i++)
-			q.total += q.v[i];
-		for (int i = p->na; i < p->na + p->nb; i++) {
-			q.v[i] = p->v[i] - mb + ma + mid;
-			q.total += q.v[i];
-		}
-		pv = pooled_perm_p(&q);
-		if (pv < alpha)
+		if (shifted_p(p, &q, ma, mb, mid) < alpha)
 			hi = mid;
 		else
 			lo = mid;
@@ -365,6 +412,7 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 	struct pooled p;
 
 	c->test = RS_TEST_NONE;
+	c->resampled = false;
 	c->p = c->p_min = c->detectable = NAN;
 	rs_sample_of(a, na, &sa);
 	rs_sample_of(b, nb, &sb);
@@ -384,8 +432,10 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 	if (pool(a, na, b, nb, &p))
 		return;
 	c->test = RS_TEST_PERMUTATION;
-	c->p = pooled_perm_p(&p);
+	c->p = pooled_perm_p(&p, &c->resampled);
 	c->p_min = rs_perm_p_min(p.na, p.nb);
+	if (c->resampled) /* no p below one in as many resamples */
+		c->p_min = fmax(c->p_min, 1.0 / (1 + RS_PERM_RESAMPLES));
 	if (c->p_min >= alpha)
 		c->detectable = NAN;
 	else if (choose(p.na + p.nb, p.nb) <= RS_PERM_BISECT_SPLITS)

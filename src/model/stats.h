@@ -67,8 +67,9 @@ enum rs_test {
 
 struct rs_comparison {
 	enum rs_test test;
-	double p;     /* NaN with RS_TEST_NONE */
-	double p_min; /* the smallest p the test could give these sizes */
+	double p;	/* NaN with RS_TEST_NONE */
+	bool resampled; /* the permutation p estimated from random splits */
+	double p_min;	/* the smallest p the test could give these sizes */
 	/*
 	 * The smallest difference of means the test would have called
 	 * significant at alpha, had b been a's mean plus it with b's own

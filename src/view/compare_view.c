@@ -105,7 +105,11 @@ static const struct rs_rec_memcg *memcg_in(const struct rs_group *g, int i,
 	}
 	if (lo < g->nr_by_path[i] && !strcmp(v[lo]->path, path))
 		return v[lo];
-	if (filter && !rs_path_matches(path, filter))
+	/* absent means idle only in a whole summary of the path's subtree:
+	 * not in a run cut short (no summary), one whose counter map was
+	 * full (updates lost), or one that recorded another subtree */
+	if (!g->runs[i].has_summary || g->runs[i].agg_full ||
+	    (filter && !rs_path_matches(path, filter)))
 		return NULL;
 	*idle = true;
 	return &g->idle[i];
@@ -320,7 +324,10 @@ static const char *could_see(const struct row *row, int k, char *buf,
 	if (d == 0)
 		snprintf(buf, size, "any change would show");
 	else if (a != 0 && fabs(100 * d / a) < 1e6)
-		snprintf(buf, size, "could see ±%.2g%%", 100 * d / fabs(a));
+		snprintf(buf, size,
+			 fabs(100 * d / a) >= 100 ? "could see ±%.0f%%"
+						  : "could see ±%.2g%%",
+			 100 * d / fabs(a));
 	else
 		snprintf(buf, size, "could see ±%s",
 			 figure(d, fig, sizeof(fig)));
@@ -331,7 +338,9 @@ static const char *change_str(const struct row *row, int k, char *buf,
 			      size_t size)
 {
 	const struct rs_comparison *c = &row->cmp[k];
-	const char *exact = c->test == RS_TEST_PERMUTATION ? "exact " : "";
+	const char *exact = c->test != RS_TEST_PERMUTATION ? ""
+			    : c->resampled		   ? "resampled "
+							   : "exact ";
 	char ch[32], note[64];
 
 	if (isnan(row->change[k]))
@@ -357,6 +366,34 @@ static const char *change_str(const struct row *row, int k, char *buf,
 	return buf;
 }
 
+/*
+ * What makes some runs of a group count differently: a run cut short (no
+ * summary) or whose counter map was full cannot say a memcg it does not
+ * list was idle; a run that recorded one subtree (--cgroup) totals that
+ * subtree only.
+ */
+static void group_notes(FILE *out, const struct rs_group *g)
+{
+	int partial = 0, filtered = 0;
+
+	for (int i = 0; i < g->nr; i++) {
+		partial += !g->runs[i].has_summary || g->runs[i].agg_full;
+		filtered += g->runs[i].cgroup_filter != NULL;
+	}
+	if (partial)
+		fprintf(out,
+			"; %d run%s cut short or with counter updates lost: "
+			"a memcg %s does not list is unknown there, not idle",
+			partial, partial == 1 ? "" : "s",
+			partial == 1 ? "it" : "they");
+	if (filtered)
+		fprintf(out,
+			"; %d run%s recorded one subtree only (--cgroup): %s "
+			"(total) is of that subtree",
+			filtered, filtered == 1 ? "" : "s",
+			filtered == 1 ? "its" : "their");
+}
+
 /* the kernels of a group's runs, and their LRU: "7.2.13 MGLRU" */
 static void group_kernels(FILE *out, const struct rs_group *g)
 {
@@ -378,6 +415,7 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 		mglru == g->nr ? "on"
 		: mglru	       ? "on in some runs"
 			       : "off");
+	group_notes(out, g);
 }
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
@@ -473,13 +511,14 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	free(space);
 }
 
-static const char *test_name(enum rs_test t)
+static const char *test_name(const struct rs_comparison *c)
 {
-	switch (t) {
+	switch (c->test) {
 	case RS_TEST_WELCH:
 		return "welch_t_two_sided";
 	case RS_TEST_PERMUTATION:
-		return "permutation_exact";
+		return c->resampled ? "permutation_resampled"
+				    : "permutation_exact";
 	default:
 		return NULL;
 	}
@@ -489,7 +528,7 @@ static const char *test_name(enum rs_test t)
 static json_t *comparison_json(const struct row *row, int k)
 {
 	const struct rs_comparison *c = &row->cmp[k];
-	const char *test = test_name(c->test);
+	const char *test = test_name(c);
 
 	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct",
 			 rs_json_number(row->change[k]), "test",
@@ -515,14 +554,15 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 
 		for (int i = 0; i < g[k].nr; i++) {
 			json_array_append_new(files,
-					      json_string(g[k].files[i]));
+					      rs_json_name(g[k].files[i]));
 			json_array_append_new(kernels,
 					      json_string(g[k].runs[i].kernel));
 		}
-		json_array_append_new(
-			groups, json_pack("{s:s,s:i,s:o,s:o}", "name",
-					  g[k].name, "n", g[k].nr, "recordings",
-					  files, "kernels", kernels));
+		json_array_append_new(groups,
+				      json_pack("{s:o,s:i,s:o,s:o}", "name",
+						rs_json_name(g[k].name), "n",
+						g[k].nr, "recordings", files,
+						"kernels", kernels));
 	}
 	json_object_set_new(o, "groups", groups);
 	/* per row: "permutation_exact" (counts and yes/no outcomes, or
@@ -991,8 +1031,8 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 	json_object_set_new(o, "cut_short",
 			    json_pack("{s:b,s:b}", "a", !a->has_summary, "b",
 				      !b->has_summary));
-	json_object_set_new(o, "a", json_string(name_a));
-	json_object_set_new(o, "b", json_string(name_b));
+	json_object_set_new(o, "a", rs_json_name(name_a));
+	json_object_set_new(o, "b", rs_json_name(name_b));
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o,s:o}", "a", rs_json_number(fa), "b",
 				      rs_json_number(fb)));

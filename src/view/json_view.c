@@ -443,3 +443,16 @@ json_t *rs_json_stream_end(struct rs_json_stream *s)
 	json_decref(doc);
 	return NULL;
 }
+
+json_t *rs_json_name(const char *raw)
+{
+	size_t size = RS_ESCAPED_SIZE(strlen(raw));
+	char *buf = malloc(size);
+	json_t *j;
+
+	if (!buf)
+		return json_null();
+	j = json_string(rs_name_shown(raw, buf, size, 0));
+	free(buf);
+	return j ? j : json_null();
+}

@@ -32,6 +32,13 @@ json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 /* Does the memcg's path fall under filter ("/a" matches "/a" and "/a/b")? */
 bool rs_path_matches(const char *path, const char *filter);
 
+/*
+ * A name from outside (a file or folder given, a recording's string) as a
+ * JSON string: escaped as names are everywhere (rs_name_shown), since
+ * jansson refuses bytes that are not UTF-8 and the value would be lost.
+ */
+json_t *rs_json_name(const char *raw);
+
 /* One compact line, flushed; -1 on a write error. */
 int rs_json_write_line(FILE *out, json_t *obj);
 

@@ -341,7 +341,7 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r,
 	int n;
 	double j = rs_fairness(r, &n);
 
-	json_object_set_new(o, "recording", json_string(name));
+	json_object_set_new(o, "recording", rs_json_name(name));
 	json_object_set_new(o, "header",
 			    json_pack("{s:i,s:s?,s:s?,s:f,s:b,s:b,s:b,s:b}",
 				      "schema", r->schema, "kernel", r->kernel,
@@ -416,10 +416,13 @@ void rs_html_escape(FILE *out, const char *s)
 
 void rs_html_head(FILE *out, const char *title, const char *name)
 {
+	char nb[RS_PATH_BUF];
+
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 		     "charset=\"utf-8\"><title>");
 	rs_html_escape(out, title);
-	rs_html_escape(out, name);
+	/* a file's name is bytes: escaped as names are, then for HTML */
+	rs_html_escape(out, rs_name_shown(name, nb, sizeof(nb), 0));
 	/* one palette for light and one for dark backgrounds */
 	fprintf(out,
 		"</title><style>\n"

@@ -154,6 +154,51 @@ def idle(d):
           f"a run filtered to another subtree does not count /a as idle ({c})")
 
 
+def partial(d):
+    """A run cut short (no summary) cannot say a memcg was idle: /w is
+    unknown there, not 0 (the review of issue 34's fixes)."""
+    ga, gb = os.path.join(d, "pa"), os.path.join(d, "pb")
+    for g in (ga, gb):
+        os.makedirs(g)
+        for k in range(4):
+            write_recording(os.path.join(g, f"r{k}.ndjson"),
+                            {"/w": {"scanned": 100, "isolated": 90, "reclaimed": 50}},
+                            summary=not (g == gb and k == 3))
+    md = run("diff", "--markdown", "--metric", "scanned", ga, gb).stdout
+    sec = md.split("#### /w", 1)[-1]
+    c = cell(sec, "scanned", 1)
+    check(c is not None and c.startswith("100 ± 0") and "(n=3)" in c,
+          f"a run cut short counts /w as unknown, not idle ({c})")
+    check("cut short" in md, "the groups' lines say a run was cut short")
+
+
+def names(d):
+    """File and folder names that are not UTF-8 stay in the JSON (jansson
+    drops such strings), and an error quoting a file's content escapes
+    it."""
+    base = os.fsencode(d)
+    ga = os.path.join(base, b"a\xff")
+    gb = os.path.join(base, b"b")
+    for g in (ga, gb):
+        os.makedirs(g)
+        write_recording(os.fsdecode(os.path.join(g, b"r\xfe.ndjson")), {"/w": {"scanned": 1}})
+        write_recording(os.fsdecode(os.path.join(g, b"r2.ndjson")), {"/w": {"scanned": 2}})
+    p = subprocess.run([BIN, "diff", "--json", "--total", "--metric", "scanned", ga, gb],
+                       capture_output=True)
+    js = json.loads(p.stdout)
+    names = [g.get("name") for g in js["groups"]]
+    files = [len(g.get("recordings", [])) for g in js["groups"]]
+    check(len(names) == 2 and all(names) and "\\xff" in names[0] and files == [2, 2],
+          f"names not UTF-8 kept in the JSON, escaped ({names}, {files})")
+    bad = os.path.join(d, "bad.ndjson")
+    with open(bad, "w") as f:
+        f.write(json.dumps({"type": "x\x1b]0;owned\x07"}) + "\n")
+    r = run("report", bad, ok=False)
+    raw = [ch for ch in r.stderr if ord(ch) < 32 and ch != "\n" or 0x7f <= ord(ch) <= 0x9f]
+    check(r.returncode == 1 and not raw and "\\x1b" in r.stderr,
+          f"an error quoting the file's content escapes it ({r.stderr.strip()[:120]!r})")
+
+
 def wrap(d):
     """Item 9: three buckets of 9e18 would wrap a __u64 sum."""
     p = os.path.join(d, "wrap.ndjson")
@@ -305,7 +350,7 @@ def main():
     BIN = os.path.abspath(sys.argv[1])
     d = tempfile.mkdtemp(prefix="rs-hostile-")
     try:
-        for part in (verdicts, idle, wrap, escapes, html, small) + (
+        for part in (verdicts, idle, partial, names, wrap, escapes, html, small) + (
                 (big,) if "--big" in sys.argv else ()):
             try:
                 part(d)

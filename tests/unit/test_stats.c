@@ -165,6 +165,42 @@ static void comparison(void **state)
 			shifted[i] = x[i] + c.detectable * 0.95;
 		assert_true(rs_perm_p(x, 5, shifted, 5) >= 0.05);
 	}
+	/* 3 against 4 (the mirrored split as extreme once they part):
+	 * p = 0.057 for a change of 10.5, so what could be seen is larger
+	 * than that (about 18), never smaller than a change not called
+	 * significant */
+	{
+		const double x[] = {100, 100, 100}, y[] = {103, 113, 113, 113};
+
+		rs_compare(x, 3, y, 4, true, 0.05, &c);
+		assert_true(c.p >= 0.05);
+		assert_true(c.detectable > 10.5);
+		assert_true(c.detectable > 17 && c.detectable < 19);
+	}
+	/* a shift of every value changes nothing: 10^13 + 0..4 against
+	 * 10^13 + 5..9 is 2 of 252, as 0..4 against 5..9 is */
+	{
+		double x[5], y[5];
+
+		for (int i = 0; i < 5; i++) {
+			x[i] = 1e13 + i;
+			y[i] = 1e13 + 5 + i;
+		}
+		near(rs_perm_p(x, 5, y, 5), 2.0 / 252, 1e-12);
+	}
+	/* 8 against 13: C(21,8) = 203,490 splits, resampled and said so;
+	 * its smallest p is one in as many resamples */
+	{
+		double x[8], y[13];
+
+		for (int i = 0; i < 8; i++)
+			x[i] = i;
+		for (int i = 0; i < 13; i++)
+			y[i] = i + 2;
+		rs_compare(x, 8, y, 13, true, 0.05, &c);
+		assert_true(c.resampled);
+		assert_true(c.p_min >= 1.0 / (1 + RS_PERM_RESAMPLES));
+	}
 	/* no value on a side: no test */
 	rs_compare(none, 0, one, 3, true, 0.05, &c);
 	assert_int_equal(c.test, RS_TEST_NONE);
