@@ -609,13 +609,15 @@ def output_errors():
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", mnt]).returncode == 0:
         try:
             page = os.path.join(mnt, "r.html")
+            # an earlier page (report refuses to replace anything else)
+            old = "<!DOCTYPE html>\n<p>an earlier page</p>\n"
             with open(page, "w") as f:
-                f.write("old page")
+                f.write(old)
             r = subprocess.run([BIN, "report", sample, "--html", page],
                                capture_output=True, text=True, timeout=60)
             with open(page) as f:
                 kept = f.read()
-            check(r.returncode == 1 and kept == "old page" and
+            check(r.returncode == 1 and kept == old and
                   os.listdir(mnt) == ["r.html"],
                   f"report --html on a full file system: exit 1, the old page "
                   f"kept, no temporary left ({r.returncode}, {os.listdir(mnt)})")
