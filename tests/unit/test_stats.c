@@ -67,7 +67,7 @@ static void welch(void **state)
 	rs_sample_of(d, 3, &sd);
 	assert_true(isnan(rs_welch_p(&sc, &sc)));
 	assert_true(isnan(rs_welch_p(&sc, &sd)));
-	/* one run on a side: untested */
+	/* one run on a side: no Welch test (the permutation test judges) */
 	rs_sample_of(c, 1, &sd);
 	assert_true(isnan(rs_welch_p(&sc, &sd)));
 }
