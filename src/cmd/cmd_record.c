@@ -195,8 +195,7 @@ static int copy_outcomes(FILE *out, const char *path)
 }
 
 struct recorder {
-	struct rs_output output; /* where the recording goes */
-	FILE *out;		 /* output.file */
+	struct rs_output output; /* where the recording goes: output.file */
 	struct rs_model *model;
 	struct rs_session *session;
 	struct rs_run_info *info;
@@ -233,9 +232,10 @@ static int on_record(void *ctx, const void *rec, size_t size)
 	}
 	/*
 	 * flushed after each batch (flush_events), not per line; only this
-	 * thread writes r->out, so no stdio lock per line (~12% of a line)
+	 * thread writes r->output.file, so no stdio lock per line (~12% of a
+	 * line)
 	 */
-	if (fwrite_unlocked(line, 1, len, r->out) != len) {
+	if (fwrite_unlocked(line, 1, len, r->output.file) != len) {
 		r->write_error = errno ? errno : EIO;
 		return -r->write_error;
 	}
@@ -250,7 +250,7 @@ static void flush_events(struct recorder *r)
 	if (!r->unflushed || r->write_error)
 		return;
 	r->unflushed = false;
-	if (fflush(r->out))
+	if (fflush(r->output.file))
 		r->write_error = errno ? errno : EIO;
 }
 
@@ -286,7 +286,7 @@ static void status_line(const struct recorder *r, double t, bool final)
 /* A JSON line out, unless writing already failed; frees obj. */
 static void write_line(struct recorder *r, json_t *obj)
 {
-	if (!r->write_error && rs_json_write_line(r->out, obj))
+	if (!r->write_error && rs_json_write_line(r->output.file, obj))
 		r->write_error = errno ? errno : EIO;
 	json_decref(obj);
 }
@@ -354,26 +354,12 @@ static int start_output(const struct record_opts *o, struct recorder *r,
 			o->output ? o->output : "stdout", strerror(-err));
 		return -1;
 	}
-	r->out = r->output.file;
 	r->events_out = rs_event_writer_new();
 	if (!r->events_out) {
 		fprintf(stderr, "reclaimscope: out of memory\n");
 		return -1;
 	}
-	{
-		json_t *header = rs_json_header(r->info);
-		char fb[RS_PATH_BUF];
-
-		/* what a reader needs to tell an idle memcg (left out of the
-		 * summary) from one outside the recorded subtree: the filter,
-		 * in the escaped form of the recording's paths */
-		if (r->filter)
-			json_object_set_new(header, "cgroup_filter",
-					    json_string(rs_name_shown(
-						    r->filter, fb, sizeof(fb),
-						    RS_ESCAPE_BACKSLASH)));
-		write_line(r, header);
-	}
+	write_line(r, rs_json_header(r->info));
 	if (!o->quiet && strcmp(rs_mode(r->info), "full"))
 		fprintf(stderr,
 			"reclaimscope: %s mode: some values are unavailable "
@@ -450,7 +436,7 @@ static void finish(const struct record_opts *o, struct recorder *r, bool status)
 	} while (rs_collector_poll(c, 0, on_record, r) > 0);
 	write_line(r, rs_json_snapshot(r->model, r->info, r->filter));
 	if (o->outcome && !r->write_error)
-		r->write_error = copy_outcomes(r->out, o->outcome);
+		r->write_error = copy_outcomes(r->output.file, o->outcome);
 	write_line(r, rs_json_summary(r->model, t, r->filter));
 	if (status)
 		status_line(r, t, true);
@@ -533,6 +519,7 @@ int rs_cmd_record(int argc, char **argv)
 	if (rs_session_open(&s, &copts))
 		goto out;
 	r.info = &s.info;
+	s.info.cgroup_filter = filter; /* the header says it */
 	r.session = &s;
 	r.model = s.model;
 	if (start_output(&o, &r, &stop))

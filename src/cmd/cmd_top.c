@@ -186,6 +186,9 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 
 enum pane { TABLE, DETAILS, HELP };
 
+/* the filter, and the prompt that edits it (copied whole on Enter) */
+#define FILTER_SIZE 128
+
 struct ui {
 	struct rs_session *s;
 	struct rs_top_opts view;
@@ -195,9 +198,9 @@ struct ui {
 	size_t selected;   /* row index */
 	int first_col;	   /* horizontal scroll */
 	__u64 selected_id; /* kept across refreshes */
-	char filter[128];
-	bool prompting;	 /* the / prompt is open: keys edit typed */
-	char typed[128]; /* what the prompt holds so far */
+	char filter[FILTER_SIZE];
+	bool prompting;		 /* the / prompt is open: keys edit typed */
+	char typed[FILTER_SIZE]; /* what the prompt holds so far */
 	size_t typed_len;
 };
 

@@ -20,7 +20,6 @@ const enum rs_field rs_series_field[RS_NR_SERIES] = {
 };
 
 /* Bounds on what a recording may hold: beyond them it is not ours. */
-#define MAX_LINE RS_MAX_LINE
 #define MAX_MEMCGS 100000
 #define MAX_POINTS 10000000
 #define MAX_COUNT 9.2e18 /* a __u64 counter that fits an int64 */
@@ -834,12 +833,12 @@ int rs_recording_read(FILE *f, const char *name, double budget_ns,
 	for (;;) {
 		bool complete;
 
-		len = read_line(f, &buf, &cap, MAX_LINE);
+		len = read_line(f, &buf, &cap, RS_MAX_LINE);
 		if (len == -1)
 			break;
 		rd.line++;
 		if (len == -2) {
-			rc = fail(&rd, "a line of over %d bytes", MAX_LINE);
+			rc = fail(&rd, "a line of over %d bytes", RS_MAX_LINE);
 			break;
 		}
 		if (len < 0) {

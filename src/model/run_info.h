@@ -54,8 +54,12 @@ struct rs_run_info {
 	char start[40];	       /* RFC 3339 */
 	__u64 start_ns;	       /* CLOCK_MONOTONIC at start, as BPF sees it */
 	char cgroup_root[256]; /* mount point of the memory controller */
-	int cgroup_version;    /* 1 or 2, 0 if none */
-	char caps_kept[160];   /* capabilities kept after attach: "none", ... */
+	/* record --cgroup: the memcgs kept are those at or under it; NULL:
+	 * every memcg (the header says it: a reader cannot tell a memcg
+	 * outside it was idle) */
+	const char *cgroup_filter;
+	int cgroup_version;  /* 1 or 2, 0 if none */
+	char caps_kept[160]; /* capabilities kept after attach: "none", ... */
 	/* kernel.bpf_stats_enabled (or our --bpf-stats): hooks' runs, run_ns */
 	bool cost_known;
 };

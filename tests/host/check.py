@@ -136,6 +136,10 @@ def check_filtered(work, path, full):
     lines = load_ndjson(judge, os.path.join(work, "filtered.ndjson"))
     summary = lines[-1]
     check(summary["type"] == "summary", "filtered recording ends with a summary")
+    # the filter, canonical, in the header: what a reader needs to tell a
+    # memcg outside it from an idle one (diff over groups)
+    check(lines[0].get("cgroup_filter") == path,
+          f"the header says the filter, canonical ({lines[0].get('cgroup_filter')!r})")
     paths = {m["path"] for m in summary["memcgs"]}
     check(paths == {path}, f"--cgroup keeps only {path} ({sorted(paths)})")
     events = [l for l in lines if l["type"] == "event"]
