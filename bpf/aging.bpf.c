@@ -48,6 +48,7 @@ static __always_inline void aging_enter(struct rs_task_state *st,
 
 	if (!st)
 		return;
+	__sync_fetch_and_add(&rs_aging_steps, 1);
 	st->aging_start_ns = bpf_ktime_get_ns();
 	if (!rs_walk_stats(lruvec, now))
 		return;
@@ -121,6 +122,7 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 
 	if (!st || !st->aging_start_ns) /* not seen entering */
 		return;
+	__sync_fetch_and_add(&rs_aging_steps, 1);
 	now = bpf_ktime_get_ns();
 	duration = now - st->aging_start_ns;
 	st->aging_start_ns = 0;

@@ -14,6 +14,10 @@
 #include "aging.h"
 #include "compat.bpf.h"
 
+#ifndef ENOMEM
+#define ENOMEM 12 /* vmlinux.h has no errno values */
+#endif
+
 /* Set by userspace before load. */
 const volatile bool rs_stream_events = false;
 /*
@@ -29,6 +33,13 @@ const volatile __u64 rs_wakeup_bytes = 1 << 20;
 const volatile bool rs_tp_preempt_off = false;
 /* Node of every lruvec on a one-node machine; RS_NODE_UNKNOWN otherwise. */
 const volatile __u16 rs_fixed_node = RS_NODE_UNKNOWN;
+/*
+ * Agings seen to start and end, two steps each (aging.bpf.c): odd while one
+ * runs.  A shadow's test reads max_seq inside the kernel and again here,
+ * after it; an aging between the two reads moves max_seq, so the test
+ * compares this count before and after (refault.bpf.c).
+ */
+__u64 rs_aging_steps = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -44,6 +55,24 @@ struct {
 	__type(key, struct rs_agg_key);
 	__type(value, struct rs_agg_value);
 } rs_agg SEC(".maps");
+
+/*
+ * Where a cell goes when rs_agg cannot allocate it.  rs_agg allocates its
+ * elements as they are first touched (preallocated, it would cost 16384
+ * cells times the CPUs); the kernel's BPF allocator hands them out from a
+ * small per-CPU cache refilled later, from irq_work, so a burst of new
+ * memcgs reclaiming at once on one CPU can find it empty: the update fails
+ * with ENOMEM though the map has room (seen on 6.12, nine memcgs starting
+ * together).  This map is preallocated, so only a full map fails; it is
+ * small (userspace sizes it by the CPUs, RS_SPILL_CELLS) and userspace adds
+ * a key's cells here to its rs_agg cells.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, RS_SPILL_CELLS_MAX);
+	__type(key, struct rs_agg_key);
+	__type(value, struct rs_agg_value);
+} rs_agg_spill SEC(".maps");
 
 /*
  * Latency histograms: shared, not per-CPU (per-CPU buckets would cost more
@@ -171,8 +200,20 @@ static __always_inline struct rs_agg_value *rs_agg_get(__u64 cgid, __u16 node,
 	val = bpf_map_lookup_elem(&rs_agg, &key);
 	if (val)
 		return val;
-	bpf_map_update_elem(&rs_agg, &key, &rs_zero_agg, BPF_NOEXIST);
-	val = bpf_map_lookup_elem(&rs_agg, &key);
+	if (bpf_map_update_elem(&rs_agg, &key, &rs_zero_agg, BPF_NOEXIST) !=
+	    -ENOMEM) {
+		val = bpf_map_lookup_elem(&rs_agg, &key);
+		if (val) /* made here, or by another CPU meanwhile */
+			return val;
+	}
+	/* no room, or no memory to hand out now: the spill map */
+	val = bpf_map_lookup_elem(&rs_agg_spill, &key);
+	if (val)
+		return val;
+	if (!bpf_map_update_elem(&rs_agg_spill, &key, &rs_zero_agg,
+				 BPF_NOEXIST))
+		rs_stat_add(RS_STAT_AGG_SPILLED, 1);
+	val = bpf_map_lookup_elem(&rs_agg_spill, &key);
 	if (!val)
 		rs_stat_add(RS_STAT_AGG_FULL, 1);
 	return val;

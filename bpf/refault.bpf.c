@@ -19,6 +19,7 @@ static __always_inline void refault_enter(struct rs_task_state *st)
 		return;
 	st->refault_armed = 1;
 	st->refault_tested = 0;
+	st->refault_aging_steps = *(volatile __u64 *)&rs_aging_steps;
 }
 
 RS_PROGS("fentry/workingset_refault", rs_refault_enter, RS_SLOT_REFAULT_ENTER,
@@ -38,7 +39,7 @@ static __always_inline void recent_exit(struct rs_task_state *st, void *ctx,
 {
 	struct lruvec *lruvec = NULL;
 	unsigned long token = 0;
-	__u64 recent = 0;
+	__u64 recent = 0, before;
 	bool workingset = false;
 
 	if (!st || !st->refault_armed)
@@ -52,6 +53,15 @@ static __always_inline void recent_exit(struct rs_task_state *st, void *ctx,
 	st->refault_lruvec = (__u64)lruvec;
 	st->refault_token = token;
 	st->refault_max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+	/*
+	 * The kernel read max_seq between refault_enter and here: an aging
+	 * that ran (or was running) in that time may have moved it since.
+	 * Read after max_seq, so an aging that moved it has been seen
+	 * starting.
+	 */
+	before = st->refault_aging_steps;
+	st->refault_raced =
+		(before & 1) || *(volatile __u64 *)&rs_aging_steps != before;
 	st->refault_recent = recent & 1;
 	st->refault_workingset = workingset;
 	st->refault_tested = 1;
@@ -188,7 +198,9 @@ static __always_inline void refault_count(struct rs_task_state *st,
 	 * reference count, LRU_REFS_WIDTH bits: MAX_NR_TIERS - 2 where the
 	 * page flags have room (include/linux/mmzone.h), which no BTF says.
 	 * So the distance is checked against the kernel's own verdict, and
-	 * a disagreement is counted instead of a bucket.
+	 * a disagreement is counted instead of a bucket; except where an
+	 * aging ran during the test (counted as raced), which can move
+	 * max_seq past the kernel's verdict.
 	 */
 	shift = tiers > 2 ? tiers - 2 : 0;
 	evicted_seq = st->refault_token >> (shift & 7);
@@ -196,7 +208,9 @@ static __always_inline void refault_count(struct rs_task_state *st,
 	if (distance < 0)
 		distance = -distance;
 	ours = distance < rs_lrugen_nr_gens(lruvec);
-	if (ours != (bool)st->refault_recent) {
+	if (st->refault_raced) {
+		rs_add(agg, RS_F_REFAULT_DIST_RACED, 1);
+	} else if (ours != (bool)st->refault_recent) {
 		rs_add(agg, RS_F_REFAULT_DIST_DISAGREE, 1);
 		return;
 	}

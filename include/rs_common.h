@@ -399,7 +399,12 @@ enum rs_reclaimer {
 	  RS_REFAULT_HOOKS,                                                    \
 	  "refaults whose distance from the shadow disagreed with the "        \
 	  "verdict of the kernel (then in no distance bucket): nonzero means " \
-	  "this kernel packs its shadows otherwise")
+	  "this kernel packs its shadows otherwise")                           \
+	X(REFAULT_DIST_RACED, "refault_dist_raced", count, RS_REFAULT_HOOKS,   \
+	  "refaults whose shadow was tested while an aging ran: max_seq may "  \
+	  "have moved between the kernel's read and ours, so the distance "    \
+	  "(its bucket) is the one after the aging, and is not checked "       \
+	  "against the kernel's verdict")
 
 #define RS_FIELD_ENUM(id, key, unit, needs, help) RS_F_##id,
 enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
@@ -498,6 +503,14 @@ struct rs_agg_value {
 };
 
 /*
+ * Cells of the preallocated spill map (bpf/common.bpf.h: rs_agg_spill), per
+ * CPU: about 4 MiB in all however many CPUs, at least 16 and at most 256.
+ */
+#define RS_SPILL_CELLS_MAX 256
+#define RS_SPILL_CELLS_MIN 16
+#define RS_SPILL_BYTES (4U << 20)
+
+/*
  * Attach points ("slots").  Every program is attached RS_COPIES times, and a
  * later copy does the work only when the kernel skipped the earlier ones
  * (see RS_PROGS in bpf/common.bpf.h); variants of one attach point share a
@@ -574,7 +587,8 @@ enum rs_stat {
 	/* RS_STAT_RING_DROPS split by enum rs_event_type (index 0 unused) */
 	RS_STAT_RING_DROPS_TYPE0,
 	RS_STAT_RING_DROPS_TYPE_LAST = RS_STAT_RING_DROPS_TYPE0 + 7,
-	RS_STAT_NAMES_FULL, /* memcg names lost: rs_names full (cgnames.h) */
+	RS_STAT_NAMES_FULL,  /* memcg names lost: rs_names full (cgnames.h) */
+	RS_STAT_AGG_SPILLED, /* cells made in rs_agg_spill (common.bpf.h) */
 	RS_NR_STATS
 };
 
@@ -693,8 +707,10 @@ struct rs_task_state {
 	__u64 refault_lruvec; /* the evicting lruvec, as tested */
 	__u64 refault_token;
 	__u64 refault_max_seq;
+	__u64 refault_aging_steps; /* rs_aging_steps as the refault began */
 	__u8 refault_armed, refault_tested, refault_recent, refault_workingset;
-	__u8 pad8[4];
+	__u8 refault_raced; /* an aging ran, or may have, during the test */
+	__u8 pad8[3];
 };
 
 /*

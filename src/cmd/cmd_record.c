@@ -21,11 +21,12 @@ struct record_opts {
 	bool events;
 	const char *cgroup;
 	__u64 ring_bytes; /* 0: the collector's default */
+	__u64 agg_cells;  /* 0: the collector's default */
 	bool quiet;
 	const char *outcome; /* the workload's outcome records, read at stop */
 };
 
-enum { OPT_RING_SIZE = 0x100, OPT_OUTCOME };
+enum { OPT_RING_SIZE = 0x100, OPT_OUTCOME, OPT_CELLS };
 
 static const struct argp_option options[] = {
 	{"output", 'o', "FILE", 0, "Write to FILE instead of stdout", 0},
@@ -49,6 +50,13 @@ static const struct argp_option options[] = {
 	 "bytes or with K, M or G (default 4M). A larger ring rides out "
 	 "longer consumer stalls; one that stays in the CPU's cache (1M) "
 	 "makes each record cheaper for the reclaiming task",
+	 0},
+	{"cells", OPT_CELLS, "N", 0,
+	 "Room in the kernel for N counter cells, one per memcg, node and "
+	 "kind of reclaimer that reclaimed (default 16384, from 16 to "
+	 "1048576; each costs about 1 KiB times the CPUs in use). Past it a "
+	 "small reserve takes more; what does not fit is counted as "
+	 "agg_full and the recording says its totals fall short",
 	 0},
 	{"outcome", OPT_OUTCOME, "FILE", 0,
 	 "When stopping, copy the workload's own results from FILE into the "
@@ -116,6 +124,13 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_OUTCOME:
 		o->outcome = arg;
+		return 0;
+	case OPT_CELLS:
+		if (rs_parse_u64(arg, 16, 1 << 20, &o->agg_cells))
+			argp_error(state,
+				   "invalid cell count '%s': give a whole "
+				   "number from 16 to 1048576, e.g. 65536",
+				   arg);
 		return 0;
 	default:
 		return rs_cli_parse_default(key, arg, state, &o->common);
@@ -514,6 +529,7 @@ int rs_cmd_record(int argc, char **argv)
 	rs_cli_collector_opts(&o.common, &copts);
 	copts.stream_events = o.events;
 	copts.ring_bytes = (__u32)o.ring_bytes;
+	copts.agg_cells = (__u32)o.agg_cells;
 	s.gauges = true; /* memory.current: the summary's mem_current_avg */
 	rc = 1;
 	if (rs_session_open(&s, &copts))

@@ -261,6 +261,17 @@ static const char *log_reason(char *log, size_t size)
 	return line;
 }
 
+/* The spill map's cells for so many CPUs (RS_SPILL_CELLS_MAX says why). */
+static __u32 spill_cells(int ncpus)
+{
+	size_t per_cell = sizeof(struct rs_agg_value) * (ncpus > 0 ? ncpus : 1);
+	size_t cells = RS_SPILL_BYTES / per_cell;
+
+	return cells < RS_SPILL_CELLS_MIN   ? RS_SPILL_CELLS_MIN
+	       : cells > RS_SPILL_CELLS_MAX ? RS_SPILL_CELLS_MAX
+					    : (__u32)cells;
+}
+
 static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 		     const struct rs_run_info *info,
 		     const struct rs_collector_opts *opts,
@@ -284,6 +295,16 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 	}
 	skel->rodata->rs_wakeup_bytes =
 		bpf_map__max_entries(skel->maps.rs_events) / 4;
+	if (opts->agg_cells) {
+		err = bpf_map__set_max_entries(skel->maps.rs_agg,
+					       opts->agg_cells);
+		if (err)
+			goto fail;
+	}
+	err = bpf_map__set_max_entries(skel->maps.rs_agg_spill,
+				       spill_cells(libbpf_num_possible_cpus()));
+	if (err)
+		goto fail;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
 		for (int k = 0; k < RS_COPIES; k++) {
 			struct bpf_program *p =
@@ -897,21 +918,93 @@ static int map_each(int fd, size_t key_size, size_t value_size, map_entry_fn fn,
 	return err;
 }
 
+/* A cell of the spill map (bpf/common.bpf.h: rs_agg_spill), its CPUs summed. */
+struct spilled_cell {
+	struct rs_agg_key key; /* first: bsearch compares keys */
+	__u64 sum[RS_NR_FIELDS];
+	bool added; /* to its rs_agg cell */
+};
+
 struct snapshot_ctx {
 	struct rs_model *model;
 	int ncpus;
+	struct spilled_cell *spilled; /* sorted by key */
+	size_t nr_spilled, cap_spilled;
 };
+
+static void sum_cpus(const struct snapshot_ctx *sc, const void *value,
+		     __u64 sum[RS_NR_FIELDS])
+{
+	const struct rs_agg_value *percpu = value;
+
+	memset(sum, 0, RS_NR_FIELDS * sizeof(*sum));
+	for (int cpu = 0; cpu < sc->ncpus; cpu++)
+		for (int f = 0; f < RS_NR_FIELDS; f++)
+			sum[f] += percpu[cpu].v[f];
+}
+
+static int cmp_agg_key(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct rs_agg_key));
+}
+
+static int take_spilled(void *ctx, const void *key, const void *value)
+{
+	struct snapshot_ctx *sc = ctx;
+	struct spilled_cell *cell;
+
+	if (!rs_grow((void **)&sc->spilled, &sc->cap_spilled,
+		     sc->nr_spilled + 1, sizeof(*sc->spilled)))
+		return -ENOMEM;
+	cell = &sc->spilled[sc->nr_spilled++];
+	memcpy(&cell->key, key, sizeof(cell->key));
+	sum_cpus(sc, value, cell->sum);
+	cell->added = false;
+	return 0;
+}
 
 static int add_cell(void *ctx, const void *key, const void *value)
 {
 	const struct snapshot_ctx *sc = ctx;
-	const struct rs_agg_value *percpu = value;
-	__u64 sum[RS_NR_FIELDS] = {0};
+	struct spilled_cell *spilled = NULL;
+	__u64 sum[RS_NR_FIELDS];
 
-	for (int cpu = 0; cpu < sc->ncpus; cpu++)
+	sum_cpus(sc, value, sum);
+	if (sc->nr_spilled)
+		spilled = bsearch(key, sc->spilled, sc->nr_spilled,
+				  sizeof(*sc->spilled), cmp_agg_key);
+	if (spilled) {
 		for (int f = 0; f < RS_NR_FIELDS; f++)
-			sum[f] += percpu[cpu].v[f];
+			sum[f] += spilled->sum[f];
+		spilled->added = true;
+	}
 	return rs_model_add(sc->model, key, sum) ? -ENOMEM : 0;
+}
+
+/*
+ * Every counter cell: rs_agg's, each with what its key spilled (read first,
+ * so that a cell spilled while rs_agg is read is counted in the next
+ * snapshot, never twice), and the spilled cells of keys rs_agg lacks.
+ */
+static int read_cells(struct rs_collector *c, struct snapshot_ctx *sc)
+{
+	size_t value_size = c->ncpus * sizeof(struct rs_agg_value);
+	int err;
+
+	sc->nr_spilled = 0;
+	err = map_each(bpf_map__fd(c->skel->maps.rs_agg_spill),
+		       sizeof(struct rs_agg_key), value_size, take_spilled, sc);
+	if (err)
+		return err;
+	qsort(sc->spilled, sc->nr_spilled, sizeof(*sc->spilled), cmp_agg_key);
+	err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
+		       sizeof(struct rs_agg_key), value_size, add_cell, sc);
+	for (size_t i = 0; !err && i < sc->nr_spilled; i++)
+		if (!sc->spilled[i].added &&
+		    rs_model_add(sc->model, &sc->spilled[i].key,
+				 sc->spilled[i].sum))
+			err = -ENOMEM;
+	return err;
 }
 
 static int add_hist(void *ctx, const void *key, const void *value)
@@ -958,10 +1051,8 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	rs_model_begin(m);
 	due = maps_changed(c, all);
 	if (due) {
-		err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
-			       sizeof(struct rs_agg_key),
-			       c->ncpus * sizeof(struct rs_agg_value), add_cell,
-			       &sc);
+		err = read_cells(c, &sc);
+		free(sc.spilled);
 		if (!err)
 			err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
 				       sizeof(struct rs_hist_key),
@@ -1046,6 +1137,8 @@ void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr)
 {
 	qsort(ids, nr, sizeof(*ids), rs_cmp_u64);
 	forget_keys(bpf_map__fd(c->skel->maps.rs_agg), ids, nr,
+		    sizeof(struct rs_agg_key));
+	forget_keys(bpf_map__fd(c->skel->maps.rs_agg_spill), ids, nr,
 		    sizeof(struct rs_agg_key));
 	forget_keys(bpf_map__fd(c->skel->maps.rs_hist), ids, nr,
 		    sizeof(struct rs_hist_key));

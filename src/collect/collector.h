@@ -17,6 +17,7 @@ struct rs_collector;
 struct rs_collector_opts {
 	bool stream_events; /* ring-buffer records, not just aggregates */
 	__u32 ring_bytes;   /* power of two; 0 for the default (4 MiB) */
+	__u32 agg_cells;    /* rs_agg's room; 0 for the default (16384) */
 	bool verbose;	    /* libbpf's debug output */
 	/* turn the kernel's BPF run-time statistics on while open */
 	bool bpf_stats;

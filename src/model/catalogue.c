@@ -406,6 +406,7 @@ const struct rs_row rs_rows[] = {
 	      OUTCOME),
 	FIELD(REFAULT_DIST_DISAGREE, "refault_dist_disagree", RS_LOWER,
 	      OUTCOME),
+	FIELD(REFAULT_DIST_RACED, "refault_dist_raced", RS_NEUTRAL, OUTCOME),
 	FIELD(OOMS, "ooms", RS_LOWER, OUTCOME),
 	{.key = "oom_file_lru",
 	 .unit = "MiB",

@@ -137,6 +137,10 @@ const struct rs_global_stat rs_global_stats[] = {
 	 "counter updates lost: the per-memcg map reached its cap of tracked "
 	 "(memcg, node, reclaimer) cells",
 	 true},
+	{RS_STAT_AGG_SPILLED, "agg_spilled", "agg_map_spilled_total",
+	 "counter cells kept in the reserve map: the per-memcg map was at "
+	 "its cap, or had no memory to hand out at once (totals stay exact)",
+	 false},
 	{RS_STAT_NAMES_FULL, "names_full", "names_map_full_total",
 	 "memcgs made while the naming map was full: named by a cgroupfs scan "
 	 "if they still exist",
