@@ -28,6 +28,7 @@ void rs_sample_of(const double *x, int n, struct rs_sample *s)
 	s->sd = s->n >= 2 ? sqrt(sq / (s->n - 1)) : NAN;
 	s->ci95 = s->n >= 2 ? rs_t_critical(0.05, s->n - 1) * s->sd / sqrt(s->n)
 			    : NAN;
+	s->cv = s->n >= 2 && s->mean != 0 ? s->sd / fabs(s->mean) : NAN;
 	if (!s->n)
 		s->min = s->max = NAN;
 }
@@ -394,15 +395,23 @@ static double perm_detectable(const struct pooled *p, double alpha)
 	return hi;
 }
 
-/* What Welch's test needs to call a difference significant: t_crit * se. */
+/*
+ * What Welch's test needs to call a difference significant: t_crit * se;
+ * with power > 0, what it calls so in that share of repeats, the
+ * one-sided t quantile of the power added (two-sided 2 (1 - power)).
+ */
 static double welch_detectable(const struct rs_sample *a,
-			       const struct rs_sample *b, double alpha)
+			       const struct rs_sample *b, double alpha,
+			       double power)
 {
-	double se, df;
+	double se, df, t;
 
 	if (!welch_se(a, b, &se, &df))
 		return NAN;
-	return se == 0 ? 0 : rs_t_critical(alpha, df) * se;
+	t = rs_t_critical(alpha, df);
+	if (power > 0.5)
+		t += rs_t_critical(2 * (1 - power), df);
+	return se == 0 ? 0 : t * se;
 }
 
 void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
@@ -413,7 +422,7 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 
 	c->test = RS_TEST_NONE;
 	c->resampled = false;
-	c->p = c->p_min = c->detectable = NAN;
+	c->p = c->p_min = c->detectable = c->mde = NAN;
 	rs_sample_of(a, na, &sa);
 	rs_sample_of(b, nb, &sb);
 	if (!sa.n || !sb.n)
@@ -425,7 +434,9 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 			c->test = RS_TEST_WELCH;
 			c->p = welch;
 			c->p_min = 0;
-			c->detectable = welch_detectable(&sa, &sb, alpha);
+			c->detectable = welch_detectable(&sa, &sb, alpha, 0);
+			c->mde = welch_detectable(&sa, &sb, alpha,
+						  RS_MDE_POWER);
 			return;
 		}
 	}
@@ -441,6 +452,7 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 	else if (choose(p.na + p.nb, p.nb) <= RS_PERM_BISECT_SPLITS)
 		c->detectable = perm_detectable(&p, alpha);
 	else
-		c->detectable = welch_detectable(&sa, &sb, alpha);
+		c->detectable = welch_detectable(&sa, &sb, alpha, 0);
+	c->mde = c->detectable;
 	free(p.v);
 }

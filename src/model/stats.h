@@ -16,6 +16,9 @@ struct rs_sample {
 	double mean;
 	double sd;   /* sample standard deviation; NaN with n < 2 */
 	double ci95; /* half-width of the mean's 95% interval; NaN, n < 2 */
+	/* run-to-run coefficient of variation, sd / |mean|; NaN with n < 2
+	 * or a mean of 0 */
+	double cv;
 	double min, max;
 };
 
@@ -77,7 +80,17 @@ struct rs_comparison {
 	 * NaN: none (p_min >= alpha, too few runs), or no test.
 	 */
 	double detectable;
+	/*
+	 * The minimum detectable effect at power RS_MDE_POWER: the difference
+	 * of means the test would call significant at alpha in that share of
+	 * repeats with these sizes and spreads.  Welch: (t(alpha/2) +
+	 * t(1 - power)) * se.  The permutation test: detectable (the shift of
+	 * B's own runs it calls significant).  0 and NaN as detectable.
+	 */
+	double mde;
 };
+
+#define RS_MDE_POWER 0.8
 
 /*
  * Compare b against a at the two-sided level alpha.  counts: the values

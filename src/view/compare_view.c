@@ -306,21 +306,28 @@ static const char *mean_ci(const struct rs_sample *s, int runs, char *buf,
 		snprintf(buf, size, "n/a");
 	else if (isnan(s->ci95))
 		snprintf(buf, size, "%s%s", figure(s->mean, m, sizeof(m)), of);
-	else
+	else if (isnan(s->cv))
 		snprintf(buf, size, "%s ± %s%s", figure(s->mean, m, sizeof(m)),
 			 figure(s->ci95, ci, sizeof(ci)), of);
+	else
+		snprintf(buf, size,
+			 s->cv >= 0.1 ? "%s ± %s, cv %.0f%%%s"
+				      : "%s ± %s, cv %.2g%%%s",
+			 figure(s->mean, m, sizeof(m)),
+			 figure(s->ci95, ci, sizeof(ci)), 100 * s->cv, of);
 	return buf;
 }
 
 /*
  * What the runs could have seen, where they saw no significant change:
- * the smallest change of the mean the test would have called significant
- * with these spreads, in % of A's mean ("any change" without spread).
+ * the minimum detectable effect (the change the test calls significant
+ * in 4 repeats of 5 with these sizes and spreads), in % of A's mean
+ * ("any change" without spread).
  */
 static const char *could_see(const struct row *row, int k, char *buf,
 			     size_t size)
 {
-	double d = row->cmp[k].detectable, a = row->s[0].mean;
+	double d = row->cmp[k].mde, a = row->s[0].mean;
 	char fig[32];
 
 	if (d == 0)
@@ -439,13 +446,16 @@ static void groups_head(FILE *out, const struct rs_group *g, int ng,
 	}
 	fprintf(out,
 		"%s ± half-width of its 95%% confidence interval (Student's "
-		"t), (n=K) where only K runs had a value; change against A "
+		"t), cv the runs' coefficient of variation (sd / mean), "
+		"(n=K) where only K runs had a value; change against A "
 		"with the exact permutation test for counts and yes/no "
 		"outcomes (\"exact p\"), Welch's two-sided t-test for the "
 		"rest, called better or worse only at p < %.2g; otherwise "
-		"what change the runs could have seen, or \"too few runs\" "
+		"the change the runs could have seen (Welch: the minimum "
+		"detectable effect at power %.0f%%; permutation: the shift "
+		"of B's runs it would call significant), or \"too few runs\" "
 		"where no outcome of the runs could reach it%s\n",
-		lead, RS_SIGNIFICANCE, tail);
+		lead, RS_SIGNIFICANCE, 100 * RS_MDE_POWER, tail);
 }
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
@@ -545,13 +555,13 @@ static json_t *comparison_json(const struct row *row, int k)
 	const struct rs_comparison *c = &row->cmp[k];
 	const char *test = test_name(c);
 
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct",
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct",
 			 rs_json_number(row->change[k]), "test",
 			 test ? json_string(test) : json_null(), "p",
 			 rs_json_number(c->p), "p_min",
 			 rs_json_number(c->p_min), "detectable",
-			 rs_json_number(c->detectable), "verdict",
-			 row->verdict[k]);
+			 rs_json_number(c->detectable), "mde",
+			 rs_json_number(c->mde), "verdict", row->verdict[k]);
 }
 
 json_t *rs_groups_json(const struct rs_group *g, int ng,
@@ -604,12 +614,13 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 					json_array_append_new(
 						vals,
 						rs_json_number(row.x[k][r]));
-				e = json_pack("{s:i,s:o,s:o,s:o,s:o}", "n",
+				e = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "n",
 					      row.s[k].n, "mean",
 					      rs_json_number(row.s[k].mean),
 					      "ci95",
 					      rs_json_number(row.s[k].ci95),
 					      "sd", rs_json_number(row.s[k].sd),
+					      "cv", rs_json_number(row.s[k].cv),
 					      "values", vals);
 				if (k)
 					json_object_update_new(

@@ -149,8 +149,33 @@ def near(shown, exact):
 
 
 def cell(text):
-    m = re.fullmatch(r"\s*(-?[0-9.e+-]+)(?: ± ([0-9.e+-]+))?\s*", text)
-    return (float(m.group(1)), float(m.group(2)) if m.group(2) else None) if m else None
+    """(mean, 95% half-width or None, cv in % or None) of a cell."""
+    m = re.fullmatch(r"\s*(-?[0-9.e+-]+)(?: ± ([0-9.e+-]+))?"
+                     r"(?:, cv ([0-9.]+)%)?(?: \(n=\d+\))?\s*", text)
+    if not m:
+        return None
+    return (float(m.group(1)), float(m.group(2)) if m.group(2) else None,
+            float(m.group(3)) if m.group(3) else None)
+
+
+def t_quantile(p_two_sided, df):
+    lo, hi = 0.0, 1000.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_two_sided_p(mid, df) > p_two_sided:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def welch_mde(a, b, power=0.8):
+    """The change Welch's test calls significant at 0.05 in that share of
+    repeats: (t(0.05) + t(2 (1 - power))) * se, its own t quantiles."""
+    (na, _, sa, _), (nb, _, sb, _) = a, b
+    va, vb = sa * sa / na, sb * sb / nb
+    df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
+    return (t_quantile(0.05, df) + t_quantile(2 * (1 - power), df)) * math.sqrt(va + vb)
 
 
 def check_table(out, workload, sec):
@@ -191,6 +216,13 @@ def check_table(out, workload, sec):
             check(near(got[0], s[1]), f"{workload} {metric} {letter}: mean {got[0]} == {s[1]:.6g}")
             if s[3] is not None:
                 check(near(got[1], s[3]), f"{workload} {metric} {letter}: 95% half-width {got[1]} == {s[3]:.6g}")
+            if s[2] is not None and s[1] != 0:
+                cv = 100 * s[2] / abs(s[1])
+                # whole percents from 10% up, two significant digits below
+                tol = 0.51 if cv >= 9.95 else \
+                    0 if cv == 0 else 0.051 * 10 ** math.floor(math.log10(cv)) + 1e-12
+                check(got[2] is not None and abs(got[2] - cv) <= tol,
+                      f"{workload} {metric} {letter}: cv {got[2]}% == {cv:.3g}%")
             checked += 1
             if i == 0 or "A" not in samples:
                 continue
@@ -214,6 +246,13 @@ def check_table(out, workload, sec):
                 called = "better" in change or "worse" in change or \
                     "higher" in change or "lower" in change
                 check(called == (p < 0.05), f"{workload} {metric} {letter}: verdict only at p < 0.05 ({change})")
+                m = re.search(r"could see ±([0-9.e+]+)%", change)
+                if m and p_min == 0 and samples["A"][1] != 0:
+                    mde = 100 * welch_mde(samples["A"], s) / abs(samples["A"][1])
+                    shown = float(m.group(1))
+                    check(abs(shown - mde) <= max(0.51, 0.006 * mde),
+                          f"{workload} {metric} {letter}: the minimum detectable "
+                          f"effect at power 0.8 {shown}% == {mde:.3g}%")
     check(checked >= 6, f"{workload}: {checked} cells recomputed from the recordings")
 
 

@@ -38,9 +38,20 @@ static void samples(void **state)
 	near(s.ci95, 2.7764 * sqrt(2.5) / sqrt(5), 1e-3);
 	near(s.min, 1, 0);
 	near(s.max, 5, 0);
+	near(s.cv, sqrt(2.5) / 3, 1e-12);
 	rs_sample_of(x, 1, &s);
 	assert_int_equal(s.n, 1);
-	assert_true(isnan(s.ci95) && isnan(s.sd));
+	assert_true(isnan(s.ci95) && isnan(s.sd) && isnan(s.cv));
+	{
+		/* a mean of 0 has no coefficient of variation; a negative
+		 * mean's is of its size */
+		const double z[] = {-1, 1}, neg[] = {-2, -4};
+
+		rs_sample_of(z, 2, &s);
+		assert_true(isnan(s.cv));
+		rs_sample_of(neg, 2, &s);
+		near(s.cv, sqrt(2) / 3, 1e-12);
+	}
 }
 
 static void welch(void **state)
@@ -149,6 +160,10 @@ static void comparison(void **state)
 	rs_compare(a, 3, b, 3, false, 0.05, &c);
 	assert_int_equal(c.test, RS_TEST_WELCH);
 	near(c.detectable, 2.7764 * sqrt(2.0 / 3), 1e-3);
+	/* the minimum detectable effect at power 0.8 adds the one-sided
+	 * 80% quantile of t with 4 df (0.9410): a change that large is
+	 * called significant in 4 repeats of 5 */
+	near(c.mde, (2.7764 + 0.9410) * sqrt(2.0 / 3), 1e-3);
 	/* counts with spread, 5 a side: the detectable shift is where the
 	 * permutation p falls under 0.05; at that shift it does, just
 	 * below it it does not */
@@ -158,6 +173,8 @@ static void comparison(void **state)
 
 		rs_compare(x, 5, y, 5, true, 0.05, &c);
 		assert_true(c.detectable > 0 && c.detectable < 10);
+		/* the permutation test's: the shift of B's own runs */
+		near(c.mde, c.detectable, 0);
 		for (int i = 0; i < 5; i++)
 			shifted[i] = x[i] + c.detectable * 1.001;
 		assert_true(rs_perm_p(x, 5, shifted, 5) < 0.05);
