@@ -78,7 +78,7 @@ APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: viewtest demo labtest labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -170,7 +170,7 @@ lint: $(SKELS)
 # On a fresh machine the tools come first, so the rest runs in a new make.
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint viewtest installtest debtest promtest hosttest benchsmoke vmtest reporttest labtest labsmoke
+tests: unit fuzz sanitize lint viewtest installtest debtest promtest hosttest benchsmoke vmtest reporttest labtest kerneltest labsmoke
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), the
@@ -211,6 +211,22 @@ viewtest: $(OUT)/reclaimscope
 
 labtest: $(OUT)/reclaimscope
 	python3 tests/lab/test_lab.py $(OUT)/reclaimscope
+
+# Kernels from source up to the compiler (scripts/build-kernel): bad
+# patches refused, sid's source fetched, seed 011's patches applied, the
+# guest config generated.  About a minute with the source cached.
+kerneltest:
+	python3 tests/lab/test_build_kernel.py
+
+# Seed 011 judged from its own patch (not in make test: two kernel builds,
+# about half an hour each on 2 cores the first time, then ccache): sid's
+# source with x86's old prefaulted PTEs and 011's base, against the same
+# plus the seed's patch, under the stride workload (fio), 3 smoke runs each.
+LAB_011_BASE = src:sid+scripts/patches/x86-old-prefaulted-ptes.patch+scripts/patches/011-base-7.2-activate-in-fault.patch
+labkernel: $(OUT)/reclaimscope $(OUT)/rs-workload $(OUT)/rs-labload
+	scripts/lab -k before=$(LAB_011_BASE) \
+		-k 011=$(LAB_011_BASE)+scripts/patches/011-mm-mglru-use-folio-mark-accessed.patch \
+		-w stride -l mglru -n $(or $(N),3) -s $(or $(SIZE),smoke) -o $(OUT)/lab-011
 
 # The reclaim lab at its smallest (two kernels x the writeback workload x
 # two runs, smoke sizes): the report's cells recomputed from its recordings.

@@ -9,7 +9,8 @@ build=(make gcc clang bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
 test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 	zstd gzip dmsetup prometheus tmux curl systemd man-db chromium
 	libclang-rt-14-dev wrk cppcheck clang-tidy bash-completion
-	debhelper dpkg-dev fakeroot lintian debootstrap valgrind time)
+	debhelper dpkg-dev fakeroot lintian debootstrap valgrind time
+	fio git ccache flex bison bc dwarves libssl-dev)
 
 # `install-deps.sh --bench`: also the peers make bench compares us with
 bench=()
