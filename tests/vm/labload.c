@@ -10,11 +10,12 @@
  * by $RS_OUTCOME (stdout if unset), for `record --outcome`:
  *
  *   writeback MEMCG PATH MB        write MB to PATH in 1 MiB writes, no sync
- *   aging MEMCG DIR READERS ANONS ANON_MB ITERATIONS
- *                                  READERS read their own file in DIR (file0..)
- *                                  through mmap, pausing 120 ms per pass;
- *                                  ANONS allocate, touch and free ANON_MB;
- *                                  ITERATIONS rounds each
+ *   aging MEMCG FILE READERS ANONS ANON_MB ITERATIONS BATCH_MB
+ *                                  READERS all read FILE through mmap,
+ *                                  ITERATIONS passes each, pausing 120 ms
+ *                                  after every BATCH_MB; ANONS allocate,
+ *                                  touch and free ANON_MB over and over
+ *                                  until the readers are done
  *   ycsb MEMCG PATH SECONDS WORKERS
  *                                  4 KiB reads (95 %) and writes (5 %) at
  *                                  zipfian offsets of PATH, each timed
@@ -58,6 +59,7 @@
 /* What workers share with the parent: survives a worker's OOM kill. */
 struct shared {
 	uint64_t progress[MAX_WORKERS]; /* requests, iterations or passes */
+	int readers_left; /* aging: readers not yet done (the anons stop) */
 	uint64_t bytes[MAX_WORKERS];
 	uint64_t lat[POWERS * SUB];
 	uint64_t lat_sum_ns, lat_n;
@@ -334,38 +336,48 @@ static void do_writeback(const char *memcg, const char *path, long mb)
 
 /* --- aging: the file/anon mix that OOM-killed MGLRU ---------------------- */
 
-static const char *ag_dir;
-static long ag_anon_mb, ag_iterations;
+static const char *ag_file;
+static long ag_anon_mb, ag_iterations, ag_batch_mb;
 
+/*
+ * The cover letter's reader: "workers that keep reading the given file
+ * using mmap, and pauses for 120ms after one file read batch".  Every
+ * reader reads the one file, a pass of it an iteration.
+ */
 static void ag_reader(int idx)
 {
-	char path[512];
 	struct stat st;
 	volatile unsigned char sum = 0;
 	unsigned char *p;
+	off_t batch = (off_t)ag_batch_mb << 20;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/file%d", ag_dir, idx);
-	fd = open(path, O_RDONLY);
+	fd = open(ag_file, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
-		die(path);
+		die(ag_file);
 	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
 	for (long it = 0; it < ag_iterations; it++) {
-		for (off_t off = 0; off < st.st_size; off += PAGE)
+		for (off_t off = 0; off < st.st_size; off += PAGE) {
 			sum += p[off];
+			if ((off + PAGE) % batch == 0)
+				usleep(120 * 1000); /* the pause per batch */
+		}
 		sh->progress[idx]++;
-		usleep(120 * 1000); /* the reproducer's pause per batch */
 	}
 	(void)sum;
+	__atomic_sub_fetch(&sh->readers_left, 1, __ATOMIC_SEQ_CST);
 }
 
+/* "another set of workers that keep allocating and freeing a given size
+ * of anonymous memory", for as long as a reader reads */
 static void ag_anon(int idx)
 {
 	size_t size = (size_t)ag_anon_mb << 20;
 
-	for (long it = 0; it < ag_iterations; it++) {
+	for (long it = 0; __atomic_load_n(&sh->readers_left, __ATOMIC_SEQ_CST);
+	     it++) {
 		unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -378,8 +390,8 @@ static void ag_anon(int idx)
 	}
 }
 
-static void do_aging(const char *memcg, const char *dir, long readers,
-		     long anons, long anon_mb, long iterations)
+static void do_aging(const char *memcg, const char *file, long readers,
+		     long anons, long anon_mb, long iterations, long batch_mb)
 {
 	struct worker w[MAX_WORKERS];
 	int n = 0;
@@ -387,18 +399,30 @@ static void do_aging(const char *memcg, const char *dir, long readers,
 	uint64_t done = UINT64_MAX, total = 0;
 
 	workers_in_range(readers + anons);
-	ag_dir = dir;
+	ag_file = file;
 	ag_anon_mb = anon_mb;
 	ag_iterations = iterations;
+	ag_batch_mb = batch_mb;
+	sh->readers_left = (int)readers;
 	for (int i = 0; i < readers; i++, n++)
 		spawn(&w[n], memcg, ag_reader, n);
 	for (int i = 0; i < anons; i++, n++)
 		spawn(&w[n], memcg, ag_anon, n);
-	reap(w, n);
+	/* a reader killed (the OOM killer) never says it is done: say it
+	 * for it, so that the anons stop once no reader reads */
+	for (int i = 0; i < readers; i++) {
+		reap(&w[i], 1);
+		if (w[i].exit_status >= 128)
+			__atomic_sub_fetch(&sh->readers_left, 1,
+					   __ATOMIC_SEQ_CST);
+	}
+	reap(&w[readers], (int)anons);
 	took = now() - t;
-	/* iterations every worker finished: the reproducer's "Finished N" */
-	for (int i = 0; i < n; i++) {
+	/* passes every reader finished: the reproducer's "Finished N
+	 * iterations" (an OOM-killed reader's stop short) */
+	for (int i = 0; i < readers; i++)
 		done = sh->progress[i] < done ? sh->progress[i] : done;
+	for (int i = 0; i < n; i++) {
 		total += sh->progress[i];
 	}
 	workload_record("aging", memcg, w, n, took);
@@ -632,8 +656,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rs-labload writeback MEMCG PATH MB\n"
-		"       rs-labload aging MEMCG DIR READERS ANONS ANON_MB "
-		"ITERATIONS\n"
+		"       rs-labload aging MEMCG FILE READERS ANONS ANON_MB "
+		"ITERATIONS BATCH_MB\n"
 		"       rs-labload ycsb MEMCG PATH SECONDS WORKERS\n"
 		"       rs-labload tenants PARENT MEMCGS WORKERS ANON_MB DIR "
 		"SECONDS\n"
@@ -656,9 +680,9 @@ int main(int argc, char **argv)
 		die(outcome);
 	if (!strcmp(argv[1], "writeback") && argc == 5)
 		do_writeback(argv[2], argv[3], number(argv[4]));
-	else if (!strcmp(argv[1], "aging") && argc == 8)
+	else if (!strcmp(argv[1], "aging") && argc == 9)
 		do_aging(argv[2], argv[3], number(argv[4]), number(argv[5]),
-			 number(argv[6]), number(argv[7]));
+			 number(argv[6]), number(argv[7]), number(argv[8]));
 	else if (!strcmp(argv[1], "ycsb") && argc == 6)
 		do_ycsb(argv[2], argv[3], number(argv[4]), number(argv[5]));
 	else if (!strcmp(argv[1], "tenants") && argc == 8)
