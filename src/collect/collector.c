@@ -996,7 +996,9 @@ static int read_cells(struct rs_collector *c, struct snapshot_ctx *sc)
 		       sizeof(struct rs_agg_key), value_size, take_spilled, sc);
 	if (err)
 		return err;
-	qsort(sc->spilled, sc->nr_spilled, sizeof(*sc->spilled), cmp_agg_key);
+	if (sc->nr_spilled) /* none, mostly: then no array at all */
+		qsort(sc->spilled, sc->nr_spilled, sizeof(*sc->spilled),
+		      cmp_agg_key);
 	err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
 		       sizeof(struct rs_agg_key), value_size, add_cell, sc);
 	for (size_t i = 0; !err && i < sc->nr_spilled; i++)
