@@ -435,8 +435,8 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 			c->p = welch;
 			c->p_min = 0;
 			c->detectable = welch_detectable(&sa, &sb, alpha, 0);
-			c->mde = welch_detectable(&sa, &sb, alpha,
-						  RS_MDE_POWER);
+			c->mde =
+				welch_detectable(&sa, &sb, alpha, RS_MDE_POWER);
 			return;
 		}
 	}
