@@ -155,8 +155,10 @@ class BadInput(unittest.TestCase):
                                "swap.c")) as f:
             self.assertIn("line 3 at last\n", f.read())
         # the source tree the build copied is untouched
-        with open(os.path.join(self.cache, "src", os.listdir(
-                os.path.join(self.cache, "src"))[0], "mm", "swap.c")) as f:
+        commit = subprocess.run(["git", "-C", self.tree, "rev-parse", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
+        with open(os.path.join(self.cache, "src", f"git-{commit}", "mm",
+                               "swap.c")) as f:
             self.assertEqual(f.read(), SWAP_C)
 
     def test_plus_in_file_name(self):
