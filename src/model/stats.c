@@ -397,21 +397,23 @@ static double perm_detectable(const struct pooled *p, double alpha)
 
 /*
  * What Welch's test needs to call a difference significant: t_crit * se;
- * with power > 0, what it calls so in that share of repeats, the
- * one-sided t quantile of the power added (two-sided 2 (1 - power)).
+ * and into *mde what it calls so in RS_MDE_POWER of repeats, the one-sided
+ * t quantile of the power added (two-sided 2 (1 - power)).
  */
 static double welch_detectable(const struct rs_sample *a,
 			       const struct rs_sample *b, double alpha,
-			       double power)
+			       double *mde)
 {
 	double se, df, t;
 
+	*mde = NAN;
 	if (!welch_se(a, b, &se, &df))
 		return NAN;
+	if (se == 0)
+		return *mde = 0;
 	t = rs_t_critical(alpha, df);
-	if (power > 0.5)
-		t += rs_t_critical(2 * (1 - power), df);
-	return se == 0 ? 0 : t * se;
+	*mde = (t + rs_t_critical(2 * (1 - RS_MDE_POWER), df)) * se;
+	return t * se;
 }
 
 void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
@@ -434,9 +436,8 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 			c->test = RS_TEST_WELCH;
 			c->p = welch;
 			c->p_min = 0;
-			c->detectable = welch_detectable(&sa, &sb, alpha, 0);
-			c->mde =
-				welch_detectable(&sa, &sb, alpha, RS_MDE_POWER);
+			c->detectable =
+				welch_detectable(&sa, &sb, alpha, &c->mde);
 			return;
 		}
 	}
@@ -452,7 +453,7 @@ void rs_compare(const double *a, int na, const double *b, int nb, bool counts,
 	else if (choose(p.na + p.nb, p.nb) <= RS_PERM_BISECT_SPLITS)
 		c->detectable = perm_detectable(&p, alpha);
 	else
-		c->detectable = welch_detectable(&sa, &sb, alpha, 0);
-	c->mde = c->detectable;
+		c->detectable = welch_detectable(&sa, &sb, alpha, &c->mde);
+	c->mde = c->detectable; /* the permutation test's: B's own shift */
 	free(p.v);
 }

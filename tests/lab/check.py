@@ -49,14 +49,7 @@ def t_two_sided_p(t, df):
 
 
 def t_critical(df):
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if t_two_sided_p(mid, df) > 0.05:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    return t_quantile(0.05, df)
 
 
 def recording_values(path):
