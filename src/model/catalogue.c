@@ -454,6 +454,13 @@ const struct rs_row rs_rows[] = {
 	    WORKER_MEAN, "the workers' mean progress"),
 	OUT("worker_fairness", "Jain's index of progress", RS_HIGHER, PROGRESS,
 	    WORKER_JAIN, "how evenly the workers progressed (1: evenly)"),
+	OUT("pgpgin", "KiB", RS_LOWER, PGPGIN_KIB, SUM,
+	    "KiB read from block devices while the workload ran (the "
+	    "machine's /proc/vmstat pgpgin, as the series' cover letter "
+	    "counts it)"),
+	OUT("pgpgout", "KiB", RS_NEUTRAL, PGPGOUT_KIB, SUM,
+	    "KiB written to block devices while the workload ran "
+	    "(/proc/vmstat pgpgout)"),
 	OUT("oom_killed", "processes", RS_LOWER, OOM_KILLED, TRUE,
 	    "the workload's processes OOM-killed"),
 	OUT("failed", "processes (exit != 0, not OOM)", RS_LOWER, EXIT_STATUS,
@@ -563,7 +570,10 @@ bool rs_row_counts(int i)
 	case RS_ROW_OUTCOME:
 		return row->combine == RS_OUT_COMBINE_TRUE ||
 		       row->combine == RS_OUT_COMBINE_FAILED ||
-		       row->out == RS_OUT_ITERATIONS || row->out == RS_OUT_OPS;
+		       row->out == RS_OUT_ITERATIONS ||
+		       row->out == RS_OUT_OPS ||
+		       row->out == RS_OUT_PGPGIN_KIB ||
+		       row->out == RS_OUT_PGPGOUT_KIB;
 	default:
 		return false;
 	}

@@ -473,6 +473,8 @@ const char *const rs_outcome_keys[RS_NR_OUTCOME_KEYS] = {
 	[RS_OUT_LAT_P99_MS] = "lat_p99_ms",
 	[RS_OUT_ITERATIONS] = "iterations",
 	[RS_OUT_PROGRESS] = "progress",
+	[RS_OUT_PGPGIN_KIB] = "pgpgin_kib",
+	[RS_OUT_PGPGOUT_KIB] = "pgpgout_kib",
 };
 
 /* The entry of (workload, worker), made if new; NULL with the error set. */

@@ -116,6 +116,8 @@ enum rs_outcome_key {
 	RS_OUT_LAT_P99_MS,
 	RS_OUT_ITERATIONS,
 	RS_OUT_PROGRESS,
+	RS_OUT_PGPGIN_KIB,  /* KiB read from block devices over the run */
+	RS_OUT_PGPGOUT_KIB, /* KiB written to them */
 	RS_NR_OUTCOME_KEYS
 };
 /* the record's key of each (rs_outcome_keys[RS_OUT_OPS] is "ops") */

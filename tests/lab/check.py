@@ -78,7 +78,8 @@ def recording_values(path):
     if isolated:
         v["efficiency"] = 100.0 * v["reclaimed"] / isolated
     for key, name in (("mb_per_s", "mb_per_s"), ("ops_per_s", "ops_per_s"),
-                      ("iterations", "iterations")):
+                      ("iterations", "iterations"), ("pgpgin_kib", "pgpgin"),
+                      ("pgpgout_kib", "pgpgout")):
         have = [o[key] for o in whole if o.get(key) is not None]
         if have:
             v[name] = sum(have)
@@ -103,7 +104,8 @@ def sample(xs):
 # the report's rows that count something: judged by the permutation test
 COUNTS = {"scanned", "reclaimed", "refaults", "oom_kills", "passes",
           "agings", "flusher_wakeups", "throttles", "memcg_reclaims",
-          "direct_reclaims", "iterations", "ops", "oom_killed", "failed"}
+          "direct_reclaims", "iterations", "ops", "oom_killed", "failed",
+          "pgpgin", "pgpgout"}
 
 
 def welch(a, b):

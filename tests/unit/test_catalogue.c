@@ -114,6 +114,7 @@ static const char records[] =
 	"{'type':'outcome','workload':'w','memcg':'" PATH "','ops':10,"
 	"'ops_per_s':5,'mb_per_s':2,'lat_mean_ms':1,'lat_p50_ms':1,"
 	"'lat_p95_ms':2,'lat_p99_ms':3,'iterations':4,'exit_status':0,"
+	"'pgpgin_kib':7,'pgpgout_kib':8,"
 	"'oom_killed':false}\n"
 	"{'type':'outcome','workload':'w','memcg':'" PATH "','worker':0,"
 	"'progress':10,'exit_status':0,'oom_killed':false}\n"

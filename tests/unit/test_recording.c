@@ -443,6 +443,9 @@ static void outcomes(void **state)
 		"\"lat_hist\":[[1048576,3],[2097152,1]]}\n"
 		"{\"type\":\"outcome\",\"workload\":\"ycsb\",\"exit_status\":0,"
 		"\"oom_killed\":false}\n"
+		/* lab.sh's line of what the machine read and wrote, merged */
+		"{\"type\":\"outcome\",\"workload\":\"ycsb\","
+		"\"pgpgin_kib\":123456,\"pgpgout_kib\":789}\n"
 		"{\"type\":\"outcome\",\"workload\":\"t\",\"worker\":0,"
 		"\"memcg\":\"/w0\",\"progress\":100}\n"
 		"{\"type\":\"outcome\",\"workload\":\"t\",\"worker\":1,"
@@ -463,6 +466,8 @@ static void outcomes(void **state)
 	rs_recording_total(&r, &total);
 	assert_true(rs_rec_row_value(&r, &total, metric("ops_per_s")) == 1000);
 	assert_true(rs_rec_row_value(&r, &total, metric("lat_p99")) == 4.5);
+	assert_true(rs_rec_row_value(&r, &total, metric("pgpgin")) == 123456);
+	assert_true(rs_rec_row_value(&r, &total, metric("pgpgout")) == 789);
 	assert_true(rs_rec_row_value(&r, &total, metric("worker_progress")) ==
 		    200);
 	/* Jain's index of 100 and 300: 400^2 / (2 * 100000) */

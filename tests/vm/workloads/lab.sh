@@ -64,8 +64,16 @@ if [ "$(param demo)" = 1 ]; then
 	TAIL_PID=$!
 	echo "demo: $WORKLOAD starts; top's frames every second" >/dev/console
 fi
+# what the machine read and wrote while the workload ran (the cover
+# letter's pgpgin and pgpgout: /proc/vmstat, KiB), an outcome of its own
+# that the reader merges into the workload's
+vmstat_kib() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+pgpgin0=$(vmstat_kib pgpgin) pgpgout0=$(vmstat_kib pgpgout)
 # the workload's failure (an OOM kill) is its outcome, not the run's
 workload_run || log "the workload exited $?"
+printf '{"type":"outcome","workload":"%s","pgpgin_kib":%s,"pgpgout_kib":%s}\n' \
+	"$WORKLOAD" $(($(vmstat_kib pgpgin) - pgpgin0)) \
+	$(($(vmstat_kib pgpgout) - pgpgout0)) >>"$RS_OUTCOME"
 if [ -n "${TOP_PID:-}" ]; then
 	sleep 2 # the frame with the workload's end
 	kill -INT $TOP_PID
