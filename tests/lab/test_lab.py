@@ -59,7 +59,8 @@ version = open(os.path.join(kdir, "version")).read().strip()
 run = int(os.path.basename(d).split("-")[1])
 with open(log, "a") as f:
     f.write(json.dumps({"kdir": kdir, "image": image, "dir": d,
-                        "args": sys.argv[3:]}) + "\n")
+                        "args": sys.argv[3:],
+                        "clock": os.environ.get("RS_VM_CLOCK")}) + "\n")
 os.makedirs(os.path.join(d, "results"), exist_ok=True)
 lines = []
 for line in open(os.environ["FAKE_TEMPLATE"]):
@@ -264,6 +265,35 @@ class LabTest(unittest.TestCase):
         self.lab_main(*common, "-s", "smoke")
         self.assertEqual(len(self.boots()), 2)
 
+    def test_kept_runs_of_another_clock_are_not_kept(self):
+        a = self.kernel("k1", "6.18.0", 10)
+        b = self.kernel("k2", "7.2.0", 50)
+        common = ["-k", f"a={a}", "-k", f"b={b}", "-w", "writeback", "-l", "mglru", "-n", "1"]
+        # under TCG the counted clock is the default
+        self.lab_main(*common)
+        self.assertEqual([x["clock"] for x in self.boots()], ["icount", "icount"])
+        self.lab_main(*common, "--clock", "icount")
+        self.assertEqual(len(self.boots()), 2, "kept")
+        self.lab_main(*common, "--clock", "real", "--redo-mismatched")
+        self.assertEqual([x["clock"] for x in self.boots()[2:]], ["real", "real"])
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main(*common, "--clock", "icount")
+        self.assertIn("clock real, not icount", e.exception.stderr)
+        self.assertEqual(len(self.boots()), 4, "refused before booting")
+        # a run made before the lab had --clock ran on the real clock
+        for meta in glob.glob(os.path.join(self.out, "runs", "*", "*", "*", "run.json")):
+            with open(meta) as f:
+                info = json.load(f)
+            del info["clock"]
+            with open(meta, "w") as f:
+                json.dump(info, f)
+        self.lab_main(*common, "--clock", "real")
+        self.assertEqual(len(self.boots()), 4, "kept")
+        self.lab_main(*common, "--redo-mismatched")
+        self.assertEqual([x["clock"] for x in self.boots()[4:]], ["icount", "icount"])
+        with open(os.path.join(self.out, "report.md")) as f:
+            self.assertIn("clock icount (2^3 ns per instruction)", f.read())
+
     # 5
     def test_every_kernel_and_lru_booted_is_reported(self):
         specs = [f"{n}={self.kernel(n, v, m)}" for n, v, m in
@@ -396,7 +426,10 @@ class BootTest(unittest.TestCase):
             os.chmod(os.path.join(bindir, tool), 0o755)
         self.log = os.path.join(self.tmp, "qemu.ndjson")
         self.env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
-                        FAKE_QEMU_LOG=self.log, RS_VM_ACCEL="tcg")
+                        FAKE_QEMU_LOG=self.log, RS_VM_ACCEL="tcg",
+                        # the tools disk copies the host's fio and PostgreSQL:
+                        # a minute per test, and not what these tests test
+                        RS_VM_TOOLS="none")
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -414,15 +447,44 @@ class BootTest(unittest.TestCase):
                 fh.write(text)
         return kdir
 
-    def boot(self, kdir, name):
+    def qemu_args(self, kdir, name, **env):
+        """The boot's exit status and stderr, and what qemu was given."""
         d = os.path.join(self.tmp, "runs", name)
         p = subprocess.run([os.path.join(self.top, "tests", "vm", "boot"), kdir, d,
-                            "rs.workload=writeback"], env=self.env,
+                            "rs.workload=writeback"], env=dict(self.env, **env),
                            capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        with open(self.log) as f:
-            args = [json.loads(line) for line in f][-1]
+        args = None
+        if os.path.exists(self.log):
+            with open(self.log) as f:
+                args = [json.loads(line) for line in f][-1]
+            os.remove(self.log)
+        return p.returncode, p.stderr, args
+
+    def boot(self, kdir, name):
+        rc, err, args = self.qemu_args(kdir, name)
+        self.assertEqual(rc, 0, err)
         return args[args.index("-initrd") + 1]
+
+    def test_the_clock_is_real_or_counted_instructions(self):
+        k = self.kdir("k1", "7.2.0")
+        rc, err, args = self.qemu_args(k, "real")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("tcg,thread=multi", args)
+        self.assertNotIn("-icount", args)
+        rc, err, args = self.qemu_args(k, "icount", RS_VM_CLOCK="icount")
+        self.assertEqual(rc, 0, err)
+        # icount runs on one TCG thread; no host time while idle
+        self.assertIn("tcg,thread=single", args)
+        self.assertEqual(args[args.index("-icount") + 1], "shift=3,sleep=off")
+        rc, err, args = self.qemu_args(k, "shift", RS_VM_CLOCK="icount", RS_VM_ICOUNT_SHIFT="5")
+        self.assertEqual(args[args.index("-icount") + 1], "shift=5,sleep=off")
+        for env, says in (({"RS_VM_CLOCK": "wall"}, "real or icount, not 'wall'"),
+                          ({"RS_VM_CLOCK": "icount", "RS_VM_ACCEL": "kvm"}, "needs TCG"),
+                          ({"RS_VM_CLOCK": "icount", "RS_VM_ICOUNT_SHIFT": "11"}, "0 to 10"),
+                          ({"RS_VM_CLOCK": "icount", "RS_VM_ICOUNT_SHIFT": "x"}, "0 to 10")):
+            rc, err, args = self.qemu_args(k, "bad", **env)
+            self.assertEqual((rc, args), (2, None), env)
+            self.assertIn(says, err)
 
     # 3
     def test_initramfs_is_the_kernel_folders_not_the_versions(self):

@@ -7,7 +7,10 @@
  * that join MEMCG (a path under the cgroup v2 mount, e.g. /wb) before they
  * touch memory.  When they are done it writes `outcome` records (the
  * workload, then each worker; docs/recording-format.md) to the file named
- * by $RS_OUTCOME (stdout if unset), for `record --outcome`:
+ * by $RS_OUTCOME (stdout if unset), for `record --outcome`.  (ycsb and
+ * stride run real programs instead: PostgreSQL's pgbench and fio, from
+ * the tools disk.)
+ *
  *
  *   writeback MEMCG PATH MB        write MB to PATH in 1 MiB writes, no sync
  *   aging MEMCG FILE READERS ANONS ANON_MB ITERATIONS BATCH_MB
@@ -16,17 +19,12 @@
  *                                  after every BATCH_MB; ANONS allocate,
  *                                  touch and free ANON_MB over and over
  *                                  until the readers are done
- *   ycsb MEMCG PATH SECONDS WORKERS
- *                                  4 KiB reads (95 %) and writes (5 %) at
- *                                  zipfian offsets of PATH, each timed
  *   tenants PARENT MEMCGS WORKERS ANON_MB DIR SECONDS
  *                                  MEMCGS memcgs PARENT/t0.. of WORKERS
  *                                  workers each; a worker holds ANON_MB of
  *                                  anon and its file in DIR (tenant0..) and
  *                                  serves requests (touch a random
  *                                  sixteenth of both), each timed
- *   stride MEMCG PATH SECONDS KB   4 KiB of every KB KiB of PATH through
- *                                  mmap, over and over
  *
  * Latencies go into log-linear buckets (64 per power of two): a quantile
  * is its bucket's upper bound, within 1.6 % of the value.
@@ -432,106 +430,6 @@ static void do_aging(const char *memcg, const char *file, long readers,
 	worker_records("aging", w, n);
 }
 
-/* --- ycsb: zipfian reads and updates of a file larger than the memcg ----- */
-
-static const char *ycsb_path;
-static double ycsb_end;
-
-/*
- * Zipfian ranks with YCSB's constant 0.99 (Gray et al., "Quickly
- * generating billion-record synthetic databases"), scattered over the file
- * by a hash as YCSB's ScrambledZipfianGenerator does.
- */
-struct zipf {
-	uint64_t n;
-	double theta, alpha, zetan, eta;
-};
-
-static void zipf_init(struct zipf *z, uint64_t n)
-{
-	double zeta2 = 1 + pow(0.5, 0.99);
-
-	z->n = n;
-	z->theta = 0.99;
-	z->zetan = 0;
-	for (uint64_t i = 1; i <= n; i++)
-		z->zetan += 1 / pow((double)i, z->theta);
-	z->alpha = 1 / (1 - z->theta);
-	z->eta = (1 - pow(2.0 / (double)n, 1 - z->theta)) /
-		 (1 - zeta2 / z->zetan);
-}
-
-static uint64_t zipf_next(const struct zipf *z, double u)
-{
-	double uz = u * z->zetan;
-
-	if (uz < 1)
-		return 0;
-	if (uz < 1 + pow(0.5, z->theta))
-		return 1;
-	return (uint64_t)((double)z->n *
-			  pow(z->eta * u - z->eta + 1, z->alpha)) %
-	       z->n;
-}
-
-static uint64_t fnv(uint64_t v)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (int i = 0; i < 8; i++) {
-		h ^= v & 0xff;
-		h *= 0x100000001b3ULL;
-		v >>= 8;
-	}
-	return h;
-}
-
-static void ycsb_worker(int idx)
-{
-	char buf[PAGE];
-	struct stat st;
-	struct zipf z;
-	unsigned int seed = 0x5eed + idx;
-	int fd = open(ycsb_path, O_RDWR);
-
-	if (fd < 0 || fstat(fd, &st))
-		die(ycsb_path);
-	zipf_init(&z, st.st_size / PAGE);
-	while (now() < ycsb_end) {
-		uint64_t page =
-			fnv(zipf_next(&z, rand_r(&seed) / (RAND_MAX + 1.0))) %
-			z.n;
-		bool update = rand_r(&seed) % 100 < 5;
-		double t = now();
-		ssize_t done = update ? pwrite(fd, buf, PAGE, page * PAGE)
-				      : pread(fd, buf, PAGE, page * PAGE);
-
-		if (done != (ssize_t)PAGE)
-			die(update ? "pwrite" : "pread");
-		lat_add(now() - t);
-		sh->progress[idx]++;
-	}
-}
-
-static void do_ycsb(const char *memcg, const char *path, long seconds,
-		    long workers)
-{
-	struct worker w[MAX_WORKERS];
-	double t = now(), took;
-
-	workers_in_range(workers);
-	ycsb_path = path;
-	ycsb_end = t + seconds;
-	for (int i = 0; i < workers; i++)
-		spawn(&w[i], memcg, ycsb_worker, i);
-	reap(w, workers);
-	took = now() - t;
-	workload_record("ycsb", memcg, w, workers, took);
-	request_keys(workers, took);
-	fprintf(out, "}\n");
-	worker_records("ycsb", w, workers);
-}
-
 /* --- tenants: many memcgs of workers with anon and file working sets ----- */
 
 static const char *tn_dir;
@@ -599,69 +497,14 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 	worker_records("tenants", w, n);
 }
 
-/* --- stride: 011's strided mmap reads ------------------------------------ */
-
-static const char *st_path;
-static double st_end;
-static long st_stride_kb;
-
-static void st_worker(int idx)
-{
-	struct stat st;
-	volatile unsigned char sum = 0;
-	size_t stride = (size_t)st_stride_kb << 10;
-	int fd = open(st_path, O_RDONLY);
-	unsigned char *p;
-
-	if (fd < 0 || fstat(fd, &st))
-		die(st_path);
-	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
-	while (now() < st_end) {
-		for (off_t off = 0; off < st.st_size && now() < st_end;
-		     off += stride) {
-			sum += p[off];
-			sh->bytes[idx] += PAGE; /* fio counts the 4 KiB read */
-		}
-		sh->progress[idx]++;
-	}
-	(void)sum;
-}
-
-static void do_stride(const char *memcg, const char *path, long seconds,
-		      long stride_kb)
-{
-	struct worker w;
-	double t = now(), took;
-
-	if (stride_kb < 4) {
-		fprintf(stderr, LOAD_NAME ": stride below one page\n");
-		exit(2);
-	}
-	st_path = path;
-	st_end = t + seconds;
-	st_stride_kb = stride_kb;
-	spawn(&w, memcg, st_worker, 0);
-	reap(&w, 1);
-	took = now() - t;
-	workload_record("stride", memcg, &w, 1, took);
-	key_num("mb_per_s", (double)sh->bytes[0] / 1e6 / took);
-	key_num("iterations", (double)sh->progress[0]); /* passes */
-	fprintf(out, "}\n");
-	worker_records("stride", &w, 1);
-}
-
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rs-labload writeback MEMCG PATH MB\n"
 		"       rs-labload aging MEMCG FILE READERS ANONS ANON_MB "
 		"ITERATIONS BATCH_MB\n"
-		"       rs-labload ycsb MEMCG PATH SECONDS WORKERS\n"
 		"       rs-labload tenants PARENT MEMCGS WORKERS ANON_MB DIR "
-		"SECONDS\n"
-		"       rs-labload stride MEMCG PATH SECONDS KB\n");
+		"SECONDS\n");
 	exit(2);
 }
 
@@ -683,13 +526,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "aging") && argc == 9)
 		do_aging(argv[2], argv[3], number(argv[4]), number(argv[5]),
 			 number(argv[6]), number(argv[7]), number(argv[8]));
-	else if (!strcmp(argv[1], "ycsb") && argc == 6)
-		do_ycsb(argv[2], argv[3], number(argv[4]), number(argv[5]));
 	else if (!strcmp(argv[1], "tenants") && argc == 8)
 		do_tenants(argv[2], number(argv[3]), number(argv[4]),
 			   number(argv[5]), argv[6], number(argv[7]));
-	else if (!strcmp(argv[1], "stride") && argc == 6)
-		do_stride(argv[2], argv[3], number(argv[4]), number(argv[5]));
 	else
 		usage();
 	if (fclose(out))
