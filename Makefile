@@ -221,12 +221,15 @@ kerneltest:
 # Seed 011 judged from its own patch (not in make test: two kernel builds,
 # about half an hour each on 2 cores the first time, then ccache): sid's
 # source with x86's old prefaulted PTEs and 011's base, against the same
-# plus the seed's patch, under the stride workload (fio), 3 smoke runs each.
+# plus the seed's patch, under the stride workload (fio), 3 smoke runs each
+# (N=, SIZE=; LAB_ARGS= passes more to scripts/lab, e.g. "--clock real -o
+# DIR" or --redo-mismatched).
 LAB_011_BASE = src:sid+scripts/patches/x86-old-prefaulted-ptes.patch+scripts/patches/011-base-7.2-activate-in-fault.patch
 labkernel: $(OUT)/reclaimscope $(OUT)/rs-workload $(OUT)/rs-labload
 	scripts/lab -k before=$(LAB_011_BASE) \
 		-k 011=$(LAB_011_BASE)+scripts/patches/011-mm-mglru-use-folio-mark-accessed.patch \
-		-w stride -l mglru -n $(or $(N),3) -s $(or $(SIZE),smoke) -o $(OUT)/lab-011
+		-w stride -l mglru -n $(or $(N),3) -s $(or $(SIZE),smoke) -o $(OUT)/lab-011 \
+		$(LAB_ARGS)
 
 # The reclaim lab at its smallest (two kernels x the writeback workload x
 # two runs, smoke sizes): the report's cells recomputed from its recordings.

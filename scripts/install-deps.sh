@@ -12,6 +12,11 @@ test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 	debhelper dpkg-dev fakeroot lintian debootstrap valgrind time
 	fio postgresql git ccache flex bison bc dwarves libssl-dev)
 
+# postgresql: the lab's ycsb workload runs Debian's server and pgbench in
+# its guests, from the tools disk (tests/vm/boot).  On a host with systemd,
+# Debian's package also makes and starts a "main" cluster, which
+# reclaimscope does not use (`pg_dropcluster --stop VERSION main` removes it).
+
 # `install-deps.sh --bench`: also the peers make bench compares us with
 bench=()
 [ "${1:-}" = --bench ] && bench=(bpftrace linux-perf)

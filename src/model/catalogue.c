@@ -457,7 +457,7 @@ const struct rs_row rs_rows[] = {
 	OUT("pgpgin", "KiB", RS_LOWER, PGPGIN_KIB, SUM,
 	    "KiB read from block devices while the workload ran (the "
 	    "machine's /proc/vmstat pgpgin, as the series' cover letter "
-	    "counts it)"),
+	    "counts it; in the lab, less the tools disk's)"),
 	OUT("pgpgout", "KiB", RS_NEUTRAL, PGPGOUT_KIB, SUM,
 	    "KiB written to block devices while the workload ran "
 	    "(/proc/vmstat pgpgout)"),

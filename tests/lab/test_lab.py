@@ -293,6 +293,30 @@ class LabTest(unittest.TestCase):
         self.assertEqual([x["clock"] for x in self.boots()[4:]], ["icount", "icount"])
         with open(os.path.join(self.out, "report.md")) as f:
             self.assertIn("clock icount (2^3 ns per instruction)", f.read())
+        meta = glob.glob(os.path.join(self.out, "runs", "*", "*", "*", "run.json"))[0]
+        with open(meta) as f:
+            info = json.load(f)
+        self.assertEqual((info["accel"], info["icount_shift"]), ("tcg", 3))
+        # another length of an instruction is another clock
+        os.environ["RS_VM_ICOUNT_SHIFT"] = "5"
+        try:
+            with self.assertRaises(SystemExit) as e:
+                self.lab_main(*common)
+            self.assertIn("2^3 ns per instruction, not 2^5", e.exception.stderr)
+            os.environ["RS_VM_ICOUNT_SHIFT"] = "x"
+            with self.assertRaises(SystemExit) as e:
+                self.lab_main(*common)
+            self.assertIn("RS_VM_ICOUNT_SHIFT is 0 to 10", e.exception.stderr)
+        finally:
+            del os.environ["RS_VM_ICOUNT_SHIFT"]
+        self.assertEqual(len(self.boots()), 6, "refused before booting")
+        # and another accelerator another machine
+        info["accel"] = "kvm"
+        with open(meta, "w") as f:
+            json.dump(info, f)
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main(*common)
+        self.assertIn("qemu KVM, not TCG", e.exception.stderr)
 
     # 5
     def test_every_kernel_and_lru_booted_is_reported(self):

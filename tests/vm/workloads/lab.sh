@@ -7,8 +7,9 @@
 # them.  Sourced by lib.sh, which defines the helpers.
 #
 # A workload script defines SWAP (zram or none; ZRAM_MB), MEMCGS,
-# workload_setup (files, memcgs), workload_run (rs-labload, with
-# RS_OUTCOME set) and, if it needs one, workload_teardown.
+# workload_setup (files, memcgs), workload_run (rs-labload, fio or
+# pgbench, writing outcome records to RS_OUTCOME) and, if it needs one,
+# workload_teardown.
 param() { sed -n "s/.*rs\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 WORKLOAD=$(param workload)
 LRU=$(param lru)
@@ -66,13 +67,18 @@ if [ "$(param demo)" = 1 ]; then
 fi
 # what the machine read and wrote while the workload ran (the cover
 # letter's pgpgin and pgpgout: /proc/vmstat, KiB), an outcome of its own
-# that the reader merges into the workload's
+# that the reader merges into the workload's; less what the tools disk
+# gave (fio's or pgbench's program and libraries, read again after the
+# caches were dropped), which is not the workload's data
 vmstat_kib() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-pgpgin0=$(vmstat_kib pgpgin) pgpgout0=$(vmstat_kib pgpgout)
+tools_kib() { # KiB read from the tools disk (sectors of 512 bytes)
+	if [ -f /sys/block/vdc/stat ]; then awk '{ print int($3 / 2) }' /sys/block/vdc/stat; else echo 0; fi
+}
+pgpgin0=$(($(vmstat_kib pgpgin) - $(tools_kib))) pgpgout0=$(vmstat_kib pgpgout)
 # the workload's failure (an OOM kill) is its outcome, not the run's
 workload_run || log "the workload exited $?"
 printf '{"type":"outcome","workload":"%s","pgpgin_kib":%s,"pgpgout_kib":%s}\n' \
-	"$WORKLOAD" $(($(vmstat_kib pgpgin) - pgpgin0)) \
+	"$WORKLOAD" $(($(vmstat_kib pgpgin) - $(tools_kib) - pgpgin0)) \
 	$(($(vmstat_kib pgpgout) - pgpgout0)) >>"$RS_OUTCOME"
 if [ -n "${TOP_PID:-}" ]; then
 	sleep 2 # the frame with the workload's end

@@ -86,7 +86,7 @@ workload_setup() {
 	as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -i -q -s $YC_SCALE postgres \
 		>pgbench-init.log 2>&1 || { cat pgbench-init.log; exit 3; }
 	as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -n -t 1 -f /mnt/pg/checkpoint.sql \
-		postgres >/dev/null 2>&1
+		postgres >checkpoint.log 2>&1 || { cat checkpoint.log; exit 3; }
 	echo "${YC_LIMIT}M" >"$CG/ycsb/memory.max"
 	log "ycsb: $(du -sm $PG_DATA | cut -f1) MiB of tables, ${YC_BUFFERS} MiB cache, ${YC_LIMIT} MiB memcg"
 }
@@ -94,17 +94,19 @@ workload_setup() {
 workload_run() {
 	started=$(date +%s)
 	rc=0
-	# the per-transaction log (-l): "client txn latency_us script ..."
-	(cd /mnt/pg && as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -n \
+	# the per-transaction log (-l): "client txn latency_us script ...",
+	# in tmpfs, so that it is not I/O of the database's disk
+	mkdir -p /tmp/pg && chown 70:70 /tmp/pg
+	(cd /tmp/pg && as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -n \
 		-c $YC_CLIENTS -j 2 -T "$YC_SECONDS" -D scale=$YC_SCALE \
-		-l --log-prefix=/mnt/pg/txn \
+		-l --log-prefix=/tmp/pg/txn \
 		-f /mnt/pg/read.sql@95 -f /mnt/pg/update.sql@5 postgres) \
 		>pgbench.out 2>pgbench.err || rc=$?
 	oom=false
 	grep -q "^oom_kill [1-9]" "$CG/ycsb/memory.events" && oom=true
 	# latencies (µs) of the transactions that finished, for the median and
 	# the tail pgbench's summary does not give
-	cat /mnt/pg/txn.* 2>/dev/null | awk '$3 ~ /^[0-9]+$/ { print $3 }' |
+	cat /tmp/pg/txn.* 2>/dev/null | awk '$3 ~ /^[0-9]+$/ { print $3 }' |
 		sort -n >latencies
 	awk -v rc="$rc" -v oom="$oom" -v d="$(($(date +%s) - started))" \
 		-v n="$(wc -l <latencies)" '
@@ -133,9 +135,9 @@ workload_run() {
 }
 
 workload_teardown() {
-	# a fast shutdown of the server (its postmaster.pid names it; PG_PID
-	# is the shell that started it): the run is over, nothing needs its
-	# data
-	kill -INT "$(head -n1 $PG_DATA/postmaster.pid 2>/dev/null)" 2>/dev/null || true
+	# an immediate shutdown of the server (its postmaster.pid names it;
+	# PG_PID is the shell that started it): the run is over and nothing
+	# needs its data, so no checkpoint
+	kill -QUIT "$(head -n1 $PG_DATA/postmaster.pid 2>/dev/null)" 2>/dev/null || true
 	wait "$PG_PID" 2>/dev/null || true
 }
