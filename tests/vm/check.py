@@ -1212,6 +1212,20 @@ def scenario_lab(res, header, summary, rec):
     outcomes = [l for l in rec if l.get("type") == "outcome"]
     check(any(o.get("worker") is None for o in outcomes),
           f"the workload's outcome is in the recording ({len(outcomes)} records)")
+    # pgpgin and pgpgout: /proc/vmstat over the counters' window, less
+    # what the tools disk gave (tests/vm/workloads/lab.sh)
+    io = {}
+    for o in outcomes:
+        if o.get("worker") is None:
+            io.update((k, o[k]) for k in ("pgpgin_kib", "pgpgout_kib") if k in o)
+
+    def tools_kib(tag):
+        with open(os.path.join(res, f"vdc.stat.{tag}")) as f:
+            return int(f.read().split()[2]) // 2
+    want = {"pgpgin_kib": delta(res, "vmstat", "pgpgin") - (tools_kib("after") - tools_kib("before")),
+            "pgpgout_kib": delta(res, "vmstat", "pgpgout")}
+    for k, v in want.items():
+        check(io.get(k) == v, f"outcome {k} {io.get(k)} == /proc/vmstat delta less the tools disk's {v}")
     with open(os.path.join(res, "memcgs")) as f:
         paths = ["/" + p for p in f.read().split()]
     mglru = open(os.path.join(res, "lru_gen.enabled")).read().strip() not in ("0x0000", "none")

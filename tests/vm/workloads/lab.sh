@@ -39,6 +39,29 @@ setup_zram() { # SIZE_MB
 	swapon /dev/zram0
 }
 
+# The tools disk's reads (its stat's third field: sectors of 512 bytes),
+# beside the counters' snapshots.
+tools_stat() { # before|after
+	cat /sys/block/vdc/stat >"vdc.stat.$1" 2>/dev/null || echo "0 0 0" >"vdc.stat.$1"
+}
+
+# What the machine read and wrote over the counters' window (the cover
+# letter's pgpgin and pgpgout: /proc/vmstat, KiB), less what the tools
+# disk gave (fio's or pgbench's program and libraries, read again after
+# the caches were dropped: not the workload's data); an outcome record of
+# its own, which the reader merges into the workload's.  tests/vm/check.py
+# holds it to the snapshots.
+io_outcome() {
+	awk -v w="$WORKLOAD" '
+		{ sign = FILENAME ~ /after$/ ? 1 : -1 }
+		FILENAME ~ /^vdc/ { tools += sign * int($3 / 2); next }
+		$1 == "pgpgin" || $1 == "pgpgout" { d[$1] += sign * $2 }
+		END {
+			printf "{\"type\":\"outcome\",\"workload\":\"%s\",\"pgpgin_kib\":%d,\"pgpgout_kib\":%d}\n",
+				w, d["pgpgin"] - tools, d["pgpgout"]
+		}' vmstat.before vmstat.after vdc.stat.before vdc.stat.after
+}
+
 workload_teardown() { :; }
 . "/workloads/$WORKLOAD.sh"
 if [ "$SWAP" = zram ]; then
@@ -53,6 +76,7 @@ sync
 echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events --outcome /results/outcome.jsonl
 snapshot_counters before $MEMCGS
+tools_stat before
 export RS_OUTCOME=/results/outcome.jsonl
 # make demo (rs.demo=1): top's batch frames on the console, live
 # make demo (rs.demo=1): top's batch frames on the console, live; the
@@ -65,21 +89,8 @@ if [ "$(param demo)" = 1 ]; then
 	TAIL_PID=$!
 	echo "demo: $WORKLOAD starts; top's frames every second" >/dev/console
 fi
-# what the machine read and wrote while the workload ran (the cover
-# letter's pgpgin and pgpgout: /proc/vmstat, KiB), an outcome of its own
-# that the reader merges into the workload's; less what the tools disk
-# gave (fio's or pgbench's program and libraries, read again after the
-# caches were dropped), which is not the workload's data
-vmstat_kib() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
-tools_kib() { # KiB read from the tools disk (sectors of 512 bytes)
-	if [ -f /sys/block/vdc/stat ]; then awk '{ print int($3 / 2) }' /sys/block/vdc/stat; else echo 0; fi
-}
-pgpgin0=$(($(vmstat_kib pgpgin) - $(tools_kib))) pgpgout0=$(vmstat_kib pgpgout)
 # the workload's failure (an OOM kill) is its outcome, not the run's
 workload_run || log "the workload exited $?"
-printf '{"type":"outcome","workload":"%s","pgpgin_kib":%s,"pgpgout_kib":%s}\n' \
-	"$WORKLOAD" $(($(vmstat_kib pgpgin) - $(tools_kib) - pgpgin0)) \
-	$(($(vmstat_kib pgpgout) - pgpgout0)) >>"$RS_OUTCOME"
 if [ -n "${TOP_PID:-}" ]; then
 	sleep 2 # the frame with the workload's end
 	kill -INT $TOP_PID
@@ -88,6 +99,8 @@ if [ -n "${TOP_PID:-}" ]; then
 	echo "demo: $WORKLOAD done" >/dev/console
 fi
 snapshot_counters after $MEMCGS
+tools_stat after
+io_outcome >>"$RS_OUTCOME"
 stop_record
 workload_teardown
 log "done"
