@@ -271,10 +271,20 @@ class DebianSource(unittest.TestCase):
                 elif value != '""':
                     self.assertIn(line + "\n", config)
         # the base's own choices (Debian's 7.2 cloud config): MGLRU on,
-        # lazy preemption
+        # lazy preemption, its tick, THP always, mitigations on, pages
+        # zeroed when allocated, block writeback throttling, zram's lz4
         for line in ("CONFIG_LRU_GEN=y", "CONFIG_LRU_GEN_ENABLED=y",
-                     "CONFIG_PREEMPT_LAZY=y"):
+                     "CONFIG_PREEMPT_LAZY=y", "CONFIG_HZ_250=y",
+                     "CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS=y",
+                     "CONFIG_CPU_MITIGATIONS=y",
+                     "CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y", "CONFIG_BLK_WBT=y",
+                     "CONFIG_ZRAM_DEF_COMP_LZ4=y"):
             self.assertIn(line + "\n", config)
+        # and nothing the guest does not use: allnoconfig's base (no USB,
+        # no graphics, no network drivers), not defconfig's
+        for key in ("CONFIG_USB", "CONFIG_DRM", "CONFIG_NETDEVICES",
+                    "CONFIG_SOUND", "CONFIG_INET"):
+            self.assertNotIn(key + "=y\n", config)
         self.assertIn("CONFIG_LRU_GEN=y", r.stderr, "the choices are said")
 
 
