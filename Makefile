@@ -168,9 +168,22 @@ lint: $(SKELS)
 	@echo "lint: cppcheck and clang-tidy clean on src/"
 
 # On a fresh machine the tools come first, so the rest runs in a new make.
+# Each part in turn, with its time, and the times together at the end (the
+# suite must stay within CI's budget: the README says how long it takes).
+TEST_PARTS := unit fuzz sanitize lint viewtest installtest debtest promtest \
+	hosttest benchsmoke vmtest reporttest labtest kerneltest labsmoke
 test: deps
 	$(MAKE) tests
-tests: unit fuzz sanitize lint viewtest installtest debtest promtest hosttest benchsmoke vmtest reporttest labtest kerneltest labsmoke
+tests:
+	@set -e; start=$$(date +%s); times=""; \
+	for part in $(TEST_PARTS); do \
+		t=$$(date +%s); echo "== make $$part"; \
+		$(MAKE) --no-print-directory $$part || { \
+			printf "== make $$part failed; the parts before it:\n$$times"; \
+			exit 1; }; \
+		times="$$times$$(printf '%-12s %4d s' $$part $$(($$(date +%s) - t)))\n"; \
+	done; \
+	printf "== the suite's parts:\n$$times== all of them: %d s\n" $$(($$(date +%s) - start))
 
 # The benchmark suite: the host part (tests/bench/bench.sh), the VM part on
 # the series kernel (the bench scenario, tests/vm/scenarios/bench.sh), the
