@@ -168,6 +168,8 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	/* min before max: both only grow, so min <= max holds in the record */
 	ev->min_seq[0] = lruvec->lrugen.min_seq[0];
 	ev->min_seq[1] = lruvec->lrugen.min_seq[1];
+	/* plain loads: the compiler must not move max's above min's */
+	asm volatile("" ::: "memory");
 	ev->max_seq = lruvec->lrugen.max_seq;
 	ev->duration_ns = duration;
 	ev->gens_known = rs_lrugen_gens_fit(lruvec);

@@ -124,9 +124,17 @@ static __always_inline void oom_exit(struct rs_task_state *st,
 	    bpf_core_field_exists(lruvec->lrugen.timestamps) &&
 	    rs_lrugen_gens_fit(lruvec)) {
 		ev->lru_known = 1;
-		ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+		/*
+		 * min before max, as aging's record: both only grow and
+		 * min_seq < max_seq at every instant, so read in this order
+		 * they keep min <= max.  Read the other way round, an aging
+		 * and an eviction between the reads (this program can be
+		 * preempted) gave a min above the max and a record with no
+		 * generation (the VM's mix scenario, once in CI).
+		 */
 		ev->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
 		ev->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+		ev->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
 		for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
 			for (int type = 0; type < 2; type++)
 				ev->nr_pages[gen][type] =
