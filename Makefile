@@ -232,7 +232,8 @@ kerneltest:
 	python3 tests/lab/test_build_kernel.py
 
 # Seed 011 judged from its own patch (not in make test: two kernel builds,
-# about half an hour each on 2 cores the first time, then ccache): sid's
+# 20-30 minutes for the first on 2 cores, minutes for the second, which
+# shares the first's objects through ccache): sid's
 # source with x86's old prefaulted PTEs and 011's base, against the same
 # plus the seed's patch, under the stride workload (fio), 3 smoke runs each
 # (N=, SIZE=; LAB_ARGS= passes more to scripts/lab, e.g. "--clock real -o
