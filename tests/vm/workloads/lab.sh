@@ -78,7 +78,6 @@ start_record -i 1 --events --outcome /results/outcome.jsonl
 snapshot_counters before $MEMCGS
 tools_stat before
 export RS_OUTCOME=/results/outcome.jsonl
-# make demo (rs.demo=1): top's batch frames on the console, live
 # make demo (rs.demo=1): top's batch frames on the console, live; the
 # workload starts once top is attached and has shown its first frame
 if [ "$(param demo)" = 1 ]; then
