@@ -1,16 +1,18 @@
 # churn: 2,000 memcgs made and removed under pressure, 100 names used 20 times
 # each, while a recording and the daemon (forgetting removed memcgs after 2 s)
-# run.  Each memcg reads a 6 MiB file through mmap under a 2 MiB limit and is
-# emptied, so that nothing is left for reclaim to find once it is dying:
-# memory.max=0, then memory.reclaim, which first drains the per-CPU LRU
-# batches (lru_add_drain_all), where a few pages can sit out of reclaim's
-# sight.  Its memory.stat and cgroup id are noted just before
-# its rmdir, which comes CHURN_SETTLE_CS after it was emptied: a memory.stat
-# reader flushes the memcg's per-CPU counters only when enough updates are
-# pending, so the last few can stay unflushed until the periodic flush, every
-# 2 s (mm/memcontrol.c, flush_memcg_stats_dwork).  Meanwhile the next memcgs
-# run, up to CHURN_DEPTH of them (fewer than CHURN_NAMES, so a name is free
-# again before it is reused).  check.py: every memcg is its own entry in the
+# run.  Each memcg reads a 3 MiB file through mmap under a 2 MiB limit, so
+# that it reclaims (the checks need some reclaim in each, not much: the reads
+# were most of this scenario's time in CI), and is emptied, so that nothing
+# is left for reclaim to find once it is dying: memory.max=0, then
+# memory.reclaim, which first drains the per-CPU LRU batches
+# (lru_add_drain_all), where a few pages can sit out of reclaim's sight.  Its
+# memory.stat and cgroup id are noted just before its rmdir, which comes
+# CHURN_SETTLE_CS after it was emptied: a memory.stat reader flushes the
+# memcg's per-CPU counters only when enough updates are pending, so the last
+# few can stay unflushed until the periodic flush, every 2 s
+# (mm/memcontrol.c, flush_memcg_stats_dwork).  Meanwhile the next memcgs run,
+# up to CHURN_DEPTH of them (fewer than CHURN_NAMES, so a name is free again
+# before it is reused).  check.py: every memcg is its own entry in the
 # recording with totals equal to its memory.stat; the daemon showed them, then
 # forgot them, and its memory stayed flat.
 CHURN_MEMCGS=2000
@@ -18,7 +20,7 @@ CHURN_NAMES=100
 CHURN_DEPTH=50
 CHURN_SETTLE_CS=300
 setup_loop_fs 64
-rs-workload write /mnt/data 6
+rs-workload write /mnt/data 3
 mkmemcg churn max
 echo +memory >"$CG/churn/cgroup.subtree_control"
 sync
