@@ -222,6 +222,7 @@ soak: $(OUT)/reclaimscope $(OUT)/rs-workload
 # group diff linear in them (instructions counted by callgrind).
 viewtest: $(OUT)/reclaimscope
 	python3 tests/report/hostile.py $(OUT)/reclaimscope --big
+	python3 tests/report/trace.py $(OUT)/reclaimscope
 
 labtest: $(OUT)/reclaimscope
 	python3 tests/lab/test_lab.py $(OUT)/reclaimscope

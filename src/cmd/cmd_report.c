@@ -13,6 +13,7 @@
 #include "compare_view.h"
 #include "recording.h"
 #include "report_view.h"
+#include "trace_view.h"
 #include "util.h"
 
 /* 120 Hz: one frame */
@@ -22,6 +23,7 @@ struct report_opts {
 	const char *files[RS_MAX_GROUPS];
 	int nr_files, want_files, max_files;
 	const char *html;
+	const char *trace; /* report --trace OUT */
 	double budget_ms;
 	bool json, markdown, groups;
 	bool all; /* report: every row, also those null or 0 everywhere */
@@ -38,7 +40,8 @@ enum {
 	OPT_TOTAL,
 	OPT_METRIC,
 	OPT_METRICS,
-	OPT_ALL
+	OPT_ALL,
+	OPT_TRACE
 };
 
 static error_t parse_budget(struct argp_state *state, const char *arg,
@@ -58,16 +61,18 @@ static error_t parse_budget(struct argp_state *state, const char *arg,
 }
 
 /*
- * Whether --html may write out (0): a new file, or an HTML page (one of
- * ours, written before), and never one of the inputs (EEXIST); else why
- * the path cannot be used (ENOTDIR, EACCES, ...).  A recording given where
- * the page's name belongs (`diff --html a.ndjson b.ndjson c.ndjson`)
- * would otherwise be replaced by the page.
+ * Whether an output (--html, --trace) may write out (0): a new file, or one
+ * that starts as ours does (head: a page or a trace written before), and
+ * never one of the inputs (EEXIST); else why the path cannot be used
+ * (ENOTDIR, EACCES, ...).  A recording given where the output's name
+ * belongs (`diff --html a.ndjson b.ndjson c.ndjson`) would otherwise be
+ * replaced.
  */
-static int html_out_ok(const char *out, const struct report_opts *o)
+static int out_ok(const char *out, const char *head,
+		  const struct report_opts *o)
 {
-	static const char page[] = "<!DOCTYPE html>";
-	char head[sizeof(page) - 1];
+	size_t len = strlen(head);
+	char seen[32];
 	struct stat st, in;
 	FILE *f;
 	bool ok;
@@ -85,10 +90,30 @@ static int html_out_ok(const char *out, const struct report_opts *o)
 	f = fopen(out, "re");
 	if (!f)
 		return 0; /* the write says why it cannot */
-	ok = fread(head, 1, sizeof(head), f) == sizeof(head) &&
-	     !memcmp(head, page, sizeof(head));
+	ok = len <= sizeof(seen) && fread(seen, 1, len, f) == len &&
+	     !memcmp(seen, head, len);
 	fclose(f);
 	return ok ? 0 : EEXIST;
+}
+
+/* out_ok said on stderr for option opt ("--html"): 0 or EINVAL */
+static int check_out(struct argp_state *state, const char *opt, const char *out,
+		     const char *head, const char *what)
+{
+	int why = out_ok(out, head, state->input);
+	char pb[RS_PATH_BUF];
+
+	if (why == EEXIST)
+		argp_error(state,
+			   "%s %s: the file exists and is not %s of ours (a "
+			   "recording? the output name forgotten?); not "
+			   "overwritten: remove it or name another",
+			   opt, rs_name_shown(out, pb, sizeof(pb), 0), what);
+	else if (why)
+		argp_error(state, "%s %s: %s", opt,
+			   rs_name_shown(out, pb, sizeof(pb), 0),
+			   strerror(why));
+	return why ? EINVAL : 0;
 }
 
 static error_t parse(int key, char *arg, struct argp_state *state)
@@ -99,6 +124,9 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_HTML:
 		o->html = arg;
+		return 0;
+	case OPT_TRACE:
+		o->trace = arg;
 		return 0;
 	case OPT_BUDGET:
 		return parse_budget(state, arg, &o->budget_ms);
@@ -171,27 +199,12 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 					  "--html");
 			return EINVAL;
 		}
-		if (o->html) {
-			int why = html_out_ok(o->html, o);
-			char pb[RS_PATH_BUF];
-
-			if (why == EEXIST)
-				argp_error(state,
-					   "--html %s: the file exists and is "
-					   "not a page of ours (a recording? "
-					   "the output name forgotten?); not "
-					   "overwritten: remove it or name "
-					   "another",
-					   rs_name_shown(o->html, pb,
-							 sizeof(pb), 0));
-			else if (why)
-				argp_error(state, "--html %s: %s",
-					   rs_name_shown(o->html, pb,
-							 sizeof(pb), 0),
-					   strerror(why));
-			if (why)
-				return EINVAL;
-		}
+		if (o->html && check_out(state, "--html", o->html,
+					 "<!DOCTYPE html>", "a page"))
+			return EINVAL;
+		if (o->trace && check_out(state, "--trace", o->trace,
+					  "{\"traceEvents\":[", "a trace"))
+			return EINVAL;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -199,7 +212,10 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 }
 
 /* Read one recording, or say which line is wrong and how. */
-static int load(const char *path, double budget_ms, struct rs_recording *r)
+/* The recording at path (or - for standard input) into r, its events also
+ * handed to sink (NULL: none).  0, or 1 said on stderr. */
+static int load_events(const char *path, double budget_ms,
+		       struct rs_recording *r, const struct rs_event_sink *sink)
 {
 	char err[512], shown[RS_ESCAPED_SIZE(512)], pb[RS_PATH_BUF];
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
@@ -223,7 +239,8 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 			fclose(f);
 		return 1;
 	}
-	rc = rs_recording_read(f, path, budget_ms * 1e6, r, err, sizeof(err));
+	rc = rs_recording_read_events(f, path, budget_ms * 1e6, r, sink, err,
+				      sizeof(err));
 	if (f != stdin)
 		fclose(f);
 	if (rc) {
@@ -237,43 +254,78 @@ static int load(const char *path, double budget_ms, struct rs_recording *r)
 	return 0;
 }
 
-/*
- * The page page(f, ctx) writes goes to OUT.tmp.PID beside OUT and is
- * renamed over it once whole: a full disk or a failed write leaves no
- * truncated page and keeps whatever OUT was.  0, or 1 said on stderr.
- */
-static int write_page(const char *out, int (*page)(FILE *f, const void *ctx),
-		      const void *ctx)
+static int load(const char *path, double budget_ms, struct rs_recording *r)
 {
-	char *tmp = NULL;
-	FILE *f = NULL;
-	int err = 0;
+	return load_events(path, budget_ms, r, NULL);
+}
 
-	if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0) {
-		tmp = NULL;
-		err = ENOMEM;
-	} else if (!(f = fopen(tmp, "wxe"))) {
-		err = errno;
-	} else {
-		if (page(f, ctx) || ferror(f))
+/*
+ * An output file (--html, --trace) is written to OUT.tmp.PID beside OUT
+ * and renamed over it once whole: a full disk or a failed write leaves no
+ * truncated file and keeps whatever OUT was.
+ */
+struct page_out {
+	const char *out;
+	char *tmp;
+	FILE *f;
+};
+
+/* 0, or an errno (nothing to close then) */
+static int page_open(struct page_out *p, const char *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->out = out;
+	if (asprintf(&p->tmp, "%s.tmp.%d", out, (int)getpid()) < 0) {
+		p->tmp = NULL;
+		return ENOMEM;
+	}
+	p->f = fopen(p->tmp, "wxe");
+	return p->f ? 0 : errno;
+}
+
+/*
+ * Close what page_open opened and rename it over OUT, or remove it when
+ * err (an errno) or a write failed; err said on stderr.  0, or 1.
+ */
+static int page_close(struct page_out *p, int err, const char *detail)
+{
+	char pb[RS_PATH_BUF];
+
+	if (p->f) {
+		if (!err && ferror(p->f))
 			err = errno ? errno : EIO;
-		if (fclose(f) && !err)
+		if (fclose(p->f) && !err)
 			err = errno ? errno : EIO;
-		if (!err && rename(tmp, out))
+		if (!err && rename(p->tmp, p->out))
 			err = errno;
-		if (err)
-			unlink(tmp);
+		if (err && p->tmp)
+			unlink(p->tmp);
 	}
 	/* after what stdout holds: the notice must not land in the middle
 	 * of a report when both go to one terminal or file */
 	fflush(stdout);
 	if (err)
-		fprintf(stderr, "reclaimscope: cannot write %s: %s\n", out,
+		fprintf(stderr, "reclaimscope: cannot write %s: %s\n",
+			rs_name_shown(p->out, pb, sizeof(pb), 0),
 			strerror(err));
 	else
-		fprintf(stderr, "reclaimscope: wrote %s\n", out);
-	free(tmp);
+		fprintf(stderr, "reclaimscope: wrote %s%s\n",
+			rs_name_shown(p->out, pb, sizeof(pb), 0),
+			detail ? detail : "");
+	free(p->tmp);
 	return err ? 1 : 0;
+}
+
+/* The page page(f, ctx) writes, to out as page_open says.  0, or 1. */
+static int write_page(const char *out, int (*page)(FILE *f, const void *ctx),
+		      const void *ctx)
+{
+	struct page_out p;
+	int err = page_open(&p, out);
+
+	if (!err && page(p.f, ctx))
+		err = errno ? errno : EIO;
+	return page_close(&p, err, NULL);
 }
 
 /* diff's JSON: 15 significant digits print 0.05 as 0.05, not
@@ -290,6 +342,59 @@ static int report_page(FILE *f, const void *ctx)
 	const struct report_page *p = ctx;
 
 	return rs_report_html(f, p->name, p->r);
+}
+
+/*
+ * report --trace: the recording read once, its events written to the
+ * trace as they come.  0 with r read and the trace written, else 1 (said).
+ */
+static int load_traced(const struct report_opts *o, struct rs_recording *r)
+{
+	struct page_out p;
+	struct rs_trace *t = NULL;
+	struct rs_event_sink sink;
+	char detail[96];
+	int err = page_open(&p, o->trace), loaded = 1;
+
+	if (!err && !(t = rs_trace_new(p.f)))
+		err = ENOMEM;
+	if (!err) {
+		sink = rs_trace_sink(t);
+		loaded = load_events(o->files[0], o->budget_ms, r, &sink);
+		if (!loaded)
+			rs_trace_finish(t, o->files[0], r);
+		/* a write that failed (said below), else the recording's
+		 * fault (load said why) */
+		err = rs_trace_error(t);
+		if (!err && loaded)
+			err = ECANCELED;
+	}
+	snprintf(detail, sizeof(detail), " (%zu trace events, %zu tasks)",
+		 t ? rs_trace_events(t) : 0, t ? rs_trace_tasks(t) : 0);
+	if (!loaded && !r->has_events) {
+		char pb[RS_PATH_BUF];
+
+		fprintf(stderr,
+			"reclaimscope: %s has no event records (record with "
+			"--events): the trace holds only the memcgs' "
+			"counters\n",
+			rs_name_shown(o->files[0], pb, sizeof(pb), 0));
+	}
+	rs_trace_free(t);
+	if (err == ECANCELED) { /* nothing more to say than load's error */
+		if (p.f)
+			fclose(p.f);
+		if (p.tmp)
+			unlink(p.tmp);
+		free(p.tmp);
+		return 1;
+	}
+	if (page_close(&p, err, detail)) {
+		if (!loaded)
+			rs_recording_free(r);
+		return 1;
+	}
+	return 0;
 }
 
 int rs_cmd_report(int argc, char **argv)
@@ -317,6 +422,14 @@ int rs_cmd_report(int argc, char **argv)
 		 "Text: every metric, also those null or 0 in every memcg "
 		 "(left out by default, and counted)",
 		 0},
+		{"trace", OPT_TRACE, "OUT", 0,
+		 "Also write the recording's events to OUT as a Chrome "
+		 "trace (JSON) that Perfetto's UI and chrome://tracing open: "
+		 "per task a track of its reclaims with the MGLRU passes, "
+		 "agings and throttles nested inside, and per memcg counters "
+		 "of reclaimed, scanned and refaulted pages per second "
+		 "(needs a recording made with --events for the tracks)",
+		 0},
 		{0},
 	};
 	static const char doc[] =
@@ -334,6 +447,7 @@ int rs_cmd_report(int argc, char **argv)
 		"  reclaimscope report run.ndjson\n"
 		"  reclaimscope report run.ndjson --html run.html\n"
 		"  reclaimscope report --budget-ms 16.7 run.ndjson\n"
+		"  reclaimscope report run.ndjson --trace run.trace.json\n"
 		"  reclaimscope report --json run.ndjson | jq "
 		"'.memcgs[0].metrics.reclaimed'\n";
 	static const struct argp argp = {options, parse, "FILE", doc,
@@ -346,7 +460,7 @@ int rs_cmd_report(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
-	if (load(o.files[0], o.budget_ms, &r))
+	if (o.trace ? load_traced(&o, &r) : load(o.files[0], o.budget_ms, &r))
 		return 1;
 	if (o.json)
 		rs_report_json(o.files[0], &r, stdout,

@@ -17,6 +17,7 @@ const enum rs_field rs_series_field[RS_NR_SERIES] = {
 	[RS_SERIES_AGINGS] = RS_F_AGINGS,
 	[RS_SERIES_FLUSHER] = RS_F_FLUSHER_WAKEUPS,
 	[RS_SERIES_THROTTLES] = RS_F_THROTTLES,
+	[RS_SERIES_REFAULTS_FILE] = RS_F_REFAULTS_FILE,
 };
 
 /* Bounds on what a recording may hold: beyond them it is not ours. */
@@ -41,7 +42,8 @@ struct reader {
 	size_t *slots, nr_slots; /* a power of two, at most half full */
 	/* the snapshots' per-interval global counts, for a cut-short file */
 	double snap_stats[RS_NR_STATS];
-	bool header_seen; /* the first record was the header */
+	bool header_seen;		  /* the first record was the header */
+	const struct rs_event_sink *sink; /* NULL: none */
 };
 
 static size_t slot_of(const struct reader *rd, __u64 id)
@@ -383,6 +385,8 @@ static int event(struct reader *rd, json_t *o)
 			m->throttle_max_us = delayed;
 	}
 	/* other kinds: counted in the totals already */
+	if (rd->sink && rd->sink->event(rd->sink->ctx, m->id, m->path, o))
+		return fail(rd, "%s", rd->sink->what);
 	return 0;
 }
 
@@ -824,7 +828,17 @@ static void totals_from_snapshots(struct reader *rd)
 int rs_recording_read(FILE *f, const char *name, double budget_ns,
 		      struct rs_recording *r, char *err, size_t errsz)
 {
-	struct reader rd = {.r = r, .name = name, .err = err, .errsz = errsz};
+	return rs_recording_read_events(f, name, budget_ns, r, NULL, err,
+					errsz);
+}
+
+int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
+			     struct rs_recording *r,
+			     const struct rs_event_sink *sink, char *err,
+			     size_t errsz)
+{
+	struct reader rd = {
+		.r = r, .name = name, .err = err, .errsz = errsz, .sink = sink};
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t len;

@@ -41,6 +41,7 @@ enum rs_rec_series {
 	RS_SERIES_AGINGS,
 	RS_SERIES_FLUSHER,
 	RS_SERIES_THROTTLES,
+	RS_SERIES_REFAULTS_FILE,
 	RS_NR_SERIES
 };
 extern const enum rs_field rs_series_field[RS_NR_SERIES];
@@ -172,6 +173,22 @@ struct rs_recording {
  */
 int rs_recording_read(FILE *f, const char *name, double budget_ns,
 		      struct rs_recording *r, char *err, size_t errsz);
+
+/*
+ * Who is handed each `event` record as it is read, after the reader took
+ * it: its memcg's id and path (NULL until the recording named it) and the
+ * record itself.  A nonzero return stops the reading (-1, err says "what
+ * the sink said": a write that failed).
+ */
+struct rs_event_sink {
+	int (*event)(void *ctx, __u64 memcg_id, const char *path, json_t *o);
+	void *ctx;
+	const char *what; /* names the sink's failure in err */
+};
+int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
+			     struct rs_recording *r,
+			     const struct rs_event_sink *sink, char *err,
+			     size_t errsz);
 void rs_recording_free(struct rs_recording *r);
 
 /* The longest line the reader takes (a longer one is refused unread). */

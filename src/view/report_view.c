@@ -668,6 +668,7 @@ static const char *const series_titles[RS_NR_SERIES] = {
 	[RS_SERIES_AGINGS] = "agings",
 	[RS_SERIES_FLUSHER] = "flusher wakeups",
 	[RS_SERIES_THROTTLES] = "throttles",
+	[RS_SERIES_REFAULTS_FILE] = "file refaults",
 };
 
 #define HTML_MEMCGS 8

@@ -18,6 +18,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import Judge, load_ndjson  # noqa: E402
+import trace_check  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -207,7 +208,7 @@ def html():
     check("<script" not in page and "http://" not in page and "https://" not in page,
           "the HTML is self-contained: no script, no network")
     ids = set(re.findall(r'<svg class="chart" id="([^"]+)"', page))
-    want = {f"ts-0-{s}" for s in range(5)} | {
+    want = {f"ts-0-{s}" for s in range(6)} | {
         f"hist-{h}" for h in ("direct_reclaim", "memcg_reclaim", "pass", "aging",
                               "throttle")} | {"budget-use"}
     check(want <= ids, f"every chart is there ({len(ids)} charts; missing "
@@ -311,6 +312,43 @@ def report_json():
     check(compared >= 10, f"report --json compared on {compared} memcgs")
 
 
+def trace(scenario):
+    """report --trace of a scenario's recording made with --events: the
+    trace's structure (tests/lib/trace_check.py), and each event of the
+    recording drawn once, as its kind's slice or instant."""
+    rec = os.path.join(VM, scenario, "results", "rec.ndjson")
+    out = os.path.join(WORK, f"{scenario}.trace.json")
+    run("report", rec, "--trace", out)
+    doc = trace_check.structure(check, out, f"{scenario} trace")
+    if doc is None:
+        return
+    kinds = {}
+    tasks = set()
+    for line in open(rec):
+        o = json.loads(line)
+        if o.get("type") == "event":
+            kinds[o["kind"]] = kinds.get(o["kind"], 0) + 1
+            tasks.add(o["pid"])
+    drawn = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") not in ("X", "i"):
+            continue
+        name = e["name"]
+        kind = ("reclaim" if name.endswith(" reclaim") else
+                "throttle" if name.startswith("throttle") else
+                {"MGLRU pass": "shrink", "aging": "aging", "kswapd run":
+                 "kswapd_run", "writeback": "writeback", "OOM": "oom"}.get(name))
+        drawn[kind] = drawn.get(kind, 0) + 1
+    check(kinds and drawn == kinds,
+          f"{scenario} trace: every event drawn once, as its kind "
+          f"(recording {sorted(kinds.items())}, trace {sorted(drawn.items())})")
+    named = {e["tid"] for e in doc["traceEvents"] if e.get("name") == "thread_name"}
+    check(named == tasks, f"{scenario} trace: a track for each of the "
+          f"recording's {len(tasks)} tasks ({len(named)})")
+    check(doc["_depth_max"] >= 2, f"{scenario} trace: passes nested in their "
+          f"reclaims ({doc['_depth_max']} deep)")
+
+
 def main():
     global BIN, VM, WORK
     BIN, VM, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
@@ -320,6 +358,8 @@ def main():
     fairness()
     diff()
     html()
+    trace("mix")
+    trace("wbstorm")
     report_json()
     untrusted()
     return judge.close("report")
