@@ -75,7 +75,8 @@ MODEL_SRCS := $(wildcard src/model/*.c src/view/*.c) src/collect/lru_gen.c \
 APP_SRCS := $(MODEL_SRCS) $(filter-out src/collect/lru_gen.c,\
 	$(wildcard src/collect/*.c)) $(wildcard src/cmd/*.c)
 APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
-UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue
+UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue \
+	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
 .PHONY: viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean

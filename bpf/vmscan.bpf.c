@@ -8,6 +8,42 @@
 #include "common.bpf.h"
 #include "vmscan.h"
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RS_TASK_STALLS_MAX);
+	__type(key, struct rs_task_key);
+	__type(value, struct rs_task_stall);
+} rs_task_stalls SEC(".maps");
+
+/*
+ * The stall into the current task's entry.  Only the task itself writes
+ * its entries (the key holds its id), so plain adds are exact.
+ */
+static __always_inline void task_stall(__u64 cgid, __u32 kind, __u64 ns)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct rs_task_key key = {
+		.cgroup_id = cgid, .tid = (__u32)id, .kind = kind};
+	struct rs_task_stall *v = bpf_map_lookup_elem(&rs_task_stalls, &key);
+
+	if (!v) {
+		struct rs_task_stall fresh = {.tgid = id >> 32};
+
+		bpf_map_update_elem(&rs_task_stalls, &key, &fresh, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&rs_task_stalls, &key);
+		if (!v) { /* full */
+			rs_stat_add(RS_STAT_TASKS_LOST, 1);
+			return;
+		}
+	}
+	v->count++;
+	v->total_ns += ns;
+	if (ns > v->max_ns)
+		v->max_ns = ns;
+	/* the name it has now: a task renamed by exec shows its new one */
+	bpf_get_current_comm(v->comm, sizeof(v->comm));
+}
+
 static __always_inline void emit_reclaim(__u64 cgid, __u8 reclaimer, __u64 now,
 					 __u64 duration, __u64 nr_reclaimed,
 					 __u64 nr_to_reclaim)
@@ -98,6 +134,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
+	task_stall(cgid, RS_STALL_DIRECT, duration);
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, now, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
@@ -164,6 +201,10 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(st->target_cgid, RS_HIST_MEMCG, duration);
+	task_stall(st->target_cgid,
+		   reclaimer == RS_RECLAIMER_PROACTIVE ? RS_STALL_PROACTIVE
+						       : RS_STALL_MEMCG,
+		   duration);
 	emit_reclaim(st->target_cgid, reclaimer, now, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
@@ -329,6 +370,7 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 			rs_tp_add(agg, RS_F_THROTTLES_CONGESTED, 1);
 	}
 	rs_hist_add(w.cgid, RS_HIST_THROTTLE, (__u64)usec_delayed * 1000);
+	task_stall(w.cgid, RS_STALL_THROTTLE, (__u64)usec_delayed * 1000);
 	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
 			w.reclaimer);
 	if (!ev)

@@ -589,6 +589,7 @@ enum rs_stat {
 	RS_STAT_RING_DROPS_TYPE_LAST = RS_STAT_RING_DROPS_TYPE0 + 7,
 	RS_STAT_NAMES_FULL,  /* memcg names lost: rs_names full (cgnames.h) */
 	RS_STAT_AGG_SPILLED, /* cells made in rs_agg_spill (common.bpf.h) */
+	RS_STAT_TASKS_LOST,  /* stalls not kept per task: rs_task_stalls full */
 	RS_NR_STATS
 };
 

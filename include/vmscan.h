@@ -28,4 +28,38 @@ struct rs_reclaim_event {
 	__s32 order;
 };
 
+/*
+ * Reclaim stalls per task: who stalled, in which memcg, how (the memcg is
+ * the one the stall's counters go to: the task's own for a direct reclaim,
+ * the target for a memcg reclaim, where the pass was for a throttle).
+ * rs_task_stalls holds the counts since the task's first stall; userspace
+ * removes a task's entries once the task is gone (its last counts read),
+ * and a stall that finds the map full is counted in RS_STAT_TASKS_LOST.
+ */
+enum rs_stall_kind {
+	RS_STALL_DIRECT,    /* global direct reclaim (direct_reclaims) */
+	RS_STALL_MEMCG,	    /* memcg limit or memory.high (memcg_reclaims) */
+	RS_STALL_PROACTIVE, /* memory.reclaim (memcg_reclaims too) */
+	RS_STALL_THROTTLE,  /* mm_vmscan_throttled (throttles) */
+	RS_NR_STALL_KINDS
+};
+
+#define RS_TASK_STALLS_MAX 16384
+#define RS_COMM_LEN 16 /* TASK_COMM_LEN */
+
+struct rs_task_key {
+	__u64 cgroup_id;
+	__u32 tid;
+	__u32 kind; /* enum rs_stall_kind */
+};
+
+struct rs_task_stall {
+	__u64 count;
+	__u64 total_ns; /* a throttle's: its usec_delayed x 1000 */
+	__u64 max_ns;
+	__u32 tgid;
+	char comm[RS_COMM_LEN]; /* as at its last stall */
+	__u32 pad;
+};
+
 #endif /* RS_VMSCAN_H */

@@ -1041,6 +1041,54 @@ static bool maps_changed(struct rs_collector *c, bool all)
 	return rs_read_gate_due(&c->gate, flag, all);
 }
 
+/* Is the task with this id still there?  /proc lists thread-group
+ * leaders, but every task's own folder opens. */
+static bool task_alive(__u32 tid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%u", tid);
+	return access(path, F_OK) == 0 || errno != ENOENT;
+}
+
+struct stalls_ctx {
+	struct rs_stalls *stalls;
+	int fd;
+};
+
+static int add_stall(void *ctx, const void *key, const void *value)
+{
+	struct stalls_ctx *sc = ctx;
+	const struct rs_task_key *k = key;
+
+	/*
+	 * An entry that did not move may be a task that is gone: its last
+	 * counts are read, so its entry goes (the kernel's map stays bounded
+	 * by the tasks alive); a task not gone that stalls again makes a new
+	 * one, counted from 0.
+	 */
+	if (rs_stalls_add(sc->stalls, k, value, false) == 1 &&
+	    !task_alive(k->tid) && !bpf_map_delete_elem(sc->fd, k))
+		rs_stalls_add(sc->stalls, k, value, true);
+	return 0; /* a lost entry is counted there: go on */
+}
+
+/* Every task's stall counts (vmscan.h), into the model's. */
+static int read_stalls(struct rs_collector *c, struct rs_model *m)
+{
+	struct stalls_ctx sc = {rs_model_stalls(m),
+				bpf_map__fd(c->skel->maps.rs_task_stalls)};
+	int err;
+
+	if (!sc.stalls)
+		return 0;
+	rs_stalls_begin(sc.stalls);
+	err = map_each(sc.fd, sizeof(struct rs_task_key),
+		       sizeof(struct rs_task_stall), add_stall, &sc);
+	rs_stalls_end(sc.stalls);
+	return err;
+}
+
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 			  bool all)
 {
@@ -1049,6 +1097,10 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	int fd, err = 0;
 	bool due;
 
+	/* a failed read keeps what was read; the rest comes next time */
+	if (read_stalls(c, m) && verbose)
+		fprintf(stderr,
+			"reclaimscope: reading the task stalls failed\n");
 	/* a snapshot without adds keeps every total and zeroes the intervals */
 	rs_model_begin(m);
 	due = maps_changed(c, all);
@@ -1144,6 +1196,8 @@ void rs_collector_forget(struct rs_collector *c, __u64 *ids, size_t nr)
 		    sizeof(struct rs_agg_key));
 	forget_keys(bpf_map__fd(c->skel->maps.rs_hist), ids, nr,
 		    sizeof(struct rs_hist_key));
+	forget_keys(bpf_map__fd(c->skel->maps.rs_task_stalls), ids, nr,
+		    sizeof(struct rs_task_key));
 }
 
 int rs_collector_check_access(struct rs_collector *c)

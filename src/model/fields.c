@@ -151,6 +151,10 @@ const struct rs_global_stat rs_global_stats[] = {
 	 "events without per-task state (not attributed)", false},
 	{RS_STAT_HIST_FULL, "hist_full", "hist_map_full_total",
 	 "histogram updates lost: the histogram map was full", false},
+	{RS_STAT_TASKS_LOST, "tasks_lost", "task_stalls_lost_total",
+	 "stalls not counted per task: the per-task map was full (the "
+	 "memcgs' own counts keep them)",
+	 false},
 };
 const size_t rs_nr_global_stats =
 	sizeof(rs_global_stats) / sizeof(rs_global_stats[0]);

@@ -56,6 +56,7 @@ struct rs_model {
 	bool intervals_clear; /* every cell's and histogram's interval is 0 */
 	bool hists_dirty;     /* some histogram's interval is not */
 	bool untouched;	      /* begun with them clear, nothing added yet */
+	struct rs_stalls *stalls; /* per task; NULL: no memory for them */
 };
 
 static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
@@ -73,9 +74,21 @@ struct rs_model *rs_model_new(__u64 attached_hooks)
 {
 	struct rs_model *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->hooks = attached_hooks;
+		m->stalls = rs_stalls_new();
+	}
 	return m;
+}
+
+struct rs_stalls *rs_model_stalls(struct rs_model *m)
+{
+	return m->stalls;
+}
+
+const struct rs_stalls *rs_model_stalls_of(const struct rs_model *m)
+{
+	return m->stalls;
 }
 
 static void free_hists(struct rs_hists *hists)
@@ -89,6 +102,7 @@ void rs_model_free(struct rs_model *m)
 {
 	if (!m)
 		return;
+	rs_stalls_free(m->stalls);
 	for (size_t i = 0; i < m->nr_paths; i++) {
 		free(m->paths[i].path);
 		free_hists(m->paths[i].hists);
@@ -586,6 +600,8 @@ void rs_model_forget(struct rs_model *m, __u64 id)
 		if (m->cells[i].key.cgroup_id != id)
 			m->cells[keep++] = m->cells[i];
 	m->nr_cells = keep;
+	if (m->stalls)
+		rs_stalls_forget(m->stalls, id);
 	/* the memcgs array points into both: lay it out again */
 	rs_model_end(m, m->t);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "rs_common.h"
 #include "catalogue.h"
+#include "stalls.h"
 #include "util.h" /* RS_ESCAPED_SIZE */
 
 /* One (memcg, node, reclaimer) row, as the kernel aggregates it. */
@@ -92,6 +93,13 @@ rs_memcg_hist(const struct rs_memcg *mc, enum rs_hist h)
 }
 
 struct rs_model *rs_model_new(__u64 attached_hooks);
+/*
+ * The stalls per task (stalls.h), fed by the collector each snapshot
+ * (rs_stalls_begin, _add, _end), read by the views; NULL when there was
+ * no memory for them.
+ */
+struct rs_stalls *rs_model_stalls(struct rs_model *m);
+const struct rs_stalls *rs_model_stalls_of(const struct rs_model *m);
 void rs_model_free(struct rs_model *m);
 __u64 rs_model_hooks(const struct rs_model *m);
 

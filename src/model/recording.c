@@ -9,6 +9,7 @@
 #include <string.h>
 #include "recording.h"
 #include "fields.h"
+#include "stalls.h"
 #include "util.h"
 
 const enum rs_field rs_series_field[RS_NR_SERIES] = {
@@ -688,6 +689,8 @@ static int tiers(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 	return 0;
 }
 
+static int stalls(struct reader *rd, json_t *arr);
+
 static int summary(struct reader *rd, json_t *o)
 {
 	json_t *memcgs = json_object_get(o, "memcgs"), *e;
@@ -722,7 +725,71 @@ static int summary(struct reader *rd, json_t *o)
 		    tiers(rd, e, m))
 			return -1;
 	}
+	if (stalls(rd, json_object_get(o, "stalls")))
+		return -1;
 	r->has_summary = true;
+	return 0;
+}
+
+static int by_stall_time(const void *a, const void *b)
+{
+	const struct rs_rec_stall *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The summary's "stalls" (absent in recordings before them). */
+static int stalls(struct reader *rd, json_t *arr)
+{
+	struct rs_recording *r = rd->r;
+	json_t *e;
+	size_t i;
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return fail(rd, "\"stalls\" is not an array");
+	r->stalls = calloc(json_array_size(arr) ? json_array_size(arr) : 1,
+			   sizeof(*r->stalls));
+	if (!r->stalls)
+		return fail(rd, "out of memory");
+	json_array_foreach (arr, i, e) {
+		struct rs_rec_stall *s = &r->stalls[r->nr_stalls];
+		json_t *tid = json_object_get(e, "tid"),
+		       *tgid = json_object_get(e, "tgid"),
+		       *id = json_object_get(e, "id");
+		const char *comm =
+			json_string_value(json_object_get(e, "comm"));
+		int kind = rs_stall_kind_of(
+			json_string_value(json_object_get(e, "kind")));
+
+		if (!json_is_integer(tid) || json_integer_value(tid) < 0 ||
+		    json_integer_value(tid) > UINT32_MAX ||
+		    !json_is_integer(tgid) || json_integer_value(tgid) < 0 ||
+		    json_integer_value(tgid) > UINT32_MAX ||
+		    !json_is_integer(id) || json_integer_value(id) < 0 ||
+		    !comm || kind < 0)
+			return fail(rd,
+				    "a stall without a valid tid, tgid, id, "
+				    "comm or kind");
+		if (number(rd, e, "count", &s->count) ||
+		    number(rd, e, "total_ns", &s->total_ns) ||
+		    number(rd, e, "max_ns", &s->max_ns))
+			return -1;
+		s->comm = strdup(comm);
+		if (!s->comm)
+			return fail(rd, "out of memory");
+		s->tid = (__u32)json_integer_value(tid);
+		s->tgid = (__u32)json_integer_value(tgid);
+		s->id = (__u64)json_integer_value(id);
+		s->kind = kind;
+		s->gone = json_is_true(json_object_get(e, "gone"));
+		r->nr_stalls++;
+	}
+	qsort(r->stalls, r->nr_stalls, sizeof(*r->stalls), by_stall_time);
+	r->has_stalls = true;
 	return 0;
 }
 
@@ -894,6 +961,9 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 
 void rs_recording_free(struct rs_recording *r)
 {
+	for (size_t i = 0; i < r->nr_stalls; i++)
+		free(r->stalls[i].comm);
+	free(r->stalls);
 	for (size_t i = 0; i < r->nr_memcgs; i++) {
 		free(r->memcgs[i].path);
 		free(r->memcgs[i].points);

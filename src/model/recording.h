@@ -136,6 +136,16 @@ struct rs_outcome {
 	bool has_workers; /* the whole, when its workload has worker entries */
 };
 
+/* A task's stalls in one memcg, of one kind (the summary's "stalls"). */
+struct rs_rec_stall {
+	__u32 tid, tgid; /* tid 0: tasks gone, folded ("(exited tasks)") */
+	char *comm;	 /* as the recording wrote it (escaped) */
+	__u64 id;	 /* the memcg */
+	int kind;	 /* enum rs_stall_kind */
+	double count, total_ns, max_ns;
+	bool gone;
+};
+
 struct rs_recording {
 	int schema;
 	char *kernel, *start;
@@ -158,6 +168,11 @@ struct rs_recording {
 	size_t lines;
 	struct rs_outcome *outcomes; /* in the order first seen */
 	size_t nr_outcomes, cap_outcomes;
+	/* stalls per task, from the summary, most time first; has_stalls:
+	 * the recording lists them (older ones do not) */
+	struct rs_rec_stall *stalls;
+	size_t nr_stalls;
+	bool has_stalls;
 	/*
 	 * Slots the reader's id index looked at, all lookups together: about
 	 * one per lookup whatever order the ids come in (a unit test bounds

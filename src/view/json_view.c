@@ -126,6 +126,85 @@ static bool any_nonzero(const __u64 *v)
 	return false;
 }
 
+/* by time stalled (the interval's if *interval), the longest first; then
+ * by task, for a stable order */
+static int by_stalled(const void *a, const void *b, void *interval)
+{
+	const struct rs_stall *x = *(const struct rs_stall *const *)a,
+			      *y = *(const struct rs_stall *const *)b;
+	bool in = *(const bool *)interval;
+	__u64 tx = in ? x->i_total_ns : x->total_ns,
+	      ty = in ? y->i_total_ns : y->total_ns;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->cgroup_id != y->cgroup_id)
+		return x->cgroup_id < y->cgroup_id ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+/*
+ * The stalls per task (stalls.h) of the memcgs under filter: the last
+ * interval's top RS_STALLS_TOP (counts of the interval; max_ns the longest
+ * so far), or all of them since the start.
+ */
+static json_t *stalls_json(const struct rs_model *m, const char *filter,
+			   bool interval)
+{
+	const struct rs_stalls *st = rs_model_stalls_of(m);
+	size_t nr = st ? rs_stalls_nr(st) : 0, n = 0;
+	const struct rs_stall **v =
+		calloc(nr ? nr : 1, sizeof(const struct rs_stall *));
+	json_t *arr = json_array();
+
+	if (!v)
+		return arr;
+	for (size_t i = 0; i < nr; i++) {
+		const struct rs_stall *e = rs_stalls_get(st, i);
+		const char *path = rs_model_path(m, e->cgroup_id);
+
+		if ((interval && !e->i_count) ||
+		    (filter && !rs_path_matches(path, filter)))
+			continue;
+		v[n++] = e;
+	}
+	qsort_r(v, n, sizeof(const struct rs_stall *), by_stalled, &interval);
+	if (interval && n > RS_STALLS_TOP)
+		n = RS_STALLS_TOP;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_stall *e = v[i];
+		const char *path = rs_model_path(m, e->cgroup_id);
+		json_t *o = json_object();
+
+		json_object_set_new(o, "tid", json_integer(e->tid));
+		json_object_set_new(o, "tgid", json_integer(e->tgid));
+		json_object_set_new(o, "comm", rs_json_name(e->comm));
+		json_object_set_new(o, "id",
+				    json_integer((json_int_t)e->cgroup_id));
+		if (path)
+			json_object_set_new(o, "path", rs_json_name(path));
+		json_object_set_new(o, "kind",
+				    json_string(rs_stall_kind_name(e->kind)));
+		json_object_set_new(
+			o, "count",
+			json_integer((json_int_t)(interval ? e->i_count
+							   : e->count)));
+		json_object_set_new(
+			o, "total_ns",
+			json_integer((json_int_t)(interval ? e->i_total_ns
+							   : e->total_ns)));
+		json_object_set_new(o, "max_ns",
+				    json_integer((json_int_t)e->max_ns));
+		if (e->gone)
+			json_object_set_new(o, "gone", json_true());
+		json_array_append_new(arr, o);
+	}
+	free(v);
+	return arr;
+}
+
 json_t *rs_json_snapshot(const struct rs_model *m,
 			 const struct rs_run_info *info, const char *filter)
 {
@@ -146,6 +225,11 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
+	arr = stalls_json(m, filter, true);
+	if (json_array_size(arr))
+		json_object_set_new(o, "stalls", arr);
+	else
+		json_decref(arr);
 	for (size_t i = 0; i < rs_nr_global_stats; i++)
 		if (rs_global_stats[i].in_snapshot)
 			json_object_set_new(
@@ -372,6 +456,15 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);
+	json_object_set_new(o, "stalls", stalls_json(m, filter, false));
+	if (rs_model_stalls_of(m)) {
+		json_object_set_new(o, "stalls_folded",
+				    json_integer((json_int_t)rs_stalls_folded(
+					    rs_model_stalls_of(m))));
+		json_object_set_new(o, "stalls_unkept",
+				    json_integer((json_int_t)rs_stalls_lost(
+					    rs_model_stalls_of(m))));
+	}
 	return o;
 }
 

@@ -251,6 +251,63 @@ static int rows_with_values(const struct rs_recording *r,
 	return folded;
 }
 
+static const struct rs_rec_memcg *memcg_by_id(const struct rs_recording *r,
+					      __u64 id)
+{
+	size_t lo = 0, hi = r->nr_memcgs;
+
+	while (lo < hi) { /* memcgs are sorted by id */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->memcgs[mid].id == id)
+			return &r->memcgs[mid];
+		if (r->memcgs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+#define STALLERS_SHOWN 10
+
+/* Who stalled: the tasks with the most time in reclaim and throttles. */
+static void stallers_text(FILE *out, const struct rs_recording *r)
+{
+	size_t n =
+		r->nr_stalls < STALLERS_SHOWN ? r->nr_stalls : STALLERS_SHOWN;
+
+	if (!r->has_stalls)
+		return;
+	fprintf(out,
+		"\nWho stalled (per task, memcg and kind; %zu of %zu, "
+		"most time first):\n",
+		n, r->nr_stalls);
+	if (!n) {
+		fprintf(out, "  no task stalled\n");
+		return;
+	}
+	fprintf(out, "  %-24s %-9s %-9s %10s %12s %10s  %s\n", "task", "tgid",
+		"kind", "count", "total ms", "max ms", "memcg");
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_rec_stall *s = &r->stalls[i];
+		const struct rs_rec_memcg *m = memcg_by_id(r, s->id);
+		char cb[RS_ESCAPED_SIZE(64)], pb[RS_PATH_BUF], task[96];
+
+		if (s->tid)
+			snprintf(task, sizeof(task), "%s (%u)",
+				 rs_name_shown(s->comm, cb, sizeof(cb), 0),
+				 s->tid);
+		else
+			snprintf(task, sizeof(task), "%s",
+				 rs_name_shown(s->comm, cb, sizeof(cb), 0));
+		fprintf(out, "  %-24s %-9u %-9s %10.0f %12.3f %10.3f  %s\n",
+			task, s->tgid, rs_stall_kind_name(s->kind), s->count,
+			s->total_ns / 1e6, s->max_ns / 1e6,
+			m ? path_of(m, pb, sizeof(pb)) : "(unknown memcg)");
+	}
+}
+
 void rs_report_text(FILE *out, const char *name, const struct rs_recording *r,
 		    bool all)
 {
@@ -274,6 +331,7 @@ void rs_report_text(FILE *out, const char *name, const struct rs_recording *r,
 	rs_rec_memcg_release(&total);
 	for (size_t i = 0; i < nr; i++)
 		memcg_text(out, r, list[i], shown);
+	stallers_text(out, r);
 	free(shown);
 	free(list);
 }
@@ -300,6 +358,35 @@ static json_t *metrics_json(const struct rs_recording *r,
 		json_object_set_new(o, rs_rows[i].key, rs_json_number(v));
 	}
 	return o;
+}
+
+/* Every stall per task, most time first; null where not recorded. */
+static json_t *stalls_json(const struct rs_recording *r)
+{
+	json_t *arr;
+
+	if (!r->has_stalls)
+		return json_null();
+	arr = json_array();
+	for (size_t i = 0; i < r->nr_stalls; i++) {
+		const struct rs_rec_stall *s = &r->stalls[i];
+		const struct rs_rec_memcg *m = memcg_by_id(r, s->id);
+		json_t *o = json_object();
+
+		json_object_set_new(o, "tid", json_integer(s->tid));
+		json_object_set_new(o, "tgid", json_integer(s->tgid));
+		json_object_set_new(o, "comm", rs_json_name(s->comm));
+		json_object_set_new(o, "memcg",
+				    m && m->path ? rs_json_name(m->path)
+						 : json_null());
+		json_object_set_new(o, "kind",
+				    json_string(rs_stall_kind_name(s->kind)));
+		json_object_set_new(o, "count", rs_json_number(s->count));
+		json_object_set_new(o, "total_ns", rs_json_number(s->total_ns));
+		json_object_set_new(o, "max_ns", rs_json_number(s->max_ns));
+		json_array_append_new(arr, o);
+	}
+	return arr;
 }
 
 static json_t *outcomes_json(const struct rs_recording *r)
@@ -362,6 +449,7 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r,
 				    json_string(rs_row_unit(i)));
 	json_object_set_new(o, "units", units);
 	json_object_set_new(o, "outcomes", outcomes_json(r));
+	json_object_set_new(o, "stalls", stalls_json(r));
 	rs_json_stream_begin(&memcgs, out, flags, o, "memcgs");
 	rs_recording_total(r, &total);
 	rs_json_stream_add(&memcgs,

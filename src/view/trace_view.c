@@ -422,10 +422,44 @@ static void counters(struct rs_trace *t, const struct rs_recording *r)
 	}
 }
 
+static int by_tid(const void *a, const void *b)
+{
+	const struct rs_rec_stall *x = *(const struct rs_rec_stall *const *)a,
+				  *y = *(const struct rs_rec_stall *const *)b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* A task's name from the recording's stalls per task (NULL: not there). */
+static const char *comm_of(const struct rs_rec_stall **by, size_t n, __u32 tid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (by[mid]->tid == tid)
+			return by[mid]->comm;
+		if (by[mid]->tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 int rs_trace_finish(struct rs_trace *t, const char *name,
 		    const struct rs_recording *r)
 {
 	FILE *f = t->f;
+	const struct rs_rec_stall **by =
+		calloc(r->nr_stalls + 1, sizeof(const struct rs_rec_stall *));
+
+	for (size_t i = 0; by && i < r->nr_stalls; i++)
+		by[i] = &r->stalls[i];
+	if (by)
+		qsort(by, r->nr_stalls, sizeof(const struct rs_rec_stall *),
+		      by_tid);
 
 	for (size_t i = 0; i < t->cap_tasks; i++) {
 		struct task *k = &t->tasks[i];
@@ -439,13 +473,24 @@ int rs_trace_finish(struct rs_trace *t, const char *name,
 			TRACE_PID_TASKS, k->tid);
 		{
 			char label[128];
+			const char *comm =
+				by ? comm_of(by, r->nr_stalls, k->tid) : NULL;
 
-			snprintf(label, sizeof(label), "task %" PRIu32 " (%s)",
-				 k->tid, k->first_kind);
+			/* its name where the recording has it, else what
+			 * it was first seen doing */
+			if (comm)
+				snprintf(label, sizeof(label),
+					 "%s %" PRIu32 " (%s)", comm, k->tid,
+					 k->first_kind);
+			else
+				snprintf(label, sizeof(label),
+					 "task %" PRIu32 " (%s)", k->tid,
+					 k->first_kind);
 			put_name_json(f, label);
 		}
 		fputs("}},\n", f);
 	}
+	free(by);
 	counters(t, r);
 	fprintf(f,
 		"{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\","

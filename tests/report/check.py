@@ -347,6 +347,12 @@ def trace(scenario):
           f"recording's {len(tasks)} tasks ({len(named)})")
     check(doc["_depth_max"] >= 2, f"{scenario} trace: passes nested in their "
           f"reclaims ({doc['_depth_max']} deep)")
+    if scenario == "mix":  # its readers run as stall-a and stall-b
+        names = [e["args"]["name"] for e in doc["traceEvents"]
+                 if e.get("name") == "thread_name"]
+        check(all(any(n.startswith(c + " ") for n in names)
+                  for c in ("stall-a", "stall-b")),
+              f"mix trace: the readers' tracks named by their comm ({names})")
 
 
 def main():

@@ -11,6 +11,9 @@ usage: trace.py RECLAIMSCOPE
               much); a direct reclaim; writeback and OOM instants; every
               slice on its task's named track, nested, time forward
   counters    per memcg counter tracks from the snapshots' rates
+  stallers    the summary's stalls per task name the tracks (comm) and
+              make report's "who stalled" table and --json list; a
+              hostile comm escaped; a stall without a valid tid refused
   names       a memcg path with a terminal escape and a backslash (as a
               hostile recording may hold them; record writes bytes that
               are not UTF-8 escaped already): the name escaped in the
@@ -150,6 +153,46 @@ def nesting(d):
           f"a counter sample per interval of the memcg, its rates ({counters})")
 
 
+def stallers(d):
+    """The summary's stalls per task name the tracks, and report lists
+    who stalled, a hostile name escaped."""
+    rec, out = os.path.join(d, "st.ndjson"), os.path.join(d, "st.json")
+    summary = {"type": "summary", "duration": 2, "drops": 0, "records": 0,
+               "agg_full": 0, "missed": 0,
+               "memcgs": [{"path": "/app", "id": 28}],
+               "stalls": [
+                   {"tid": 101, "tgid": 100, "comm": "worker", "id": 28,
+                    "path": "/app", "kind": "memcg", "count": 1,
+                    "total_ns": 10_000_000, "max_ns": 10_000_000},
+                   {"tid": 102, "tgid": 102, "comm": "evil\u001b[2J", "id": 28,
+                    "path": "/app", "kind": "direct", "count": 1,
+                    "total_ns": 4_000_000, "max_ns": 4_000_000}]}
+    write(rec, events() + [summary])
+    r = run("report", rec, "--trace", out)
+    check(r.returncode == 0, f"with stalls per task: exits 0 ({r.stderr[-200:]})")
+    doc = trace_check.structure(check, out, "stallers")
+    if doc:
+        names = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"]
+                 if e.get("name") == "thread_name"}
+        check(names.get(101) == "worker 101 (memcg reclaim)",
+              f"a task's track named by its comm ({names.get(101)})")
+    text = subprocess.run([BIN, "report", rec], capture_output=True).stdout
+    check(b"Who stalled" in text and b"worker (101)" in text,
+          "report lists who stalled")
+    check(b"\x1b" not in text and b"evil\\x1b" in text,
+          "a hostile comm shown escaped, never raw")
+    j = json.loads(run("report", "--json", rec).stdout)
+    check([(s["tid"], s["kind"], s["total_ns"]) for s in j.get("stalls") or []]
+          == [(101, "memcg", 10_000_000), (102, "direct", 4_000_000)],
+          f"report --json: every stall, most time first ({j.get('stalls')})")
+    bad = dict(summary, stalls=[{"tid": -1, "comm": "x", "id": 28,
+                                 "kind": "memcg", "tgid": 1}])
+    write(rec, [bad])
+    r = run("report", rec)
+    check(r.returncode == 1 and "stall" in r.stderr,
+          f"a stall without a valid tid: refused, said ({r.stderr.strip()[-120:]})")
+
+
 def names(d):
     rec, out = os.path.join(d, "names.ndjson"), os.path.join(d, "names.json")
     bad = "/t\u001b[31m/\\x"
@@ -229,7 +272,7 @@ def main():
     BIN = os.path.abspath(sys.argv[1])
     d = tempfile.mkdtemp(prefix="rs-trace-")
     try:
-        for part in (nesting, names, no_events, outputs):
+        for part in (nesting, stallers, names, no_events, outputs):
             try:
                 part(d)
             except Exception as e:  # an old binary's output: a failure

@@ -203,7 +203,44 @@ def common(res):
           f"no program run skipped by the kernel ({summary.get('missed')})")
     if any(l.get("type") == "event" for l in rec):
         ring_accounting(judge, rec, "ring")
+    stalls_exact(summary)
     return header, summary, rec
+
+
+# each kind of stall per task, and the memcg counters they add up to (a
+# throttle's time is kept in ns per task, in us per memcg)
+STALL_SUMS = {"direct": (("direct_reclaims", 1), ("direct_reclaim_ns", 1)),
+              "memcg": (("memcg_reclaims", 1), ("memcg_reclaim_ns", 1)),
+              "throttle": (("throttles", 1), ("throttle_us", 1000))}
+
+
+def stalls_exact(summary):
+    """Every stall belongs to one task: per memcg, the tasks' counts and
+    times add up to the memcg's own (memory.reclaim's proactive stalls are
+    memcg reclaims too), with nothing lost from the per-task map."""
+    stalls = summary.get("stalls")
+    if not check(isinstance(stalls, list), "the summary lists the stalls per task"):
+        return
+    check(summary.get("tasks_lost") == 0 and summary.get("stalls_unkept") == 0,
+          f"no stall lost from the per-task counts (map {summary.get('tasks_lost')}, "
+          f"memory {summary.get('stalls_unkept')})")
+    wrong = []
+    for m in summary["memcgs"]:
+        mine = [s for s in stalls if s["id"] == m["id"]]
+        for kind, ((count_key, _), (time_key, scale)) in STALL_SUMS.items():
+            kinds = ("memcg", "proactive") if kind == "memcg" else (kind,)
+            ks = [s for s in mine if s["kind"] in kinds]
+            count, time_ns = sum(s["count"] for s in ks), sum(s["total_ns"] for s in ks)
+            if m.get(count_key) is None:
+                continue  # not attached on this kernel
+            if count != m[count_key] or time_ns != m[time_key] * scale:
+                wrong.append((m["path"], kind, count, m[count_key], time_ns,
+                              m[time_key] * scale))
+    check(not wrong, f"per memcg, the tasks' stalls add up to its counts and "
+          f"times ({len(stalls)} task entries; wrong: {wrong[:3]})")
+    bad_max = [s for s in stalls if s["count"] and not
+               (0 < s["max_ns"] <= s["total_ns"] or s["kind"] == "throttle")]
+    check(not bad_max, f"each task's longest stall within its total ({bad_max[:2]})")
 
 
 KNOWN_THROTTLE_REASONS = {"writeback", "isolated", "noprogress", "congested"}
@@ -878,6 +915,15 @@ def scenario_mix(res, header, summary, rec):
           "every aging shows populated generations")
     consistent(rec, m)
     daemon_cgroupfs(res, ["/mix"])
+    # the two readers, named by the program's name they ran under (mix.sh):
+    # each its own stalls, in /mix
+    for comm in ("stall-a", "stall-b"):
+        mine = [s for s in summary["stalls"]
+                if s["comm"] == comm and s["id"] == m["id"]]
+        check(mine and sum(s["count"] for s in mine) > 0
+              and len({s["tid"] for s in mine}) == 1,
+              f"task {comm}: its own stalls in /mix, under one task id "
+              f"({[(s['kind'], s['count'], s['total_ns']) for s in mine]})")
 
 
 def oom_context(res, recs):

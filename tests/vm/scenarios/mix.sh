@@ -16,9 +16,15 @@ echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events --refaults
 start_daemon
 snapshot_counters before mix
-in_memcg mix rs-workload mmap /mnt/data1 4 300 &
+# the readers run under names of their own (a program's name is its
+# command's, comm): check.py finds each one's stalls per task.  Readers,
+# since each charges its page cache all along; an anon worker may have
+# taken its memory before the limit was reached, and never reclaim.
+ln -sf "$(command -v rs-workload)" /tmp/stall-a
+ln -sf "$(command -v rs-workload)" /tmp/stall-b
+in_memcg mix /tmp/stall-a mmap /mnt/data1 4 300 &
 r1=$!
-in_memcg mix rs-workload mmap /mnt/data2 4 300 &
+in_memcg mix /tmp/stall-b mmap /mnt/data2 4 300 &
 r2=$!
 in_memcg mix rs-workload hold 56 8 &
 a1=$!
