@@ -159,6 +159,17 @@ int rs_stalls_add(struct rs_stalls *s, const struct rs_task_key *k,
 	return dc == 0;
 }
 
+static int by_memcg_task(const void *a, const void *b)
+{
+	const struct rs_stall *x = a, *y = b;
+
+	if (x->cgroup_id != y->cgroup_id)
+		return x->cgroup_id < y->cgroup_id ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
 /* Past the bound, the entries of tasks gone into "(exited tasks)". */
 void rs_stalls_end(struct rs_stalls *s)
 {
@@ -185,9 +196,13 @@ void rs_stalls_end(struct rs_stalls *s)
 		reindex(s, s->nr);
 		return;
 	}
+	/* a task's entries together: it is counted once per memcg */
+	qsort(gone, nr_gone, sizeof(*gone), by_memcg_task);
 	for (size_t i = 0; i < nr_gone; i++) {
 		const struct rs_stall *e = &gone[i];
 		struct rs_stall *into = entry(s, e->cgroup_id, 0, e->kind);
+		bool first = !i || gone[i - 1].cgroup_id != e->cgroup_id ||
+			     gone[i - 1].tid != e->tid;
 
 		if (!into) { /* the sums would be lost: count them */
 			s->lost += e->count;
@@ -197,6 +212,7 @@ void rs_stalls_end(struct rs_stalls *s)
 			strcpy(into->comm, RS_STALLS_EXITED_COMM);
 			into->gone = true;
 		}
+		into->tasks += first;
 		into->count += e->count;
 		into->total_ns += e->total_ns;
 		into->i_count += e->i_count;
@@ -223,6 +239,38 @@ void rs_stalls_forget(struct rs_stalls *s, __u64 cgid)
 		s->slots = NULL;
 		s->nr_slots = 0;
 	}
+}
+
+size_t rs_stalls_memcg_tasks(const struct rs_stalls *s, __u64 **cgids,
+			     __u64 **tasks)
+{
+	struct rs_stall *v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
+	size_t n = 0;
+
+	*cgids = malloc((s->nr ? s->nr : 1) * sizeof(**cgids));
+	*tasks = malloc((s->nr ? s->nr : 1) * sizeof(**tasks));
+	if (!v || !*cgids || !*tasks) {
+		free(v);
+		free(*cgids);
+		free(*tasks);
+		*cgids = *tasks = NULL;
+		return 0;
+	}
+	memcpy(v, s->v, s->nr * sizeof(*v));
+	qsort(v, s->nr, sizeof(*v), by_memcg_task);
+	for (size_t i = 0; i < s->nr; i++) {
+		bool new_memcg = !n || (*cgids)[n - 1] != v[i].cgroup_id;
+		bool new_task = !i || new_memcg || v[i - 1].tid != v[i].tid;
+
+		if (new_memcg) {
+			(*cgids)[n] = v[i].cgroup_id;
+			(*tasks)[n++] = 0;
+		}
+		/* a folded entry holds its tasks; a task counts once */
+		(*tasks)[n - 1] += v[i].tid ? new_task : v[i].tasks;
+	}
+	free(v);
+	return n;
 }
 
 size_t rs_stalls_nr(const struct rs_stalls *s)

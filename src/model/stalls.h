@@ -33,7 +33,8 @@ struct rs_stall {
 	__u64 i_count, i_total_ns;     /* during the last interval */
 	/* the kernel's entry at the last read (0 once it was removed) */
 	__u64 seen_count, seen_total_ns;
-	bool gone; /* its task is gone: its kernel entry was removed */
+	bool gone;   /* its task is gone: its kernel entry was removed */
+	__u64 tasks; /* tid 0: the tasks folded into it (each once per memcg) */
 };
 
 struct rs_stalls;
@@ -60,6 +61,15 @@ const struct rs_stall *rs_stalls_get(const struct rs_stalls *s, size_t i);
 __u64 rs_stalls_folded(const struct rs_stalls *s);
 /* Stalls that could not be kept here (out of memory). */
 __u64 rs_stalls_lost(const struct rs_stalls *s);
+
+/*
+ * Per memcg, the tasks that stalled there since the start, each once
+ * whatever its kinds (folded ones too): cgids[] ascending and tasks[] for
+ * each; the number of memcgs, or 0 when out of memory.  Both arrays are
+ * allocated; the caller frees them.
+ */
+size_t rs_stalls_memcg_tasks(const struct rs_stalls *s, __u64 **cgids,
+			     __u64 **tasks);
 
 /* "direct", "memcg", "proactive", "throttle"; NULL for another value. */
 const char *rs_stall_kind_name(unsigned int kind);

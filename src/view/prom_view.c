@@ -411,6 +411,39 @@ static void tiers(FILE *out, const struct rs_model *m)
 	}
 }
 
+/*
+ * Who stalled, without a label per task (a scrape's size must not grow with
+ * the tasks): per memcg, how many tasks stalled there since the start.
+ */
+static void stalled_tasks(FILE *out, const struct rs_model *m)
+{
+	const char *name = PREFIX "memcg_stalled_tasks";
+	const struct rs_stalls *st = rs_model_stalls_of(m);
+	__u64 *cgids, *tasks;
+	size_t n = st ? rs_stalls_memcg_tasks(st, &cgids, &tasks) : 0;
+
+	if (!n)
+		return;
+	head(out, name, "gauge",
+	     "tasks that stalled in direct reclaim, memcg reclaim or a "
+	     "throttle counted in this memcg since the start, each once "
+	     "(report lists them)",
+	     NULL);
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+		const __u64 *at =
+			bsearch(&mc->id, cgids, n, sizeof(*cgids), rs_cmp_u64);
+
+		if (!at || !tasks[at - cgids])
+			continue;
+		fprintf(out, "%s{", name);
+		put_memcg(out, mc, true);
+		fprintf(out, "} %llu\n", (unsigned long long)tasks[at - cgids]);
+	}
+	free(cgids);
+	free(tasks);
+}
+
 int rs_prom_write(FILE *out, const struct rs_model *m,
 		  const struct rs_run_info *info)
 {
@@ -418,5 +451,6 @@ int rs_prom_write(FILE *out, const struct rs_model *m,
 	fields(out, m);
 	histograms(out, m);
 	tiers(out, m);
+	stalled_tasks(out, m);
 	return ferror(out) ? -1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "stalls.h"
@@ -79,6 +80,20 @@ static void deltas(void **state)
 	assert_int_equal(e->count, 6);
 	assert_int_equal(e->total_ns, 750);
 	assert_false(e->gone);
+	/* the same task throttled too: still one task of memcg 10 */
+	{
+		struct rs_task_key t = key(10, 100, RS_STALL_THROTTLE);
+		__u64 *cgids, *tasks;
+
+		v = val(1, 1000, 1000, "stall-a");
+		rs_stalls_begin(s);
+		assert_int_equal(rs_stalls_add(s, &t, &v, false), 0);
+		rs_stalls_end(s);
+		assert_int_equal(rs_stalls_memcg_tasks(s, &cgids, &tasks), 1);
+		assert_int_equal(tasks[0], 1);
+		free(cgids);
+		free(tasks);
+	}
 	rs_stalls_free(s);
 }
 
@@ -122,6 +137,18 @@ static void fold(void **state)
 			    rs_stalls_get(s, i)->max_ns > max)
 				max = rs_stalls_get(s, i)->max_ns;
 		assert_int_equal(max, 10 * RS_STALLS_KEEP - 1);
+	}
+	{
+		__u64 *cgids, *tasks; /* every task once, folded or not */
+		size_t n = rs_stalls_memcg_tasks(s, &cgids, &tasks);
+
+		assert_int_equal(n, 2);
+		assert_int_equal(cgids[0], 10);
+		assert_int_equal(tasks[0], 5 * RS_STALLS_KEEP);
+		assert_int_equal(cgids[1], 20);
+		assert_int_equal(tasks[1], 5 * RS_STALLS_KEEP);
+		free(cgids);
+		free(tasks);
 	}
 	/* a memcg forgotten: its entries with it */
 	rs_stalls_forget(s, 10);

@@ -915,6 +915,14 @@ def scenario_mix(res, header, summary, rec):
           "every aging shows populated generations")
     consistent(rec, m)
     daemon_cgroupfs(res, ["/mix"])
+    # /metrics: how many tasks stalled in /mix, without a label per task
+    with open(os.path.join(res, "metrics.after.txt")) as f:
+        served = [v for n, labels, v in parse_metrics(f.read())
+                  if n == "reclaimscope_memcg_stalled_tasks"
+                  and labels.get("memcg") == "/mix"]
+    tids = {s["tid"] for s in summary["stalls"] if s["id"] == m["id"]}
+    check(served == [len(tids)], f"daemon: stalled tasks of /mix {served} == "
+          f"the recording's distinct tasks there ({len(tids)})")
     # the two readers, named by the program's name they ran under (mix.sh):
     # each its own stalls, in /mix
     for comm in ("stall-a", "stall-b"):
