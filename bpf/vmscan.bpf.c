@@ -40,6 +40,7 @@ static __always_inline void task_stall(__u64 cgid, __u32 kind, __u64 ns)
 	v->total_ns += ns;
 	if (ns > v->max_ns)
 		v->max_ns = ns;
+	v->tgid = id >> 32; /* a tid reused by another process: its own */
 	/* the name it has now: a task renamed by exec shows its new one */
 	bpf_get_current_comm(v->comm, sizeof(v->comm));
 }

@@ -199,6 +199,11 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 					  "--html");
 			return EINVAL;
 		}
+		if (o->trace && o->html && !strcmp(o->trace, o->html)) {
+			argp_error(state, "--trace and --html name the same "
+					  "file: give each its own");
+			return EINVAL;
+		}
 		if (o->html && check_out(state, "--html", o->html,
 					 "<!DOCTYPE html>", "a page"))
 			return EINVAL;

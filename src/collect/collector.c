@@ -1053,30 +1053,47 @@ static bool task_alive(__u32 tid)
 
 struct stalls_ctx {
 	struct rs_stalls *stalls;
+	const struct rs_model *model;
 	int fd;
 };
+
+/* Is the memcg gone from cgroupfs (its id is never used again)? */
+static bool memcg_gone(const struct rs_model *m, __u64 id)
+{
+	const struct rs_memcg *mc = rs_model_find(m, id);
+
+	return mc && mc->gone;
+}
 
 static int add_stall(void *ctx, const void *key, const void *value)
 {
 	struct stalls_ctx *sc = ctx;
 	const struct rs_task_key *k = key;
+	struct rs_task_stall last;
 
 	/*
-	 * An entry that did not move may be a task that is gone: its last
-	 * counts are read, so its entry goes (the kernel's map stays bounded
-	 * by the tasks alive); a task not gone that stalls again makes a new
-	 * one, counted from 0.
+	 * An entry that did not move may be of a task that is gone, or of a
+	 * memcg that is (a long-lived reclaimer, kswapd, throttled in many
+	 * memcgs over a run): it is taken out of the map with its counts as
+	 * they are at that moment, not as the batch read them a while ago
+	 * (a last stall between the two would be lost), so the kernel's map
+	 * stays bounded by what is alive.  One that stalls again makes a new
+	 * entry, counted from 0.
 	 */
-	if (rs_stalls_add(sc->stalls, k, value, false) == 1 &&
-	    !task_alive(k->tid) && !bpf_map_delete_elem(sc->fd, k))
-		rs_stalls_add(sc->stalls, k, value, true);
+	if (rs_stalls_add(sc->stalls, k, value, false) != 1 ||
+	    (task_alive(k->tid) && !memcg_gone(sc->model, k->cgroup_id)))
+		return 0;
+	if (!bpf_map_lookup_and_delete_elem(sc->fd, k, &last) ||
+	    (!bpf_map_lookup_elem(sc->fd, k, &last) &&
+	     !bpf_map_delete_elem(sc->fd, k)))
+		rs_stalls_add(sc->stalls, k, &last, true);
 	return 0; /* a lost entry is counted there: go on */
 }
 
 /* Every task's stall counts (vmscan.h), into the model's. */
 static int read_stalls(struct rs_collector *c, struct rs_model *m)
 {
-	struct stalls_ctx sc = {rs_model_stalls(m),
+	struct stalls_ctx sc = {rs_model_stalls(m), m,
 				bpf_map__fd(c->skel->maps.rs_task_stalls)};
 	int err;
 

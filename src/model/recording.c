@@ -259,6 +259,10 @@ static int snapshot(struct reader *rd, json_t *o)
 		return -1;
 	if (isnan(t))
 		return fail(rd, "a snapshot without \"t\"");
+	if (t > RS_MAX_T_S)
+		return fail(rd,
+			    "a snapshot at %g s: not a time since the start",
+			    t);
 	if (t < rd->last_t)
 		return fail(rd, "time goes backwards (%g after %g)", t,
 			    rd->last_t);
@@ -316,10 +320,15 @@ static int event(struct reader *rd, json_t *o)
 {
 	const char *kind = json_string_value(json_object_get(o, "kind"));
 	struct rs_rec_memcg *m;
-	double duration, budget, used, reclaimed, to_reclaim, delayed;
+	double t, duration, budget, used, reclaimed, to_reclaim, delayed;
 
 	if (!kind)
 		return fail(rd, "an event without a \"kind\"");
+	if (number(rd, o, "t", &t))
+		return -1;
+	if (isnan(t) || t > RS_MAX_T_S)
+		return fail(rd,
+			    "an event without a time since the start (\"t\")");
 	rd->r->has_events = true;
 	m = memcg_from(rd, o);
 	if (!m)
@@ -778,6 +787,10 @@ static int stalls(struct reader *rd, json_t *arr)
 		    number(rd, e, "total_ns", &s->total_ns) ||
 		    number(rd, e, "max_ns", &s->max_ns))
 			return -1;
+		if (isnan(s->count) || isnan(s->total_ns) || isnan(s->max_ns) ||
+		    s->max_ns > s->total_ns)
+			return fail(rd, "a stall without its count, total_ns "
+					"and max_ns (at most its total)");
 		s->comm = strdup(comm);
 		if (!s->comm)
 			return fail(rd, "out of memory");

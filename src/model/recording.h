@@ -34,6 +34,10 @@
 #define RS_EVK_NR_TO_RECLAIM "nr_to_reclaim"
 #define RS_EVK_DELAYED_US "delayed_us"
 
+/* The latest time (seconds since the start) a record may carry: about 31
+ * years, so that every time is a whole number of ns in an int64. */
+#define RS_MAX_T_S 1e9
+
 /* Rates charted over time, per memcg, from the snapshots. */
 enum rs_rec_series {
 	RS_SERIES_SCANNED,

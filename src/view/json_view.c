@@ -175,7 +175,6 @@ static json_t *stalls_json(const struct rs_model *m, const char *filter,
 		n = RS_STALLS_TOP;
 	for (size_t i = 0; i < n; i++) {
 		const struct rs_stall *e = v[i];
-		const char *path = rs_model_path(m, e->cgroup_id);
 		json_t *o = json_object();
 
 		json_object_set_new(o, "tid", json_integer(e->tid));
@@ -183,8 +182,8 @@ static json_t *stalls_json(const struct rs_model *m, const char *filter,
 		json_object_set_new(o, "comm", rs_json_name(e->comm));
 		json_object_set_new(o, "id",
 				    json_integer((json_int_t)e->cgroup_id));
-		if (path)
-			json_object_set_new(o, "path", rs_json_name(path));
+		/* the memcg by id only: its path is the memcgs' (20,000
+		 * entries of long paths would make the summary line huge) */
 		json_object_set_new(o, "kind",
 				    json_string(rs_stall_kind_name(e->kind)));
 		json_object_set_new(

@@ -192,6 +192,41 @@ static void flush_held(struct rs_trace *t, struct task *k, size_t n)
 	k->nr_held -= n;
 }
 
+/*
+ * A task holds TRACE_HELD_MAX slices and the reclaim that holds them has
+ * not ended (a kswapd run over hundreds of memcgs): the oldest half of
+ * its exactly timed slices go out now, which nest whatever comes later.
+ * Throttles stay, to be moved into their reclaim when it comes, unless
+ * nothing else is held.  Those written early come before their reclaim in
+ * the file (Perfetto orders by time; the nesting holds).
+ */
+static void flush_early(struct rs_trace *t, struct task *k)
+{
+	size_t n = 0, kept = 0, want = TRACE_HELD_MAX / 2;
+	struct slice *early = malloc(want * sizeof(*early));
+
+	if (!early) { /* no room to sort them out: the oldest half */
+		flush_held(t, k, want);
+		return;
+	}
+	for (size_t i = 0; i < k->nr_held; i++) {
+		if (n < want && k->held[i].exact)
+			early[n++] = k->held[i];
+		else
+			k->held[kept++] = k->held[i];
+	}
+	if (!n) { /* only throttles: they go too */
+		free(early);
+		flush_held(t, k, want);
+		return;
+	}
+	qsort(early, n, sizeof(*early), by_begin);
+	for (size_t i = 0; i < n; i++)
+		write_slice(t, k, &early[i]);
+	k->nr_held = kept;
+	free(early);
+}
+
 static void move_begin(struct slice *s, __s64 to)
 {
 	if (to > s->begin_ns && to <= s->end_ns) {
@@ -224,7 +259,7 @@ static int add_slice(struct rs_trace *t, struct task *k, struct slice *s,
 				move_begin(&k->held[i], s->begin_ns);
 	}
 	if (k->nr_held == TRACE_HELD_MAX)
-		flush_held(t, k, TRACE_HELD_MAX / 2);
+		flush_early(t, k);
 	if (!rs_grow((void **)&k->held, &k->cap_held, k->nr_held + 1,
 		     sizeof(*k->held)))
 		return -1;
@@ -265,9 +300,11 @@ static char *args_of(json_t *o, const char *path)
 	return s;
 }
 
+/* A title as a JSON string: names from a recording are escaped (and one
+ * cut short within a character stays valid) */
 static char *quoted(const char *text)
 {
-	json_t *s = json_string(text);
+	json_t *s = rs_json_name(text);
 	char *q = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
 
 	json_decref(s);
@@ -290,7 +327,10 @@ static int trace_event(void *ctx, __u64 memcg_id, const char *path, json_t *o)
 	(void)memcg_id;
 	if (json_is_integer(json_object_get(o, "t")))
 		tsec = (double)json_integer_value(json_object_get(o, "t"));
-	if (!kind || !ok || tid < 0 || tid > UINT32_MAX || !isfinite(tsec))
+	/* the reader took t as a finite time since the start, at most
+	 * RS_MAX_T_S: its ns fit */
+	if (!kind || !ok || tid < 0 || tid > UINT32_MAX || !isfinite(tsec) ||
+	    tsec < 0 || tsec > RS_MAX_T_S)
 		return 0; /* not one to draw: the report counts it */
 	end_ns = llround(tsec * 1e9);
 	if (!strcmp(kind, "reclaim")) {
@@ -311,7 +351,10 @@ static int trace_event(void *ctx, __u64 memcg_id, const char *path, json_t *o)
 		const char *reason =
 			json_string_value(json_object_get(o, "reason"));
 
-		dur_ns = int_key(o, RS_EVK_DELAYED_US, &ok) * 1000;
+		dur_ns = int_key(o, RS_EVK_DELAYED_US, &ok);
+		/* microseconds past INT64_MAX ns: not a real delay */
+		ok = ok && dur_ns >= 0 && dur_ns <= INT64_MAX / 1000;
+		dur_ns *= 1000;
 		exact = false;
 		snprintf(title, sizeof(title), "throttle (%.40s)",
 			 reason ?: "?");
@@ -401,6 +444,9 @@ static void counters(struct rs_trace *t, const struct rs_recording *r)
 		for (size_t p = 0; p < m->nr_points; p++) {
 			bool any = false;
 
+			if (!isfinite(m->points[p].t) || m->points[p].t < 0 ||
+			    m->points[p].t > RS_MAX_T_S)
+				continue;
 			fprintf(t->f, "{\"ph\":\"C\",\"pid\":%d,\"ts\":",
 				TRACE_PID_MEMCGS);
 			put_us(t->f, llround(m->points[p].t * 1e9));
@@ -453,7 +499,9 @@ int rs_trace_finish(struct rs_trace *t, const char *name,
 {
 	FILE *f = t->f;
 	const struct rs_rec_stall **by =
-		calloc(r->nr_stalls + 1, sizeof(const struct rs_rec_stall *));
+		r->has_stalls ? calloc(r->nr_stalls + 1,
+				       sizeof(const struct rs_rec_stall *))
+			      : NULL;
 
 	for (size_t i = 0; by && i < r->nr_stalls; i++)
 		by[i] = &r->stalls[i];

@@ -14,6 +14,11 @@ usage: trace.py RECLAIMSCOPE
   stallers    the summary's stalls per task name the tracks (comm) and
               make report's "who stalled" table and --json list; a
               hostile comm escaped; a stall without a valid tid refused
+  long run    a kswapd run of 5,000 passes: they go out ahead of it, its
+              throttle is held and moved into it
+  hostile     t as a string, past 31 years or negative: refused; names
+              cut within a character and a delay past 2^63 ns: written
+              without them; --trace and --html on one file: refused
   names       a memcg path with a terminal escape and a backslash (as a
               hostile recording may hold them; record writes bytes that
               are not UTF-8 escaped already): the name escaped in the
@@ -185,12 +190,75 @@ def stallers(d):
     check([(s["tid"], s["kind"], s["total_ns"]) for s in j.get("stalls") or []]
           == [(101, "memcg", 10_000_000), (102, "direct", 4_000_000)],
           f"report --json: every stall, most time first ({j.get('stalls')})")
-    bad = dict(summary, stalls=[{"tid": -1, "comm": "x", "id": 28,
-                                 "kind": "memcg", "tgid": 1}])
-    write(rec, [bad])
-    r = run("report", rec)
-    check(r.returncode == 1 and "stall" in r.stderr,
-          f"a stall without a valid tid: refused, said ({r.stderr.strip()[-120:]})")
+    for stall, why in (({"tid": -1, "count": 1, "total_ns": 1, "max_ns": 1},
+                        "a negative tid"),
+                       ({"tid": 1}, "no count"),
+                       ({"tid": 1, "count": 1, "total_ns": 1, "max_ns": 2},
+                        "its longest over its total")):
+        bad = dict(summary, stalls=[dict({"comm": "x", "id": 28, "kind": "memcg",
+                                          "tgid": 1}, **stall)])
+        write(rec, [bad])
+        r = run("report", rec)
+        check(r.returncode == 1 and "stall" in r.stderr,
+              f"a stall with {why}: refused, said ({r.stderr.strip()[-120:]})")
+
+
+def long_run(d):
+    """A kswapd run holding more slices than a task holds back (5,000
+    passes) and a throttle whose jiffy-counted delay reaches before the
+    run began: the passes go out ahead, the throttle waits for its run
+    and is moved into it."""
+    rec, out = os.path.join(d, "long.ndjson"), os.path.join(d, "long.json")
+    evs = [ev("throttle", 1.0001, 7, reclaimer="kswapd", reason="writeback",
+              timeout_us=100000, delayed_us=4000)]
+    for i in range(5000):
+        evs.append(ev("shrink", 1.001 + i * 1e-5 + 5e-6, 7, reclaimer="kswapd",
+                      duration_ns=4000, priority=12, budget=1, budget_used=1,
+                      batches=1, last_batch=1, isolated=1, reclaimed=1,
+                      nr_to_reclaim=32, exit="budget_exhausted"))
+    evs.append(ev("kswapd_run", 1.06, 7, reclaimer="kswapd", id=0,
+                  duration_ns=60_000_000, order=0, highest_zoneidx=2,
+                  order_reached=0, isolated=5000, nr_reclaimed=5000))
+    write(rec, evs)
+    r = run("report", rec, "--trace", out)
+    check(r.returncode == 0, f"a long kswapd run: exits 0 ({r.stderr[-200:]})")
+    doc = trace_check.structure(check, out, "long run", ordered=False)
+    if doc:
+        (thr,) = by_name(doc, "throttle (writeback)")
+        check(trace_check.ns(thr["ts"]) == 1_000_000_000 and
+              thr["args"].get("begin_moved_us") == 3900,
+              f"the throttle moved into its run ({thr['ts']} µs, moved "
+              f"{thr['args'].get('begin_moved_us')} µs)")
+        check(len(by_name(doc, "MGLRU pass")) == 5000, "every pass drawn")
+
+
+def hostile_events(d):
+    """Times and delays a hostile recording may carry."""
+    rec, out = os.path.join(d, "h.ndjson"), os.path.join(d, "h.json")
+    for bad, why in (({"t": "5"}, "t as a string"), ({"t": 1e12}, "t past 31 years"),
+                     ({"t": -1}, "a negative t")):
+        e = ev("reclaim", 1.0, 5, duration_ns=1, nr_reclaimed=0, nr_to_reclaim=1)
+        e.update(bad)
+        write(rec, [e])
+        r = run("report", rec, "--trace", out)
+        check(r.returncode == 1 and '"t"' in r.stderr,
+              f"an event with {why}: refused, said ({r.stderr.strip()[-100:]})")
+    write(rec, [ev("throttle", 2.0, 5, reason="a" + "é" * 40,
+                   timeout_us=1, delayed_us=2 ** 62),
+                ev("throttle", 2.0, 5, reason="x" + "é" * 40,
+                   timeout_us=1, delayed_us=10),
+                ev("reclaim", 2.0, 5, reclaimer="yy" + "é" * 40,
+                   duration_ns=10_000, nr_reclaimed=0, nr_to_reclaim=1)])
+    r = run("report", rec, "--trace", out)
+    check(r.returncode == 0, f"names cut within a character, a delay past "
+          f"2^63 ns: still written ({r.stderr.strip()[-100:]})")
+    doc = trace_check.structure(check, out, "hostile events")
+    if doc:
+        check(len([e for e in doc["traceEvents"] if e.get("ph") == "X"]) == 2,
+              "the impossible delay left out, the others drawn")
+    r = run("report", rec, "--trace", out, "--html", out)
+    check(r.returncode == 2 and "same file" in r.stderr,
+          f"--trace and --html naming one file: refused ({r.stderr.strip()[-100:]})")
 
 
 def names(d):
@@ -272,7 +340,8 @@ def main():
     BIN = os.path.abspath(sys.argv[1])
     d = tempfile.mkdtemp(prefix="rs-trace-")
     try:
-        for part in (nesting, stallers, names, no_events, outputs):
+        for part in (nesting, stallers, long_run, hostile_events, names,
+                     no_events, outputs):
             try:
                 part(d)
             except Exception as e:  # an old binary's output: a failure
