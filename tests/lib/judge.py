@@ -21,6 +21,22 @@ class Judge:
             self.failures.append(what)
         return ok
 
+    def parts(self, parts, prefix, name):
+        """Run each part(d) in a fresh temporary folder d, an exception a
+        failed check (an old binary's output), then the closing line."""
+        import shutil
+        import tempfile
+        d = tempfile.mkdtemp(prefix=prefix)
+        try:
+            for part in parts:
+                try:
+                    part(d)
+                except Exception as e:
+                    self.check(False, f"{part.__name__}: {type(e).__name__}: {e}")
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        return self.close(name)
+
     def close(self, name):
         print(f"{name}: {self.passed} passed, {len(self.failures)} failed")
         return 1 if self.failures else 0

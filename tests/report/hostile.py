@@ -348,17 +348,9 @@ def big(d):
 def main():
     global BIN
     BIN = os.path.abspath(sys.argv[1])
-    d = tempfile.mkdtemp(prefix="rs-hostile-")
-    try:
-        for part in (verdicts, idle, partial, names, wrap, escapes, html, small) + (
-                (big,) if "--big" in sys.argv else ()):
-            try:
-                part(d)
-            except Exception as e:  # an old binary's output: a failure
-                check(False, f"{part.__name__}: {type(e).__name__}: {e}")
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
-    return judge.close("report hostile")
+    return judge.parts((verdicts, idle, partial, names, wrap, escapes, html, small)
+                       + ((big,) if "--big" in sys.argv else ()),
+                       "rs-hostile-", "report hostile")
 
 
 if __name__ == "__main__":

@@ -33,11 +33,9 @@ usage: trace.py RECLAIMSCOPE
 import json
 import os
 import resource
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
@@ -338,17 +336,8 @@ def outputs(d):
 def main():
     global BIN
     BIN = os.path.abspath(sys.argv[1])
-    d = tempfile.mkdtemp(prefix="rs-trace-")
-    try:
-        for part in (nesting, stallers, long_run, hostile_events, names,
-                     no_events, outputs):
-            try:
-                part(d)
-            except Exception as e:  # an old binary's output: a failure
-                check(False, f"{part.__name__}: {type(e).__name__}: {e}")
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
-    return judge.close("report trace")
+    return judge.parts((nesting, stallers, long_run, hostile_events, names,
+                        no_events, outputs), "rs-trace-", "report trace")
 
 
 if __name__ == "__main__":
