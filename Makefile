@@ -142,6 +142,8 @@ sanitize: $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		python3 tests/report/hostile.py $(OUT)/san/reclaimscope
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		python3 tests/report/trace.py $(OUT)/san/reclaimscope
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		RS_BIN=$(OUT)/san/reclaimscope RS_WORK=$(OUT)/san/hosttest tests/host/run.sh
 
 # The layout (clang-format), then static analysis of src/: cppcheck, then

@@ -29,10 +29,11 @@ struct top_opts {
 	const char *show; /* columns, comma-separated; NULL: the default */
 	const char *filter;
 	bool tree, per_node, all, no_color;
+	bool tasks;		 /* who stalled, instead of the memcgs */
 	struct rs_top_opts view; /* the columns, from show and sort */
 };
 
-enum { OPT_NO_COLOR = 0x100, OPT_ALL, OPT_COLUMNS };
+enum { OPT_NO_COLOR = 0x100, OPT_ALL, OPT_COLUMNS, OPT_TASKS };
 
 static const struct argp_option options[] = {
 	{"interval", 'i', "SECONDS", 0,
@@ -56,6 +57,12 @@ static const struct argp_option options[] = {
 	{"tree", 't', NULL, 0, "Show the hierarchy, sorted by path", 0},
 	{"per-node", 'N', NULL, 0, "One row per memcg and NUMA node", 0},
 	{"all", OPT_ALL, NULL, 0, "Also memcgs idle in the last interval", 0},
+	{"tasks", OPT_TASKS, NULL, 0,
+	 "Who stalled: per task, memcg and kind, the direct and memcg "
+	 "reclaims and throttles of the last interval, the most time first; "
+	 "the UI starts on that view (key T), --batch prints it after each "
+	 "frame's memcgs (the top 20)",
+	 0},
 	{"no-color", OPT_NO_COLOR, NULL, 0,
 	 "No colours (also when NO_COLOR is set)", 0},
 	{"columns", OPT_COLUMNS, NULL, 0,
@@ -73,16 +80,17 @@ static const char doc[] =
 	"memory use.  Values the kernel cannot give are shown as n/a, never "
 	"as 0; '-' means nothing happened to measure.\n"
 	"\n"
-	"Keys: < > sort column, / filter, t tree, N per node, p pause, "
-	"arrows select, Enter details, left/right scroll columns, h help, "
-	"q quit.\n"
+	"Keys: < > sort column, / filter, t tree, N per node, T tasks, "
+	"p pause, arrows select, Enter details, left/right scroll columns, "
+	"h help, q quit.\n"
 	"\v"
 	"EXAMPLES:\n"
 	"  reclaimscope top\n"
 	"  reclaimscope top --sort thrms/s --filter tenants\n"
 	"  reclaimscope top -c reclaimed/s,eff%,over_reclaim,pass_p99 "
 	"--sort pass_p99\n"
-	"  reclaimscope top -b -n 5 -i 2 > frames.txt\n";
+	"  reclaimscope top -b -n 5 -i 2 > frames.txt\n"
+	"  reclaimscope top -b --tasks -n 3\n";
 
 /* --show and --sort, once both are read: the columns and the sort's. */
 static error_t resolve_columns(struct top_opts *o, struct argp_state *state)
@@ -159,6 +167,9 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 	case OPT_ALL:
 		o->all = true;
 		return 0;
+	case OPT_TASKS:
+		o->tasks = true;
+		return 0;
 	case OPT_NO_COLOR:
 		o->no_color = true;
 		return 0;
@@ -184,7 +195,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 
 #define PATH_WIDTH 28
 
-enum pane { TABLE, DETAILS, HELP };
+enum pane { TABLE, DETAILS, HELP, TASKS };
 
 /* the filter, and the prompt that edits it (copied whole on Enter) */
 #define FILTER_SIZE 128
@@ -405,6 +416,28 @@ static void draw_details(struct ui *u, int y)
 	}
 }
 
+struct task_lines {
+	int y;
+};
+
+static void task_line(void *ctx, const char *text)
+{
+	struct task_lines *tl = ctx;
+
+	if (tl->y < LINES - 1)
+		mvprintw(tl->y++, 0, "%.*s", COLS > 0 ? COLS - 1 : 0, text);
+}
+
+/* Who stalled in the last interval (key T). */
+static void draw_tasks(struct ui *u, int y)
+{
+	struct task_lines tl = {y};
+
+	rs_top_tasks(u->s->model, &u->view, u->interval,
+		     LINES > y + 2 ? (size_t)(LINES - y - 2) : 0, task_line,
+		     &tl);
+}
+
 static void draw_help(const struct rs_top_opts *view, int y)
 {
 	static const char *const keys[] = {
@@ -413,6 +446,7 @@ static void draw_help(const struct rs_top_opts *view, int y)
 		"t        tree (by path) or flat (by the sort column)",
 		"N        one row per NUMA node",
 		"a        also memcgs idle in the last interval",
+		"T        who stalled: tasks, most time first (again: memcgs)",
 		"p SPACE  pause / resume",
 		"up down  select a memcg; Enter details, Esc back",
 		"left right  scroll the columns",
@@ -455,6 +489,8 @@ static void draw(struct ui *u)
 		draw_table(u, y);
 	else if (u->pane == DETAILS)
 		draw_details(u, y);
+	else if (u->pane == TASKS)
+		draw_tasks(u, y);
 	else
 		draw_help(&u->view, y);
 	attron(A_REVERSE);
@@ -465,7 +501,8 @@ static void draw(struct ui *u)
 		char title[64], bar[256];
 
 		snprintf(bar, sizeof(bar),
-			 "sort %s%s%s  h help  < > sort  / filter  t tree  "
+			 "sort %s%s%s  h help  < > sort  / filter  t tree  T "
+			 "tasks  "
 			 "Enter details  q quit",
 			 u->view.tree
 				 ? "tree"
@@ -562,6 +599,9 @@ static bool on_key(struct ui *u, int ch)
 	case 'N':
 		u->view.per_node = !u->view.per_node;
 		break;
+	case 'T':
+		u->pane = u->pane == TASKS ? TABLE : TASKS;
+		break;
 	case 'a':
 		u->view.all = !u->view.all;
 		break;
@@ -644,7 +684,10 @@ static bool terminal_can_draw(void)
 static int run_ui(struct rs_session *s, const struct top_opts *o,
 		  struct rs_top_opts *view, volatile int *stop)
 {
-	struct ui u = {.s = s, .view = *view, .interval = o->interval};
+	struct ui u = {.s = s,
+		       .view = *view,
+		       .interval = o->interval,
+		       .pane = o->tasks ? TASKS : TABLE};
 	__u64 next = rs_now_ns();
 	__u64 frames = 0;
 
@@ -736,6 +779,9 @@ int rs_cmd_top(int argc, char **argv)
 			rs_session_refresh(&s);
 			rs_top_frame(stdout, s.model, &s.info, &view,
 				     o.interval);
+			if (o.tasks)
+				rs_top_tasks_frame(stdout, s.model, &view,
+						   o.interval);
 		}
 	} else {
 		rs_session_refresh(&s);

@@ -244,11 +244,15 @@ void rs_stalls_forget(struct rs_stalls *s, __u64 cgid)
 size_t rs_stalls_memcg_tasks(const struct rs_stalls *s, __u64 **cgids,
 			     __u64 **tasks)
 {
-	struct rs_stall *v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
+	struct rs_stall *v;
 	size_t n = 0;
 
-	*cgids = malloc((s->nr ? s->nr : 1) * sizeof(**cgids));
-	*tasks = malloc((s->nr ? s->nr : 1) * sizeof(**tasks));
+	*cgids = *tasks = NULL;
+	if (!s->nr)
+		return 0;
+	v = malloc(s->nr * sizeof(*v));
+	*cgids = malloc(s->nr * sizeof(**cgids));
+	*tasks = malloc(s->nr * sizeof(**tasks));
 	if (!v || !*cgids || !*tasks) {
 		free(v);
 		free(*cgids);
@@ -270,6 +274,44 @@ size_t rs_stalls_memcg_tasks(const struct rs_stalls *s, __u64 **cgids,
 		(*tasks)[n - 1] += v[i].tid ? new_task : v[i].tasks;
 	}
 	free(v);
+	return n;
+}
+
+/* by time stalled (the interval's if *interval), the longest first; then
+ * by task, memcg and kind, for a stable order */
+static int by_stalled(const void *a, const void *b, void *interval)
+{
+	const struct rs_stall *x = *(const struct rs_stall *const *)a,
+			      *y = *(const struct rs_stall *const *)b;
+	bool in = *(const bool *)interval;
+	__u64 tx = in ? x->i_total_ns : x->total_ns,
+	      ty = in ? y->i_total_ns : y->total_ns;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->cgroup_id != y->cgroup_id)
+		return x->cgroup_id < y->cgroup_id ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+size_t rs_stalls_ranked(const struct rs_stalls *s, bool interval,
+			const struct rs_stall ***out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	if (!s->nr)
+		return 0;
+	*out = calloc(s->nr, sizeof(const struct rs_stall *));
+	if (!*out)
+		return 0;
+	for (size_t i = 0; i < s->nr; i++)
+		if (interval ? s->v[i].i_count : s->v[i].count)
+			(*out)[n++] = &s->v[i];
+	qsort_r(*out, n, sizeof(const struct rs_stall *), by_stalled,
+		&interval);
 	return n;
 }
 

@@ -71,6 +71,14 @@ __u64 rs_stalls_lost(const struct rs_stalls *s);
 size_t rs_stalls_memcg_tasks(const struct rs_stalls *s, __u64 **cgids,
 			     __u64 **tasks);
 
+/*
+ * The stalls with a count (in the last interval if interval), the most
+ * time first (then by task), into *out (allocated; the caller frees it):
+ * how many; 0 with *out NULL when out of memory or none.
+ */
+size_t rs_stalls_ranked(const struct rs_stalls *s, bool interval,
+			const struct rs_stall ***out);
+
 /* "direct", "memcg", "proactive", "throttle"; NULL for another value. */
 const char *rs_stall_kind_name(unsigned int kind);
 /* The kind of a name, or -1. */

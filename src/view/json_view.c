@@ -126,25 +126,6 @@ static bool any_nonzero(const __u64 *v)
 	return false;
 }
 
-/* by time stalled (the interval's if *interval), the longest first; then
- * by task, for a stable order */
-static int by_stalled(const void *a, const void *b, void *interval)
-{
-	const struct rs_stall *x = *(const struct rs_stall *const *)a,
-			      *y = *(const struct rs_stall *const *)b;
-	bool in = *(const bool *)interval;
-	__u64 tx = in ? x->i_total_ns : x->total_ns,
-	      ty = in ? y->i_total_ns : y->total_ns;
-
-	if (tx != ty)
-		return tx > ty ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->cgroup_id != y->cgroup_id)
-		return x->cgroup_id < y->cgroup_id ? -1 : 1;
-	return (x->kind > y->kind) - (x->kind < y->kind);
-}
-
 /*
  * The stalls per task (stalls.h) of the memcgs under filter: the last
  * interval's top RS_STALLS_TOP (counts of the interval; max_ns the longest
@@ -154,23 +135,14 @@ static json_t *stalls_json(const struct rs_model *m, const char *filter,
 			   bool interval)
 {
 	const struct rs_stalls *st = rs_model_stalls_of(m);
-	size_t nr = st ? rs_stalls_nr(st) : 0, n = 0;
-	const struct rs_stall **v =
-		calloc(nr ? nr : 1, sizeof(const struct rs_stall *));
+	const struct rs_stall **v = NULL;
+	size_t nr = st ? rs_stalls_ranked(st, interval, &v) : 0, n = 0;
 	json_t *arr = json_array();
 
-	if (!v)
-		return arr;
-	for (size_t i = 0; i < nr; i++) {
-		const struct rs_stall *e = rs_stalls_get(st, i);
-		const char *path = rs_model_path(m, e->cgroup_id);
-
-		if ((interval && !e->i_count) ||
-		    (filter && !rs_path_matches(path, filter)))
-			continue;
-		v[n++] = e;
-	}
-	qsort_r(v, n, sizeof(const struct rs_stall *), by_stalled, &interval);
+	for (size_t i = 0; i < nr; i++) /* those under the filter */
+		if (!filter ||
+		    rs_path_matches(rs_model_path(m, v[i]->cgroup_id), filter))
+			v[n++] = v[i];
 	if (interval && n > RS_STALLS_TOP)
 		n = RS_STALLS_TOP;
 	for (size_t i = 0; i < n; i++) {

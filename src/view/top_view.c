@@ -294,6 +294,58 @@ void rs_top_header(FILE *out, const struct rs_model *m,
 	}
 }
 
+void rs_top_tasks(const struct rs_model *m, const struct rs_top_opts *o,
+		  double interval, size_t max,
+		  void (*line)(void *ctx, const char *text), void *ctx)
+{
+	const struct rs_stalls *st = rs_model_stalls_of(m);
+	const struct rs_stall **v = NULL;
+	size_t nr = st ? rs_stalls_ranked(st, true, &v) : 0, shown = 0;
+	double span = interval > 0 ? interval : 1;
+	char text[512];
+
+	snprintf(text, sizeof(text), "%-26s %8s %-9s %9s %11s %9s  %s",
+		 "TASK (tid)", "TGID", "KIND", "stalls/s", "stall ms/s",
+		 "max ms", "MEMCG");
+	line(ctx, text);
+	for (size_t i = 0; i < nr && shown < max; i++) {
+		const struct rs_stall *e = v[i];
+		const char *path = rs_model_path(m, e->cgroup_id);
+		char task[64], cb[RS_ESCAPED_SIZE(RS_COMM_LEN + 1)],
+			pb[RS_PATH_BUF];
+
+		if (o->filter && *o->filter &&
+		    (!path || !strstr(path, o->filter)))
+			continue;
+		snprintf(task, sizeof(task), "%s (%u)",
+			 rs_name_shown(e->comm, cb, sizeof(cb), 0), e->tid);
+		snprintf(text, sizeof(text),
+			 "%-26s %8u %-9s %9.1f %11.1f %9.1f  %s", task, e->tgid,
+			 rs_stall_kind_name(e->kind), e->i_count / span,
+			 e->i_total_ns / 1e6 / span, e->max_ns / 1e6,
+			 path ? rs_name_shown(path, pb, sizeof(pb), 0)
+			      : "(unknown)");
+		line(ctx, text);
+		shown++;
+	}
+	if (!shown)
+		line(ctx, "(no task stalled in the last interval)");
+	free(v);
+}
+
+static void print_line(void *ctx, const char *text)
+{
+	fprintf(ctx, "%s\n", text);
+}
+
+void rs_top_tasks_frame(FILE *out, const struct rs_model *m,
+			const struct rs_top_opts *o, double interval)
+{
+	rs_top_tasks(m, o, interval, 20, print_line, out);
+	fputc('\n', out);
+	fflush(out);
+}
+
 void rs_top_frame(FILE *out, const struct rs_model *m,
 		  const struct rs_run_info *info, const struct rs_top_opts *o,
 		  double interval)

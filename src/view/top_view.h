@@ -66,6 +66,17 @@ const char *rs_top_col_help(const struct rs_top_opts *o, int c);
 void rs_top_header(FILE *out, const struct rs_model *m,
 		   const struct rs_run_info *info, double interval);
 /* A --batch frame: header, column titles, one line per row. */
+/*
+ * Who stalled in the last interval (interval seconds long), the most time
+ * first, under o's filter: line() gets the heading, then a line per (task,
+ * memcg, kind), at most max of them, or one saying none did.
+ */
+void rs_top_tasks(const struct rs_model *m, const struct rs_top_opts *o,
+		  double interval, size_t max,
+		  void (*line)(void *ctx, const char *text), void *ctx);
+/* --batch --tasks: the tasks table of a frame (the top 20), to out. */
+void rs_top_tasks_frame(FILE *out, const struct rs_model *m,
+			const struct rs_top_opts *o, double interval);
 void rs_top_frame(FILE *out, const struct rs_model *m,
 		  const struct rs_run_info *info, const struct rs_top_opts *o,
 		  double interval);

@@ -275,7 +275,7 @@ static __s64 int_key(json_t *o, const char *key, bool *ok)
 
 	if (json_is_integer(v))
 		return (__s64)json_integer_value(v);
-	if (json_is_real(v) && isfinite(json_real_value(v)))
+	if (json_is_real(v) && fabs(json_real_value(v)) < 9e18)
 		return (__s64)llround(json_real_value(v));
 	*ok = false;
 	return 0;
@@ -354,7 +354,8 @@ static int trace_event(void *ctx, __u64 memcg_id, const char *path, json_t *o)
 		dur_ns = int_key(o, RS_EVK_DELAYED_US, &ok);
 		/* microseconds past INT64_MAX ns: not a real delay */
 		ok = ok && dur_ns >= 0 && dur_ns <= INT64_MAX / 1000;
-		dur_ns *= 1000;
+		if (ok)
+			dur_ns *= 1000;
 		exact = false;
 		snprintf(title, sizeof(title), "throttle (%.40s)",
 			 reason ?: "?");

@@ -551,6 +551,10 @@ def top_prompt():
                 keys("ab", "BSpace", "c", "Enter")
                 check(screen_has("filter ac"),
                       "top prompt: Backspace edits, Enter takes the filter")
+                keys("T")
+                check(screen_has("TASK (tid)"), "top: T shows who stalled")
+                keys("T")
+                check(screen_has("MEMCG "), "top: T again, the memcgs")
                 keys("q")
             elif how == "C-c":
                 keys("abc", "C-c")

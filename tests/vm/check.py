@@ -606,6 +606,13 @@ def daemon_views(res, m):
     # top's frames: MGLRU columns filled on the series kernel
     check(open(os.path.join(res, "top.status")).read().strip() == "top exit 0",
           "top -b exited 0 on SIGINT")
+    # top's tasks table (--tasks): dd, the one task writing, stalled in /wb
+    with open(os.path.join(res, "top-batch.txt")) as f:
+        tasks = [line.split() for line in f if line.startswith("dd (")]
+    check(tasks and all(t[-1] == path and t[3] in ("memcg", "throttle")
+                        and float(t[4]) > 0 for t in tasks),
+          f"top -b --tasks: dd's stalls in {path}, each line a rate of them "
+          f"({len(tasks)} lines; {tasks[:2]})")
     with open(os.path.join(res, "top-batch.txt")) as f:
         frames = f.read().strip().split("\n\n")
     rows = []

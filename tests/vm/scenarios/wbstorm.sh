@@ -13,9 +13,9 @@ mkmemcg wb 128M
 sync
 echo 3 >/proc/sys/vm/drop_caches
 start_record -i 1 --events
-# the daemon and top's batch frames watch the same storm
+# the daemon and top's batch frames (with who stalled) watch the same storm
 start_daemon
-reclaimscope top -b -i 0.5 >top-batch.txt 2>top-batch.err &
+reclaimscope top -b --tasks -i 0.5 >top-batch.txt 2>top-batch.err &
 top_pid=$!
 # its first frame: top is attached and counting
 until [ -s top-batch.txt ]; do
