@@ -429,11 +429,12 @@ int rs_cmd_report(int argc, char **argv)
 		 0},
 		{"trace", OPT_TRACE, "OUT", 0,
 		 "Also write the recording's events to OUT as a Chrome "
-		 "trace (JSON) that Perfetto's UI and chrome://tracing open: "
-		 "per task a track of its reclaims with the MGLRU passes, "
-		 "agings and throttles nested inside, and per memcg counters "
-		 "of reclaimed, scanned and refaulted pages per second "
-		 "(needs a recording made with --events for the tracks)",
+		 "trace (JSON; open it at ui.perfetto.dev, \"Open trace "
+		 "file\", or in chrome://tracing): per task a track named "
+		 "\"comm tid (first reclaim)\" with its reclaims and the "
+		 "MGLRU passes, agings and throttles nested inside, and per "
+		 "memcg counters of reclaimed/s, scanned/s and file "
+		 "refaults/s (the tracks need a recording made with --events)",
 		 0},
 		{0},
 	};
@@ -446,7 +447,12 @@ int rs_cmd_report(int argc, char **argv)
 		"kills, and Jain's fairness index of reclaim relative to "
 		"memory held.  Percentiles come from log2 histograms: each is "
 		"the upper bound of its bucket.  Maxima and budget counts need "
-		"a recording made with --events.\n"
+		"a recording made with --events.  The report ends with who "
+		"stalled: the ten (task, memcg, kind) entries with the most "
+		"stall time, counted per task in the kernel (no --events "
+		"needed); task (N) is the thread id, times in ms; kind is "
+		"direct (global direct reclaim), memcg (a limit or "
+		"memory.high), proactive (memory.reclaim) or throttle.\n"
 		"\v"
 		"EXAMPLES:\n"
 		"  reclaimscope report run.ndjson\n"

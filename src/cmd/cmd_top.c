@@ -58,10 +58,11 @@ static const struct argp_option options[] = {
 	{"per-node", 'N', NULL, 0, "One row per memcg and NUMA node", 0},
 	{"all", OPT_ALL, NULL, 0, "Also memcgs idle in the last interval", 0},
 	{"tasks", OPT_TASKS, NULL, 0,
-	 "Who stalled: per task, memcg and kind, the direct and memcg "
-	 "reclaims and throttles of the last interval, the most time first; "
-	 "the UI starts on that view (key T), --batch prints it after each "
-	 "frame's memcgs (the top 20)",
+	 "Who stalled: per (task, memcg, kind) entry, the last interval's "
+	 "stalls/s and stall ms/s and the longest stall since the start "
+	 "(max ms), the most stall time first; kind is direct, memcg, "
+	 "proactive or throttle.  The UI starts on that view (key T), "
+	 "--batch prints it after each frame's memcgs (the top 20)",
 	 0},
 	{"no-color", OPT_NO_COLOR, NULL, 0,
 	 "No colours (also when NO_COLOR is set)", 0},
@@ -80,7 +81,7 @@ static const char doc[] =
 	"memory use.  Values the kernel cannot give are shown as n/a, never "
 	"as 0; '-' means nothing happened to measure.\n"
 	"\n"
-	"Keys: < > sort column, / filter, t tree, N per node, T tasks, "
+	"Keys: < > sort column, / filter, t tree, N per node, T who stalled, "
 	"p pause, arrows select, Enter details, left/right scroll columns, "
 	"h help, q quit.\n"
 	"\v"
@@ -446,7 +447,8 @@ static void draw_help(const struct rs_top_opts *view, int y)
 		"t        tree (by path) or flat (by the sort column)",
 		"N        one row per NUMA node",
 		"a        also memcgs idle in the last interval",
-		"T        who stalled: tasks, most time first (again: memcgs)",
+		"T        who stalled: per task, memcg and kind (T again: "
+		"memcgs)",
 		"p SPACE  pause / resume",
 		"up down  select a memcg; Enter details, Esc back",
 		"left right  scroll the columns",

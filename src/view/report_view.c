@@ -376,14 +376,22 @@ static json_t *stalls_json(const struct rs_recording *r)
 		json_object_set_new(o, "tid", json_integer(s->tid));
 		json_object_set_new(o, "tgid", json_integer(s->tgid));
 		json_object_set_new(o, "comm", rs_json_name(s->comm));
+		json_object_set_new(o, "id", json_integer((json_int_t)s->id));
 		json_object_set_new(o, "memcg",
 				    m && m->path ? rs_json_name(m->path)
 						 : json_null());
 		json_object_set_new(o, "kind",
 				    json_string(rs_stall_kind_name(s->kind)));
-		json_object_set_new(o, "count", rs_json_number(s->count));
-		json_object_set_new(o, "total_ns", rs_json_number(s->total_ns));
-		json_object_set_new(o, "max_ns", rs_json_number(s->max_ns));
+		/* counts as the recording holds them: whole numbers (the
+		 * reader took them below 2^63) */
+		json_object_set_new(o, "count",
+				    json_integer((json_int_t)s->count));
+		json_object_set_new(o, "total_ns",
+				    json_integer((json_int_t)s->total_ns));
+		json_object_set_new(o, "max_ns",
+				    json_integer((json_int_t)s->max_ns));
+		if (s->gone)
+			json_object_set_new(o, "gone", json_true());
 		json_array_append_new(arr, o);
 	}
 	return arr;
