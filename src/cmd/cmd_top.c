@@ -447,8 +447,7 @@ static void draw_help(const struct rs_top_opts *view, int y)
 		"t        tree (by path) or flat (by the sort column)",
 		"N        one row per NUMA node",
 		"a        also memcgs idle in the last interval",
-		"T        who stalled: per task, memcg and kind (T again: "
-		"memcgs)",
+		"T        who stalled, per task, memcg and kind (again: back)",
 		"p SPACE  pause / resume",
 		"up down  select a memcg; Enter details, Esc back",
 		"left right  scroll the columns",
