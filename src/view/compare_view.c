@@ -1010,6 +1010,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 	}
 	only_list(out, "A", c.only_a, c.nr_only_a);
 	only_list(out, "B", c.only_b, c.nr_only_b);
+	rs_stallers_diff_text(out, a, b);
 	comparison_free(&c);
 }
 
@@ -1042,6 +1043,7 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 				      !b->has_summary));
 	json_object_set_new(o, "a", rs_json_name(name_a));
 	json_object_set_new(o, "b", rs_json_name(name_b));
+	json_object_set_new(o, "stalls", rs_stallers_diff_json(a, b));
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o,s:o}", "a", rs_json_number(fa), "b",
 				      rs_json_number(fb)));

@@ -308,6 +308,191 @@ static void stallers_text(FILE *out, const struct rs_recording *r)
 	}
 }
 
+/* A recording's stalls summed per (memcg path, comm, kind): tasks of one
+ * name (a pool of workers) are one row of a comparison. */
+struct stall_sum {
+	const char *path, *comm;
+	int kind;
+	double count, total_ns, max_ns;
+	unsigned tasks;
+};
+
+static int by_name_kind(const void *x, const void *y)
+{
+	const struct stall_sum *a = x, *b = y;
+	int c = strcmp(a->path, b->path);
+
+	if (!c)
+		c = strcmp(a->comm, b->comm);
+	return c ? c : (a->kind > b->kind) - (a->kind < b->kind);
+}
+
+static size_t stall_sums(const struct rs_recording *r, struct stall_sum **out)
+{
+	struct stall_sum *v;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!r->has_stalls || !r->nr_stalls)
+		return 0;
+	v = calloc(r->nr_stalls, sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < r->nr_stalls; i++) {
+		const struct rs_rec_stall *s = &r->stalls[i];
+		const struct rs_rec_memcg *m = memcg_by_id(r, s->id);
+
+		v[i] = (struct stall_sum){
+			.path = m && m->path ? m->path : "(unknown memcg)",
+			.comm = s->comm,
+			.kind = s->kind,
+			.count = s->count,
+			.total_ns = s->total_ns,
+			.max_ns = s->max_ns,
+			.tasks = s->tid ? 1 : 0};
+	}
+	qsort(v, r->nr_stalls, sizeof(*v), by_name_kind);
+	for (size_t i = 0; i < r->nr_stalls; i++) {
+		if (n && !by_name_kind(&v[n - 1], &v[i])) {
+			v[n - 1].count += v[i].count;
+			v[n - 1].total_ns += v[i].total_ns;
+			v[n - 1].tasks += v[i].tasks;
+			if (v[i].max_ns > v[n - 1].max_ns)
+				v[n - 1].max_ns = v[i].max_ns;
+		} else {
+			v[n++] = v[i];
+		}
+	}
+	*out = v;
+	return n;
+}
+
+struct stall_pair {
+	const struct stall_sum *a, *b; /* NULL: none on that side */
+};
+
+static double pair_time(const struct stall_pair *p)
+{
+	double ta = p->a ? p->a->total_ns : 0, tb = p->b ? p->b->total_ns : 0;
+
+	return ta > tb ? ta : tb;
+}
+
+static int by_pair_time(const void *x, const void *y)
+{
+	double a = pair_time(x), b = pair_time(y);
+
+	return (a < b) - (a > b);
+}
+
+/* Both sides' sums matched by (path, comm, kind), the most time first. */
+static size_t stall_pairs(const struct stall_sum *a, size_t na,
+			  const struct stall_sum *b, size_t nb,
+			  struct stall_pair **out)
+{
+	struct stall_pair *p = calloc(na + nb + 1, sizeof(*p));
+	size_t i = 0, j = 0, n = 0;
+
+	*out = p;
+	if (!p)
+		return 0;
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : by_name_kind(&a[i], &b[j]);
+
+		p[n].a = c <= 0 ? &a[i++] : NULL;
+		p[n].b = c >= 0 ? &b[j++] : NULL;
+		n++;
+	}
+	qsort(p, n, sizeof(*p), by_pair_time);
+	return n;
+}
+
+void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
+			   const struct rs_recording *b)
+{
+	struct stall_sum *sa, *sb;
+	struct stall_pair *p;
+	size_t na = stall_sums(a, &sa), nb = stall_sums(b, &sb);
+	size_t n = stall_pairs(sa, na, sb, nb, &p);
+
+	if (!a->has_stalls || !b->has_stalls) {
+		fprintf(out,
+			"\nWho stalled: not compared (%s has no stalls "
+			"per task: an older recording)\n",
+			!a->has_stalls ? "A" : "B");
+	} else {
+		fprintf(out,
+			"\nWho stalled, A against B (tasks of one name, "
+			"memcg and kind together; %zu of %zu, most stall "
+			"time first; ms):\n",
+			n < STALLERS_SHOWN ? n : STALLERS_SHOWN, n);
+		fprintf(out, "  %-18s %-9s %7s %12s %7s %12s %9s  %s\n", "task",
+			"kind", "A count", "A total ms", "B count",
+			"B total ms", "change", "memcg");
+		for (size_t i = 0; i < n && i < STALLERS_SHOWN; i++) {
+			const struct stall_sum *any = p[i].a ? p[i].a : p[i].b;
+			char cb[RS_ESCAPED_SIZE(64)], pb[RS_PATH_BUF],
+				change[24];
+			double ta = p[i].a ? p[i].a->total_ns : 0,
+			       tb = p[i].b ? p[i].b->total_ns : 0;
+
+			if (!p[i].a)
+				snprintf(change, sizeof(change), "new");
+			else if (!p[i].b)
+				snprintf(change, sizeof(change), "gone");
+			else
+				snprintf(change, sizeof(change), "%+.1f%%",
+					 ta > 0 ? (tb - ta) / ta * 100 : 0);
+			fprintf(out,
+				"  %-18s %-9s %7.0f %12.3f %7.0f %12.3f %9s  "
+				"%s\n",
+				rs_name_shown(any->comm, cb, sizeof(cb), 0),
+				rs_stall_kind_name(any->kind),
+				p[i].a ? p[i].a->count : 0, ta / 1e6,
+				p[i].b ? p[i].b->count : 0, tb / 1e6, change,
+				rs_name_shown(any->path, pb, sizeof(pb), 0));
+		}
+	}
+	free(p);
+	free(sa);
+	free(sb);
+}
+
+static json_t *sum_json(const struct stall_sum *s)
+{
+	if (!s)
+		return json_null();
+	return json_pack("{s:I,s:I,s:I,s:i}", "count", (json_int_t)s->count,
+			 "total_ns", (json_int_t)s->total_ns, "max_ns",
+			 (json_int_t)s->max_ns, "tasks", (int)s->tasks);
+}
+
+json_t *rs_stallers_diff_json(const struct rs_recording *a,
+			      const struct rs_recording *b)
+{
+	struct stall_sum *sa, *sb;
+	struct stall_pair *p;
+	size_t na = stall_sums(a, &sa), nb = stall_sums(b, &sb);
+	size_t n = stall_pairs(sa, na, sb, nb, &p);
+	json_t *arr = a->has_stalls && b->has_stalls ? json_array() : NULL;
+
+	for (size_t i = 0; arr && i < n; i++) {
+		const struct stall_sum *any = p[i].a ? p[i].a : p[i].b;
+
+		json_array_append_new(
+			arr,
+			json_pack("{s:o,s:o,s:s,s:o,s:o}", "comm",
+				  rs_json_name(any->comm), "memcg",
+				  rs_json_name(any->path), "kind",
+				  rs_stall_kind_name(any->kind), "a",
+				  sum_json(p[i].a), "b", sum_json(p[i].b)));
+	}
+	free(p);
+	free(sa);
+	free(sb);
+	return arr ? arr : json_null();
+}
+
 void rs_report_text(FILE *out, const char *name, const struct rs_recording *r,
 		    bool all)
 {

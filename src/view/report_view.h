@@ -41,4 +41,14 @@ const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 void rs_html_escape(FILE *out, const char *s);
 void rs_html_head(FILE *out, const char *title, const char *name);
 
+/*
+ * Who stalled in A against B: tasks of one name, memcg and kind summed on
+ * each side and matched, the most stall time first (the text: the top
+ * ten; JSON: all, null when a side has no stalls per task).
+ */
+void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
+			   const struct rs_recording *b);
+json_t *rs_stallers_diff_json(const struct rs_recording *a,
+			      const struct rs_recording *b);
+
 #endif

@@ -188,6 +188,30 @@ def stallers(d):
     check([(s["tid"], s["kind"], s["total_ns"]) for s in j.get("stalls") or []]
           == [(101, "memcg", 10_000_000), (102, "direct", 4_000_000)],
           f"report --json: every stall, most time first ({j.get('stalls')})")
+    # diff: tasks of one name summed, matched by memcg and kind
+    b_rec = os.path.join(d, "st-b.ndjson")
+    b_summary = dict(summary, stalls=[
+        {"tid": 201, "tgid": 200, "comm": "worker", "id": 28, "kind": "memcg",
+         "count": 2, "total_ns": 3_000_000, "max_ns": 2_000_000},
+        {"tid": 202, "tgid": 200, "comm": "worker", "id": 28, "kind": "memcg",
+         "count": 1, "total_ns": 2_000_000, "max_ns": 2_000_000}])
+    write(b_rec, [b_summary])
+    text = run("diff", rec, b_rec).stdout
+    row = [line.split() for line in text.splitlines()
+           if line.strip().startswith("worker ")]
+    check(row == [["worker", "memcg", "1", "10.000", "3", "5.000", "-50.0%", "/app"]],
+          f"diff: who stalled, a name's tasks summed, the change in time ({row})")
+    j = json.loads(run("diff", "--json", rec, b_rec).stdout)
+    w = [e for e in j.get("stalls") or [] if e["comm"] == "worker"]
+    check(w and w[0]["a"]["tasks"] == 1 and w[0]["b"] ==
+          {"count": 3, "total_ns": 5_000_000, "max_ns": 2_000_000, "tasks": 2},
+          f"diff --json: the same, per side ({w})")
+    old = os.path.join(d, "old.ndjson")
+    write(old, [{k: v for k, v in summary.items() if k != "stalls"}])
+    text = run("diff", old, b_rec).stdout
+    check("not compared" in text and
+          json.loads(run("diff", "--json", old, b_rec).stdout).get("stalls") is None,
+          "diff against a recording without stalls per task: said, null in JSON")
     for stall, why in (({"tid": -1, "count": 1, "total_ns": 1, "max_ns": 1},
                         "a negative tid"),
                        ({"tid": 1}, "no count"),
