@@ -436,6 +436,8 @@ void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
 			double ta = p[i].a ? p[i].a->total_ns : 0,
 			       tb = p[i].b ? p[i].b->total_ns : 0;
 
+			if (!any) /* every pair has a side */
+				continue;
 			if (!p[i].a)
 				snprintf(change, sizeof(change), "new");
 			else if (!p[i].b)
@@ -479,6 +481,8 @@ json_t *rs_stallers_diff_json(const struct rs_recording *a,
 	for (size_t i = 0; arr && i < n; i++) {
 		const struct stall_sum *any = p[i].a ? p[i].a : p[i].b;
 
+		if (!any) /* every pair has a side */
+			continue;
 		json_array_append_new(
 			arr,
 			json_pack("{s:o,s:o,s:s,s:o,s:o}", "comm",
