@@ -414,12 +414,10 @@ struct rs_event_sink rs_trace_sink(struct rs_trace *t)
 
 static void put_name_json(FILE *f, const char *raw)
 {
-	json_t *s = rs_json_name(raw);
-	char *q = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+	char *q = quoted(raw);
 
 	fputs(q ? q : "\"?\"", f);
 	free(q);
-	json_decref(s);
 }
 
 static void counters(struct rs_trace *t, const struct rs_recording *r)
