@@ -34,6 +34,12 @@ const volatile bool rs_tp_preempt_off = false;
 /* Node of every lruvec on a one-node machine; RS_NODE_UNKNOWN otherwise. */
 const volatile __u16 rs_fixed_node = RS_NODE_UNKNOWN;
 /*
+ * The latency budget, ns (--budget-ms): reclaims, passes and throttles
+ * longer than it are counted in the *_over_budget fields and per task, so
+ * that a budget is judged exactly without event records.
+ */
+const volatile __u64 rs_budget_ns = RS_DEFAULT_BUDGET_NS;
+/*
  * Agings seen to start and end, two steps each (aging.bpf.c): odd while one
  * runs.  A shadow's test reads max_seq inside the kernel and again here,
  * after it; an aging between the two reads moves max_seq, so the test

@@ -303,6 +303,8 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 		rs_add(agg, RS_F_BUDGET, st->budget);
 		rs_add(agg, RS_F_BUDGET_USED, st->budget_used);
 		rs_add(agg, RS_F_PASS_NS, duration);
+		if (duration > rs_budget_ns)
+			rs_add(agg, RS_F_PASSES_OVER_BUDGET, 1);
 		rs_add(agg, RS_F_ROTATIONS, need_rotate);
 		rs_add(agg, RS_F_ABORT_CHECKS, st->abort_checks);
 		rs_add(agg, RS_F_ABORTS, st->aborted);

@@ -38,6 +38,8 @@ static __always_inline void task_stall(__u64 cgid, __u32 kind, __u64 ns)
 	}
 	v->count++;
 	v->total_ns += ns;
+	if (ns > rs_budget_ns)
+		v->over_budget++;
 	if (ns > v->max_ns)
 		v->max_ns = ns;
 	v->tgid = id >> 32; /* a tid reused by another process: its own */
@@ -132,6 +134,8 @@ static __always_inline void direct_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMS, 1);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
+		if (duration > rs_budget_ns)
+			rs_tp_add(agg, RS_F_DIRECT_OVER_BUDGET, 1);
 		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
@@ -199,6 +203,8 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMS, 1);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
+		if (duration > rs_budget_ns)
+			rs_tp_add(agg, RS_F_MEMCG_OVER_BUDGET, 1);
 		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(st->target_cgid, RS_HIST_MEMCG, duration);
@@ -360,6 +366,9 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 	if (agg) {
 		rs_tp_add(agg, RS_F_THROTTLES, 1);
 		rs_tp_add(agg, RS_F_THROTTLE_US, usec_delayed);
+		if (usec_delayed > 0 &&
+		    (__u64)usec_delayed * 1000 > rs_budget_ns)
+			rs_tp_add(agg, RS_F_THROTTLES_OVER_BUDGET, 1);
 		/* enum vmscan_throttle_state, in order */
 		if (reason == VMSCAN_THROTTLE_WRITEBACK)
 			rs_tp_add(agg, RS_F_THROTTLES_WRITEBACK, 1);

@@ -164,6 +164,9 @@ enum rs_reclaimer {
 	  "scan budget used (sum of evict_folios returns)")                    \
 	X(PASS_NS, "pass_ns", ns, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),           \
 	  "time spent in MGLRU passes")                                        \
+	X(PASSES_OVER_BUDGET, "passes_over_budget", count,                     \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),                                   \
+	  "MGLRU passes longer than the latency budget")                       \
 	X(EXIT_BUDGET, "exit_budget", count,                                   \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes that ended with the budget exhausted")                       \
@@ -268,6 +271,9 @@ enum rs_reclaimer {
 	  RS_HOOK_BIT(THROTTLED), "throttles: reclaim made no progress")       \
 	X(THROTTLES_CONGESTED, "throttles_congested", count,                   \
 	  RS_HOOK_BIT(THROTTLED), "throttles: congested writeback")            \
+	X(THROTTLES_OVER_BUDGET, "throttles_over_budget", count,               \
+	  RS_HOOK_BIT(THROTTLED),                                              \
+	  "throttles that delayed longer than the latency budget")             \
 	X(DIRECT_RECLAIMS, "direct_reclaims", count,                           \
 	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
 	  "global direct reclaims by tasks of this memcg")                     \
@@ -278,6 +284,9 @@ enum rs_reclaimer {
 	X(DIRECT_RECLAIMED, "direct_reclaimed", pages,                         \
 	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
 	  "pages reclaimed by those direct reclaims")                          \
+	X(DIRECT_OVER_BUDGET, "direct_over_budget", count,                     \
+	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
+	  "direct reclaims longer than the latency budget")                    \
 	X(MEMCG_RECLAIMS, "memcg_reclaims", count, RS_HOOK_BIT(MEMCG_RECLAIM), \
 	  "memcg reclaims (limit or memory.reclaim) targeting this memcg")     \
 	X(MEMCG_RECLAIM_NS, "memcg_reclaim_ns", ns,                            \
@@ -285,6 +294,9 @@ enum rs_reclaimer {
 	X(MEMCG_RECLAIMED, "memcg_reclaimed", pages,                           \
 	  RS_HOOK_BIT(MEMCG_RECLAIM),                                          \
 	  "pages reclaimed by those memcg reclaims")                           \
+	X(MEMCG_OVER_BUDGET, "memcg_over_budget", count,                       \
+	  RS_HOOK_BIT(MEMCG_RECLAIM),                                          \
+	  "memcg reclaims longer than the latency budget")                     \
 	X(GOAL_RECLAIMS, "goal_reclaims", count, RS_GOAL_HOOKS,                \
 	  "direct and memcg reclaims whose goal (sc->nr_to_reclaim) an "       \
 	  "lruvec pass showed")                                                \
@@ -485,6 +497,14 @@ static inline __u32 rs_hist_bucket(__u64 ns)
 	b += 1;
 	return b < RS_HIST_BUCKETS ? b : RS_HIST_BUCKETS - 1;
 }
+
+/*
+ * The latency budget the *_over_budget counters count against unless told
+ * otherwise (record, daemon and top --budget-ms): a 120 Hz frame.
+ */
+#define RS_DEFAULT_BUDGET_NS 8300000ULL
+/* The largest budget --budget-ms takes: an hour. */
+#define RS_MAX_BUDGET_NS 3600000000000ULL
 
 /* cgroup id 0: reclaim the kernel did not tie to any memcg. */
 #define RS_CGROUP_NONE 0ULL

@@ -57,6 +57,7 @@ struct rs_task_stall {
 	__u64 count;
 	__u64 total_ns; /* a throttle's: its usec_delayed x 1000 */
 	__u64 max_ns;
+	__u64 over_budget; /* stalls longer than the latency budget */
 	__u32 tgid;
 	char comm[RS_COMM_LEN]; /* as at its last stall */
 	__u32 pad;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,12 +85,64 @@ const struct argp_child rs_common_children[] = {
 	{0},
 };
 
+enum { RS_OPT_BUDGET = 0x1100 };
+
+static const struct argp_option budget_options[] = {
+	{"budget-ms", RS_OPT_BUDGET, "MS", 0,
+	 "The latency budget, ms (default 8.3, a 120 Hz frame; 16.7 for "
+	 "60 Hz): the BPF programs count the direct and memcg reclaims, MGLRU "
+	 "passes and throttles longer than MS per memcg and per task, exactly "
+	 "and without --events (the *_over_budget counters)",
+	 -1},
+	{0},
+};
+
+error_t rs_cli_parse_budget(struct argp_state *state, const char *arg,
+			    double *out)
+{
+	double v;
+
+	if (rs_parse_decimal(arg, 0, RS_MAX_BUDGET_NS / 1e6, &v) ||
+	    !(v * 1e6 >= 1)) {
+		argp_error(state,
+			   "invalid latency budget '%s': give milliseconds "
+			   "from 0.000001 to %.0f (an hour), e.g. 8.3 (a "
+			   "120 Hz frame) or 16.7",
+			   arg, RS_MAX_BUDGET_NS / 1e6);
+		return EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static error_t parse_budget(int key, char *arg, struct argp_state *state)
+{
+	struct rs_common_opts *o = state->input;
+
+	if (key != RS_OPT_BUDGET)
+		return ARGP_ERR_UNKNOWN;
+	return rs_cli_parse_budget(state, arg, &o->budget_ms);
+}
+
+static const struct argp budget_argp = {
+	budget_options, parse_budget, NULL, NULL, NULL, NULL, NULL,
+};
+
+const struct argp_child rs_live_children[] = {
+	{&common_argp, 0, "Common options:", 0},
+	{&budget_argp, 0, "Latency budget:", 0},
+	{0},
+};
+
 error_t rs_cli_parse_default(int key, char *arg, struct argp_state *state,
 			     struct rs_common_opts *common)
 {
 	switch (key) {
 	case ARGP_KEY_INIT:
-		state->child_inputs[0] = common;
+		/* rs_common_children or rs_live_children: each child parses
+		 * into the command's common options */
+		for (int c = 0; state->root_argp->children[c].argp; c++)
+			state->child_inputs[c] = common;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -107,6 +160,9 @@ void rs_cli_collector_opts(const struct rs_common_opts *common,
 	copts->btf_path = common->btf_path;
 	copts->copies = common->copies;
 	copts->refaults = common->refaults;
+	copts->budget_ns = common->budget_ms > 0
+				   ? (__u64)llround(common->budget_ms * 1e6)
+				   : RS_DEFAULT_BUDGET_NS;
 }
 
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

@@ -14,6 +14,7 @@ struct rs_common_opts {
 	const char *btf_path; /* --btf: the kernel's types from this file */
 	int copies;	      /* --copies; 0: RS_COPIES */
 	bool refaults;	      /* --refaults: the per-folio refault hook */
+	double budget_ms;     /* --budget-ms (live commands); 0: default */
 };
 
 /*
@@ -21,6 +22,20 @@ struct rs_common_opts {
  * rs_common_opts, set in ARGP_KEY_INIT.
  */
 extern const struct argp_child rs_common_children[];
+
+/*
+ * The children of the live commands (record, daemon, top): the common
+ * options and --budget-ms, which reaches the BPF programs.  Each child's
+ * input is the command's struct rs_common_opts.
+ */
+extern const struct argp_child rs_live_children[];
+
+/*
+ * A latency budget in ms (--budget-ms): above 0, at most an hour; else an
+ * argp error that says what to give.
+ */
+error_t rs_cli_parse_budget(struct argp_state *state, const char *arg,
+			    double *out);
 
 /*
  * The default branch of a command's argp parser: hands the common options'

@@ -563,8 +563,8 @@ static void refresh_until_stopped(const struct daemon_opts *o, struct server *s,
 
 int rs_cmd_daemon(int argc, char **argv)
 {
-	static const struct argp argp = {
-		options, parse, NULL, doc, rs_common_children, NULL, NULL};
+	static const struct argp argp = {options,	   parse, NULL, doc,
+					 rs_live_children, NULL,  NULL};
 	struct daemon_opts o = {.listen = DEFAULT_LISTEN,
 				.interval = 1.0,
 				.expire = 300,

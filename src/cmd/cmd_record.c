@@ -502,8 +502,8 @@ static void report_losses(const struct record_opts *o, struct recorder *r)
 
 int rs_cmd_record(int argc, char **argv)
 {
-	static const struct argp argp = {
-		options, parse, NULL, doc, rs_common_children, NULL, NULL};
+	static const struct argp argp = {options,	   parse, NULL, doc,
+					 rs_live_children, NULL,  NULL};
 	struct record_opts o = {.interval = 1.0};
 	struct rs_collector_opts copts = {0};
 	struct rs_session s = {0};

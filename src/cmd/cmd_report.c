@@ -16,15 +16,12 @@
 #include "trace_view.h"
 #include "util.h"
 
-/* 120 Hz: one frame */
-#define DEFAULT_BUDGET_MS 8.3
-
 struct report_opts {
 	const char *files[RS_MAX_GROUPS];
 	int nr_files, want_files, max_files;
 	const char *html;
 	const char *trace; /* report --trace OUT */
-	double budget_ms;
+	double budget_ms;  /* 0: each recording's own (RS_DEFAULT_BUDGET_NS) */
 	bool json, markdown, groups;
 	bool all; /* report: every row, also those null or 0 everywhere */
 	struct rs_compare_opts compare;
@@ -43,22 +40,6 @@ enum {
 	OPT_ALL,
 	OPT_TRACE
 };
-
-static error_t parse_budget(struct argp_state *state, const char *arg,
-			    double *out)
-{
-	double v;
-
-	if (rs_parse_decimal(arg, 0, 3600000, &v) || !(v > 0)) {
-		argp_error(state,
-			   "invalid latency budget '%s': give milliseconds "
-			   "above 0, e.g. 8.3 (a 120 Hz frame) or 16.7",
-			   arg);
-		return EINVAL;
-	}
-	*out = v;
-	return 0;
-}
 
 /*
  * Whether an output (--html, --trace) may write out (0): a new file, or one
@@ -129,7 +110,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		o->trace = arg;
 		return 0;
 	case OPT_BUDGET:
-		return parse_budget(state, arg, &o->budget_ms);
+		return rs_cli_parse_budget(state, arg, &o->budget_ms);
 	case OPT_JSON:
 		o->json = true;
 		return 0;
@@ -410,8 +391,11 @@ int rs_cmd_report(int argc, char **argv)
 		 "to OUT",
 		 0},
 		{"budget-ms", OPT_BUDGET, "MS", 0,
-		 "Latency budget passes and reclaims are counted against "
-		 "(default 8.3, a 120 Hz frame)",
+		 "Latency budget passes, reclaims and throttles are counted "
+		 "against (default: the one the recording was made with, "
+		 "else 8.3, a 120 Hz frame).  At the recording's own budget "
+		 "the counts are the kernel's; at another they come from "
+		 "event records (record --events)",
 		 0},
 		{"json", OPT_JSON, NULL, 0,
 		 "One JSON document instead of text: every metric of every "
@@ -446,8 +430,10 @@ int rs_cmd_report(int argc, char **argv)
 		"broke the latency budget, over-reclaim, refaults and OOM "
 		"kills, and Jain's fairness index of reclaim relative to "
 		"memory held.  Percentiles come from log2 histograms: each is "
-		"the upper bound of its bucket.  Maxima and budget counts need "
-		"a recording made with --events.  The report ends with who "
+		"the upper bound of its bucket.  Maxima need a recording made "
+		"with --events; counts over the latency budget are the "
+		"kernel's, at the budget the recording was made with "
+		"(record --budget-ms).  The report ends with who "
 		"stalled: the ten (task, memcg, kind) entries with the most "
 		"stall time, counted per task in the kernel (no --events "
 		"needed); task (N) is the thread id, times in ms; kind is "
@@ -463,9 +449,7 @@ int rs_cmd_report(int argc, char **argv)
 		"'.memcgs[0].metrics.reclaimed'\n";
 	static const struct argp argp = {options, parse, "FILE", doc,
 					 NULL,	  NULL,	 NULL};
-	struct report_opts o = {.budget_ms = DEFAULT_BUDGET_MS,
-				.want_files = 1,
-				.max_files = 1};
+	struct report_opts o = {.want_files = 1, .max_files = 1};
 	struct rs_recording r;
 	int rc = 0;
 
@@ -534,6 +518,28 @@ static int find_recordings(const char *dir, char ***v, int *n, int depth)
 	}
 	free(ents);
 	return rc;
+}
+
+/*
+ * Whether two recordings count over one latency budget; else say so: a
+ * comparison of counts over 8.3 ms with counts over 16.7 ms would read as
+ * a change.
+ */
+static bool same_budget(const char *name_a, const struct rs_recording *a,
+			const char *name_b, const struct rs_recording *b)
+{
+	char pa[RS_PATH_BUF], pb[RS_PATH_BUF];
+
+	if (a->budget_ns == b->budget_ns)
+		return true;
+	fprintf(stderr,
+		"reclaimscope: %s counts over a latency budget of %g ms and "
+		"%s over %g ms (record --budget-ms): give --budget-ms to "
+		"compare both at one budget (counts from event records, "
+		"where the recordings have every one)\n",
+		rs_name_shown(name_a, pa, sizeof(pa), 0), a->budget_ns / 1e6,
+		rs_name_shown(name_b, pb, sizeof(pb), 0), b->budget_ns / 1e6);
+	return false;
 }
 
 /* A group: a folder's recordings (runs of one setup), or one file. */
@@ -612,6 +618,13 @@ static int diff_groups(const struct report_opts *o)
 			rc = 1;
 			goto out;
 		}
+	for (int k = 0; k < ng; k++)
+		for (int i = 0; i < g[k].nr; i++)
+			if (!same_budget(g[0].files[0], &g[0].runs[0],
+					 g[k].files[i], &g[k].runs[i])) {
+				rc = 1;
+				goto out;
+			}
 	if (o->json) {
 		rs_groups_json(g, ng, &o->compare, stdout, DIFF_JSON_FLAGS);
 	} else if (o->html) {
@@ -642,7 +655,9 @@ int rs_cmd_diff(int argc, char **argv)
 	static const struct argp_option options[] = {
 		{"json", OPT_JSON, NULL, 0, "JSON instead of text", 0},
 		{"budget-ms", OPT_BUDGET, "MS", 0,
-		 "Latency budget (default 8.3 ms)", 0},
+		 "Latency budget (default: the one the recordings were made "
+		 "with; recordings made with different ones need it)",
+		 0},
 		{"groups", OPT_GROUPS, NULL, 0,
 		 "Compare as groups of runs even when A and B are single "
 		 "recordings (implied by a folder or a third argument)",
@@ -705,10 +720,8 @@ int rs_cmd_diff(int argc, char **argv)
 		"  reclaimscope diff --html cmp.html before/ after/\n";
 	static const struct argp argp = {options, parse, "A B [C]", doc,
 					 NULL,	  NULL,	 NULL};
-	struct report_opts o = {.budget_ms = DEFAULT_BUDGET_MS,
-				.want_files = 2,
-				.max_files = RS_MAX_GROUPS};
-	struct rs_recording a, b;
+	struct report_opts o = {.want_files = 2, .max_files = RS_MAX_GROUPS};
+	struct rs_recording a = {0}, b = {0};
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o)) {
 		free(o.metrics);
@@ -731,8 +744,10 @@ int rs_cmd_diff(int argc, char **argv)
 	}
 	if (load(o.files[0], o.budget_ms, &a))
 		return 1;
-	if (load(o.files[1], o.budget_ms, &b)) {
+	if (load(o.files[1], o.budget_ms, &b) ||
+	    !same_budget(o.files[0], &a, o.files[1], &b)) {
 		rs_recording_free(&a);
+		rs_recording_free(&b); /* zeroed or read */
 		return 1;
 	}
 	if (o.json) {

@@ -740,8 +740,8 @@ static int run_ui(struct rs_session *s, const struct top_opts *o,
 
 int rs_cmd_top(int argc, char **argv)
 {
-	static const struct argp argp = {
-		options, parse, NULL, doc, rs_common_children, NULL, NULL};
+	static const struct argp argp = {options,	   parse, NULL, doc,
+					 rs_live_children, NULL,  NULL};
 	struct top_opts o = {.interval = 1.0, .sort = "reclaimed/s"};
 	struct rs_collector_opts copts = {0};
 	struct rs_session s = {0};

@@ -287,6 +287,7 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 	skel->rodata->rs_stream_events = opts->stream_events;
 	skel->rodata->rs_tp_preempt_off = info->tp_preempt_off == 1;
 	skel->rodata->rs_fixed_node = info->nr_nodes == 1 ? 0 : RS_NODE_UNKNOWN;
+	skel->rodata->rs_budget_ns = info->budget_ns;
 	if (opts->ring_bytes) {
 		err = bpf_map__set_max_entries(skel->maps.rs_events,
 					       opts->ring_bytes);
@@ -664,6 +665,8 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	libbpf_set_print(print_fn);
 	info->copies = opts->copies ? opts->copies : RS_COPIES;
 	info->refaults = opts->refaults;
+	info->budget_ns =
+		opts->budget_ns ? opts->budget_ns : RS_DEFAULT_BUDGET_NS;
 	*out = NULL;
 	btf = kernel_btf(opts, info, errbuf, errsz, &err);
 	if (!btf)

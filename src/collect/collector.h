@@ -25,6 +25,8 @@ struct rs_collector_opts {
 	const char *btf_path;
 	int copies;    /* of each program (RS_PROGS), 1..RS_COPIES; 0: all */
 	bool refaults; /* attach the refault hook (per folio: opt-in) */
+	/* the latency budget the *_over_budget counts use; 0: the default */
+	__u64 budget_ns;
 };
 
 /* Called for each ring-buffer record. */

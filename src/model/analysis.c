@@ -23,6 +23,20 @@ static double oom_mean_mib(const struct rs_rec_memcg *m, double pages)
 				  : NAN;
 }
 
+/*
+ * A count over the latency budget: the kernel's where it counted against
+ * the budget asked for, else the event records' (if the recording has every
+ * one), else unknown.
+ */
+static void over_budget(const struct rs_recording *r, struct rs_values *v,
+			enum rs_field f, __u64 from_records)
+{
+	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns &&
+	    !isnan(v->field[f]))
+		return;
+	v->field[f] = from_events(r, (double)from_records);
+}
+
 void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 		   struct rs_values *v)
 {
@@ -42,9 +56,10 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 		from_events(r, m->memcg ? m->memcg_max_ns / 1e6 : NAN);
 	v->event_max_ms[RS_HIST_THROTTLE] =
 		from_events(r, throttles > 0 ? m->throttle_max_us / 1e3 : NAN);
-	v->events_over[RS_HIST_PASS] = from_events(r, (double)m->passes_over);
-	v->events_over[RS_HIST_DIRECT] = from_events(r, (double)m->direct_over);
-	v->events_over[RS_HIST_MEMCG] = from_events(r, (double)m->memcg_over);
+	over_budget(r, v, RS_F_PASSES_OVER_BUDGET, m->passes_over);
+	over_budget(r, v, RS_F_DIRECT_OVER_BUDGET, m->direct_over);
+	over_budget(r, v, RS_F_MEMCG_OVER_BUDGET, m->memcg_over);
+	over_budget(r, v, RS_F_THROTTLES_OVER_BUDGET, m->throttle_over);
 	memcpy(v->reclaimed_by, m->reclaimed_by, sizeof(v->reclaimed_by));
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
 		v->pass_ms_by[r] = m->pass_ns_by[r] / 1e6;
@@ -199,6 +214,7 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		t->direct_over += m->direct_over;
 		t->memcg += m->memcg;
 		t->memcg_over += m->memcg_over;
+		t->throttle_over += m->throttle_over;
 		t->pass_max_ns = fmax(t->pass_max_ns, m->pass_max_ns);
 		t->direct_max_ns = fmax(t->direct_max_ns, m->direct_max_ns);
 		t->memcg_max_ns = fmax(t->memcg_max_ns, m->memcg_max_ns);

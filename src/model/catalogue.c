@@ -41,12 +41,6 @@
 		.section = (sec), .help = (help_), .kind = RS_ROW_EVENT_MAX,   \
 		.h = RS_HIST_##hist                                            \
 	}
-#define EVOVER(hist, k, unit_, sec, help_)                                     \
-	{                                                                      \
-		.key = (k), .unit = (unit_), .better = RS_LOWER,               \
-		.section = (sec), .help = (help_), .kind = RS_ROW_EVENT_OVER,  \
-		.h = RS_HIST_##hist                                            \
-	}
 #define OUT(k, unit_, better_, outkey, how, help_)                             \
 	{                                                                      \
 		.key = (k), .unit = (unit_), .better = (better_),              \
@@ -242,8 +236,7 @@ const struct rs_row rs_rows[] = {
 	QUANT(PASS, 0.99, "pass_p99", PASSES,
 	      "MGLRU pass latency, 99th percentile"),
 	EVMAX(PASS, "pass_max", PASSES, "the longest MGLRU pass"),
-	EVOVER(PASS, "passes_over_budget", "passes", PASSES,
-	       "MGLRU passes longer than the latency budget"),
+	FIELD(PASSES_OVER_BUDGET, "passes_over_budget", RS_LOWER, PASSES),
 	/* aging */
 	FIELD(AGINGS, "agings", RS_NEUTRAL, AGING),
 	{.key = "aging_rate",
@@ -287,6 +280,7 @@ const struct rs_row rs_rows[] = {
 	FIELD(THROTTLES_ISOLATED, "throttles_isolated", RS_LOWER, WB),
 	FIELD(THROTTLES_NOPROGRESS, "throttles_noprogress", RS_LOWER, WB),
 	FIELD(THROTTLES_CONGESTED, "throttles_congested", RS_LOWER, WB),
+	FIELD(THROTTLES_OVER_BUDGET, "throttles_over_budget", RS_LOWER, WB),
 	{.key = "throttled",
 	 .unit = "ms",
 	 .better = RS_LOWER,
@@ -327,8 +321,7 @@ const struct rs_row rs_rows[] = {
 	 .title = "drp99ms",
 	 .width = 8},
 	EVMAX(DIRECT, "direct_max", LATENCY, "the longest direct reclaim"),
-	EVOVER(DIRECT, "direct_over_budget", "reclaims", LATENCY,
-	       "direct reclaims longer than the latency budget"),
+	FIELD(DIRECT_OVER_BUDGET, "direct_over_budget", RS_LOWER, LATENCY),
 	FIELD(DIRECT_RECLAIM_NS, "direct_time", RS_LOWER, LATENCY),
 	FIELD(DIRECT_RECLAIMED, "direct_reclaimed", RS_NEUTRAL, LATENCY),
 	FIELD(MEMCG_RECLAIMS, "memcg_reclaims", RS_NEUTRAL, LATENCY),
@@ -339,8 +332,7 @@ const struct rs_row rs_rows[] = {
 	QUANT(MEMCG, 0.99, "memcg_p99", LATENCY,
 	      "memcg reclaim latency, 99th percentile"),
 	EVMAX(MEMCG, "memcg_max", LATENCY, "the longest memcg reclaim"),
-	EVOVER(MEMCG, "memcg_over_budget", "reclaims", LATENCY,
-	       "memcg reclaims longer than the latency budget"),
+	FIELD(MEMCG_OVER_BUDGET, "memcg_over_budget", RS_LOWER, LATENCY),
 	FIELD(MEMCG_RECLAIM_NS, "memcg_time", RS_NEUTRAL, LATENCY),
 	FIELD(MEMCG_RECLAIMED, "memcg_reclaimed", RS_NEUTRAL, LATENCY),
 	FIELD(NODE_RECLAIMS, "node_reclaims", RS_NEUTRAL, LATENCY),
@@ -489,7 +481,6 @@ const int rs_nr_report_rows =
 #undef FIELD
 #undef QUANT
 #undef EVMAX
-#undef EVOVER
 #undef EXIT
 #undef BY
 #undef OUT
@@ -506,12 +497,26 @@ bool rs_row_live(int i)
 {
 	switch (rs_rows[i].kind) {
 	case RS_ROW_EVENT_MAX:
-	case RS_ROW_EVENT_OVER:
 	case RS_ROW_EVENT_VALUE:
 	case RS_ROW_OUTCOME:
 		return false;
 	default:
 		return true;
+	}
+}
+
+bool rs_row_over_budget(int i)
+{
+	if (rs_rows[i].kind != RS_ROW_FIELD)
+		return false;
+	switch (rs_rows[i].a) {
+	case RS_F_PASSES_OVER_BUDGET:
+	case RS_F_DIRECT_OVER_BUDGET:
+	case RS_F_MEMCG_OVER_BUDGET:
+	case RS_F_THROTTLES_OVER_BUDGET:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -564,7 +569,6 @@ bool rs_row_counts(int i)
 	case RS_ROW_SUM:
 		return rs_fields[row->a].unit_id == RS_UNIT_pages ||
 		       rs_fields[row->a].unit_id == RS_UNIT_count;
-	case RS_ROW_EVENT_OVER:
 	case RS_ROW_RECLAIMED_BY:
 		return true;
 	case RS_ROW_OUTCOME:
@@ -627,7 +631,7 @@ void rs_values_init(struct rs_values *v, double span)
 	for (int g = 0; g < RS_NR_GAUGES; g++)
 		v->gauge[g] = NAN;
 	for (int h = 0; h < RS_NR_HISTS; h++)
-		v->event_max_ms[h] = v->events_over[h] = NAN;
+		v->event_max_ms[h] = NAN;
 	for (int e = 0; e < RS_NR_EVENT_VALUES; e++)
 		v->event_value[e] = NAN;
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
@@ -804,8 +808,6 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 	}
 	case RS_ROW_EVENT_MAX:
 		return known(v->event_max_ms[row->h]);
-	case RS_ROW_EVENT_OVER:
-		return known(v->events_over[row->h]);
 	case RS_ROW_EVENT_VALUE:
 		return known(v->event_value[row->ev]);
 	case RS_ROW_RECLAIMED_BY:

@@ -55,8 +55,7 @@ struct rs_values {
 	 */
 	bool node_share;
 	/* From event records, where the recording has every one: NaN. */
-	double event_max_ms[RS_NR_HISTS]; /* the longest event */
-	double events_over[RS_NR_HISTS];  /* events over the latency budget */
+	double event_max_ms[RS_NR_HISTS];	/* the longest event */
 	double event_value[RS_NR_EVENT_VALUES]; /* enum rs_event_value */
 	double reclaimed_by[RS_NR_RECLAIMERS];	/* pages, per reclaimer */
 	double pass_ms_by[RS_NR_RECLAIMERS];	/* MGLRU pass time, ms */
@@ -81,7 +80,6 @@ enum rs_row_kind {
 	RS_ROW_RATE,	     /* a per second of the span */
 	RS_ROW_QUANTILE,     /* quantile q of histogram h, in ms */
 	RS_ROW_EVENT_MAX,    /* the longest event of histogram h's kind, ms */
-	RS_ROW_EVENT_OVER,   /* events of h's kind over the latency budget */
 	RS_ROW_EVENT_VALUE,  /* event_value[ev] */
 	RS_ROW_RECLAIMED_BY, /* pages reclaimed by reclaimer */
 	RS_ROW_PASS_TIME_BY, /* ms of MGLRU passes run by reclaimer */
@@ -137,6 +135,11 @@ struct rs_row {
 extern const struct rs_row rs_rows[];
 extern const int rs_nr_rows, rs_nr_report_rows;
 int rs_row_by_key(const char *key); /* -1 if none */
+/*
+ * A count over the latency budget: the kernel's at the budget the recording
+ * was made with; at another, from event records (rs_rec_values).
+ */
+bool rs_row_over_budget(int i);
 
 enum rs_value_state {
 	RS_VALUE_OK,

@@ -210,6 +210,7 @@ static int header(struct reader *rd, json_t *o)
 	const char *start = json_string_value(json_object_get(o, "start"));
 	const char *filter =
 		json_string_value(json_object_get(o, "cgroup_filter"));
+	json_t *budget;
 
 	if (!json_is_integer(schema))
 		return fail(rd, "the header has no integer \"schema\"");
@@ -226,6 +227,20 @@ static int header(struct reader *rd, json_t *o)
 	rd->r->series = json_is_true(json_object_get(o, "series"));
 	rd->r->cgroup_version = (int)json_integer_value(
 		json_object_get(o, "cgroup_version")); /* 0: not said */
+	budget = json_object_get(o, "budget_ns");
+	if (budget &&
+	    (!json_is_integer(budget) || json_integer_value(budget) <= 0 ||
+	     (__u64)json_integer_value(budget) > RS_MAX_BUDGET_NS))
+		return fail(rd,
+			    "the header's \"budget_ns\" is not a latency "
+			    "budget in ns (1 to %llu)",
+			    (unsigned long long)RS_MAX_BUDGET_NS);
+	rd->r->kernel_budget_ns =
+		budget ? (double)json_integer_value(budget) : 0;
+	if (!(rd->r->budget_ns > 0)) /* not asked: the recording's own */
+		rd->r->budget_ns = rd->r->kernel_budget_ns > 0
+					   ? rd->r->kernel_budget_ns
+					   : (double)RS_DEFAULT_BUDGET_NS;
 	if (!rd->r->kernel || !rd->r->start)
 		return fail(rd, "out of memory");
 	if (filter && !(rd->r->cgroup_filter = strdup(filter)))
@@ -393,6 +408,7 @@ static int event(struct reader *rd, json_t *o)
 			return -1;
 		if (delayed > m->throttle_max_us)
 			m->throttle_max_us = delayed;
+		m->throttle_over += delayed * 1000 > rd->r->budget_ns;
 	}
 	/* other kinds: counted in the totals already */
 	if (rd->sink && rd->sink->event(rd->sink->ctx, m->id, m->path, o))
@@ -791,6 +807,11 @@ static int stalls(struct reader *rd, json_t *arr)
 		    s->max_ns > s->total_ns)
 			return fail(rd, "a stall without its count, total_ns "
 					"and max_ns (at most its total)");
+		if (number(rd, e, "over_budget", &s->over_budget))
+			return -1;
+		if (s->over_budget > s->count)
+			return fail(rd, "a stall with more over the budget "
+					"than its count");
 		s->comm = strdup(comm);
 		if (!s->comm)
 			return fail(rd, "out of memory");

@@ -92,6 +92,7 @@ struct rs_rec_memcg {
 	/* from event records (has_events) */
 	__u64 passes, passes_over;
 	__u64 direct, direct_over, memcg, memcg_over; /* reclaim records */
+	__u64 throttle_over; /* throttle records over the budget */
 	double pass_max_ns, direct_max_ns, memcg_max_ns, throttle_max_us;
 	__u64 budget_use[RS_BUDGET_BINS];
 	/* pages reclaimed by each reclaimer (enum rs_reclaimer); NaN */
@@ -147,6 +148,9 @@ struct rs_rec_stall {
 	__u64 id;	 /* the memcg */
 	int kind;	 /* enum rs_stall_kind */
 	double count, total_ns, max_ns;
+	/* stalls over the budget the recording counted with (budget_ns_kept);
+	 * NaN where it did not count them */
+	double over_budget;
 	bool gone;
 };
 
@@ -164,8 +168,17 @@ struct rs_recording {
 	double duration;
 	__u64 drops, missed, agg_full;
 	bool has_events, has_summary;
-	double budget_ns; /* latency budget the over-budget counts used */
-	double *snap_t;	  /* every snapshot's time: a memcg absent was idle */
+	/*
+	 * The latency budget asked for (what the reader was given, else the
+	 * one the recording counted with, else RS_DEFAULT_BUDGET_NS), and the
+	 * one the kernel counted the *_over_budget fields and the stalls'
+	 * over_budget with (the header's; 0 in recordings before it).  The
+	 * kernel's counts stand where the two are equal; elsewhere the counts
+	 * come from event records, if the recording has every one.
+	 */
+	double budget_ns;
+	double kernel_budget_ns;
+	double *snap_t; /* every snapshot's time: a memcg absent was idle */
 	size_t nr_snaps, cap_snaps;
 	struct rs_rec_memcg *memcgs; /* sorted by id */
 	size_t nr_memcgs, cap_memcgs;
@@ -187,8 +200,9 @@ struct rs_recording {
 
 /*
  * Read a recording from f (name for messages).  budget_ns is the latency
- * budget passes and reclaims are counted against.  0, or -1 with err set
- * ("run.ndjson:12: ...").
+ * budget passes and reclaims are counted against; 0: the one the recording
+ * was made with (RS_DEFAULT_BUDGET_NS before recordings said it).  0, or -1
+ * with err set ("run.ndjson:12: ...").
  */
 int rs_recording_read(FILE *f, const char *name, double budget_ns,
 		      struct rs_recording *r, char *err, size_t errsz);

@@ -49,6 +49,8 @@ struct rs_run_info {
 	/* copies attached of each program (RS_PROGS), 1 to RS_COPIES */
 	int copies;
 	bool refaults; /* --refaults: the refault hook was asked for */
+	/* --budget-ms: what the *_over_budget counters count against, ns */
+	__u64 budget_ns;
 	struct rs_hook_status hooks[RS_NR_HOOKS];
 	__u64 attached;	       /* RS_HOOK_BIT()s */
 	char start[40];	       /* RFC 3339 */

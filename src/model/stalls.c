@@ -119,14 +119,15 @@ static struct rs_stall *entry(struct rs_stalls *s, __u64 cgid, __u32 tid,
 void rs_stalls_begin(struct rs_stalls *s)
 {
 	for (size_t i = 0; i < s->nr; i++)
-		s->v[i].i_count = s->v[i].i_total_ns = 0;
+		s->v[i].i_count = s->v[i].i_total_ns = s->v[i].i_over_budget =
+			0;
 }
 
 int rs_stalls_add(struct rs_stalls *s, const struct rs_task_key *k,
 		  const struct rs_task_stall *v, bool removed)
 {
 	struct rs_stall *e;
-	__u64 dc, dt;
+	__u64 dc, dt, dover;
 
 	if (k->kind >= RS_NR_STALL_KINDS || !k->tid)
 		return 0; /* not one of ours: tid 0 is the folded entry */
@@ -137,17 +138,22 @@ int rs_stalls_add(struct rs_stalls *s, const struct rs_task_key *k,
 	}
 	/* the kernel's counts only grow, unless its entry was removed and
 	 * made again (the task was not gone after all): then from 0 */
-	if (v->count >= e->seen_count && v->total_ns >= e->seen_total_ns) {
+	if (v->count >= e->seen_count && v->total_ns >= e->seen_total_ns &&
+	    v->over_budget >= e->seen_over_budget) {
 		dc = v->count - e->seen_count;
 		dt = v->total_ns - e->seen_total_ns;
+		dover = v->over_budget - e->seen_over_budget;
 	} else {
 		dc = v->count;
 		dt = v->total_ns;
+		dover = v->over_budget;
 	}
 	e->count += dc;
 	e->total_ns += dt;
+	e->over_budget += dover;
 	e->i_count += dc;
 	e->i_total_ns += dt;
+	e->i_over_budget += dover;
 	if (v->max_ns > e->max_ns)
 		e->max_ns = v->max_ns;
 	e->tgid = v->tgid;
@@ -155,6 +161,7 @@ int rs_stalls_add(struct rs_stalls *s, const struct rs_task_key *k,
 	e->comm[RS_COMM_LEN] = '\0';
 	e->seen_count = removed ? 0 : v->count;
 	e->seen_total_ns = removed ? 0 : v->total_ns;
+	e->seen_over_budget = removed ? 0 : v->over_budget;
 	e->gone = removed;
 	return dc == 0;
 }
@@ -215,8 +222,10 @@ void rs_stalls_end(struct rs_stalls *s)
 		into->tasks += first;
 		into->count += e->count;
 		into->total_ns += e->total_ns;
+		into->over_budget += e->over_budget;
 		into->i_count += e->i_count;
 		into->i_total_ns += e->i_total_ns;
+		into->i_over_budget += e->i_over_budget;
 		if (e->max_ns > into->max_ns)
 			into->max_ns = e->max_ns;
 		s->folded++;

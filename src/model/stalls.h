@@ -30,9 +30,10 @@ struct rs_stall {
 	__u32 kind; /* enum rs_stall_kind */
 	char comm[RS_COMM_LEN + 1];
 	__u64 count, total_ns, max_ns; /* since the start */
-	__u64 i_count, i_total_ns;     /* during the last interval */
+	__u64 over_budget; /* stalls longer than the latency budget, since */
+	__u64 i_count, i_total_ns, i_over_budget; /* the last interval's */
 	/* the kernel's entry at the last read (0 once it was removed) */
-	__u64 seen_count, seen_total_ns;
+	__u64 seen_count, seen_total_ns, seen_over_budget;
 	bool gone;   /* its task is gone: its kernel entry was removed */
 	__u64 tasks; /* tid 0: the tasks folded into it (each once per memcg) */
 };

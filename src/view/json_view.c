@@ -62,6 +62,11 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	json_object_set_new(o, "copies", json_integer(rs_fn_copies(info)));
 	/* --refaults: the per-folio refault hook was asked for */
 	json_object_set_new(o, "refaults", json_boolean(info->refaults));
+	/* --budget-ms: the *_over_budget counts and the stalls' count over
+	 * it (rs_json_header's readers: a report at another budget takes
+	 * them from event records) */
+	json_object_set_new(o, "budget_ns",
+			    json_integer((json_int_t)info->budget_ns));
 	json_object_set_new(o, "start", json_string(info->start));
 	if (info->cgroup_filter) {
 		/* in the escaped form of the recording's paths */
@@ -168,6 +173,10 @@ static json_t *stalls_json(const struct rs_model *m, const char *filter,
 							   : e->total_ns)));
 		json_object_set_new(o, "max_ns",
 				    json_integer((json_int_t)e->max_ns));
+		json_object_set_new(
+			o, "over_budget",
+			json_integer((json_int_t)(interval ? e->i_over_budget
+							   : e->over_budget)));
 		if (e->gone)
 			json_object_set_new(o, "gone", json_true());
 		json_array_append_new(arr, o);

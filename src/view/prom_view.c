@@ -325,6 +325,12 @@ static void tool_health(FILE *out, const struct rs_model *m,
 		fprintf(out, "} %d\n",
 			info->hooks[h].state == RS_HOOK_ATTACHED);
 	}
+	head(out, PREFIX "latency_budget_seconds", "gauge",
+	     "the latency budget (--budget-ms) the *_over_budget_total "
+	     "counters count reclaims, MGLRU passes and throttles against",
+	     "seconds");
+	fprintf(out, PREFIX "latency_budget_seconds %.9g\n",
+		info->budget_ns / 1e9);
 	hook_cost(out, info);
 	for (size_t i = 0; i < rs_nr_global_stats; i++) {
 		char name[96];

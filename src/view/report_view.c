@@ -61,11 +61,14 @@ const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 			    char *buf, size_t size)
 {
 	enum rs_row_kind kind = rs_rows[i].kind;
-	bool from_events = kind == RS_ROW_EVENT_MAX ||
-			   kind == RS_ROW_EVENT_OVER ||
-			   kind == RS_ROW_EVENT_VALUE;
+	bool from_events =
+		kind == RS_ROW_EVENT_MAX || kind == RS_ROW_EVENT_VALUE;
 
-	if (isnan(v))
+	if (isnan(v) && rs_row_over_budget(i) && !r->has_events &&
+	    r->kernel_budget_ns > 0 && r->kernel_budget_ns != r->budget_ns)
+		snprintf(buf, size, "n/a (counted over %g ms)",
+			 r->kernel_budget_ns / 1e6);
+	else if (isnan(v))
 		snprintf(buf, size, "%s",
 			 !r->has_events && from_events ? "n/a (no --events)"
 						       : "n/a");
@@ -114,7 +117,18 @@ static void header_lines(FILE *out, const char *name,
 			(unsigned long long)r->drops,
 			(unsigned long long)r->missed,
 			(unsigned long long)r->agg_full);
-	fprintf(out, "latency budget %.3f ms\n", r->budget_ns / 1e6);
+	fprintf(out, "latency budget %.3f ms", r->budget_ns / 1e6);
+	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns)
+		fprintf(out, " (counted in the kernel)\n");
+	else if (r->kernel_budget_ns > 0)
+		fprintf(out, " (the kernel counted over %g ms: counts %s)\n",
+			r->kernel_budget_ns / 1e6,
+			r->has_events ? "from event records" : "n/a");
+	else
+		fprintf(out, " (counts %s)\n",
+			r->has_events ? "from event records"
+				      : "n/a: the recording has no "
+					"--events and predates budget counts");
 	if (isnan(j))
 		fprintf(out,
 			"fairness (Jain's index of pages reclaimed per page "
@@ -271,6 +285,18 @@ static const struct rs_rec_memcg *memcg_by_id(const struct rs_recording *r,
 
 #define STALLERS_SHOWN 10
 
+/*
+ * A task's stalls over the latency budget: the kernel's count, where it
+ * counted against the budget asked for; else NaN.
+ */
+static double stall_over_budget(const struct rs_recording *r,
+				const struct rs_rec_stall *s)
+{
+	return r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns
+		       ? s->over_budget
+		       : NAN;
+}
+
 /* Who stalled: the tasks with the most time in reclaim and throttles. */
 static void stallers_text(FILE *out, const struct rs_recording *r)
 {
@@ -287,8 +313,9 @@ static void stallers_text(FILE *out, const struct rs_recording *r)
 		fprintf(out, "  no task stalled\n");
 		return;
 	}
-	fprintf(out, "  %-24s %-9s %-9s %10s %12s %10s  %s\n", "task", "tgid",
-		"kind", "count", "total ms", "max ms", "memcg");
+	fprintf(out, "  %-24s %-9s %-9s %10s %12s %10s %11s  %s\n", "task",
+		"tgid", "kind", "count", "total ms", "max ms", "over budget",
+		"memcg");
 	for (size_t i = 0; i < n; i++) {
 		const struct rs_rec_stall *s = &r->stalls[i];
 		const struct rs_rec_memcg *m = memcg_by_id(r, s->id);
@@ -301,9 +328,15 @@ static void stallers_text(FILE *out, const struct rs_recording *r)
 		else
 			snprintf(task, sizeof(task), "%s",
 				 rs_name_shown(s->comm, cb, sizeof(cb), 0));
-		fprintf(out, "  %-24s %-9u %-9s %10.0f %12.3f %10.3f  %s\n",
+		double over = stall_over_budget(r, s);
+		char ob[24] = "n/a";
+
+		if (!isnan(over))
+			snprintf(ob, sizeof(ob), "%.0f", over);
+		fprintf(out,
+			"  %-24s %-9u %-9s %10.0f %12.3f %10.3f %11s  %s\n",
 			task, s->tgid, rs_stall_kind_name(s->kind), s->count,
-			s->total_ns / 1e6, s->max_ns / 1e6,
+			s->total_ns / 1e6, s->max_ns / 1e6, ob,
 			m ? path_of(m, pb, sizeof(pb)) : "(unknown memcg)");
 	}
 }
@@ -579,6 +612,8 @@ static json_t *stalls_json(const struct rs_recording *r)
 				    json_integer((json_int_t)s->total_ns));
 		json_object_set_new(o, "max_ns",
 				    json_integer((json_int_t)s->max_ns));
+		json_object_set_new(o, "over_budget",
+				    rs_json_number(stall_over_budget(r, s)));
 		if (s->gone)
 			json_object_set_new(o, "gone", json_true());
 		json_array_append_new(arr, o);
@@ -638,6 +673,11 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r,
 	json_object_set_new(o, "agg_full",
 			    json_integer((json_int_t)r->agg_full));
 	json_object_set_new(o, "budget_ms", json_real(r->budget_ns / 1e6));
+	/* the budget the kernel counted with; null before recordings said */
+	json_object_set_new(o, "kernel_budget_ms",
+			    r->kernel_budget_ns > 0
+				    ? json_real(r->kernel_budget_ns / 1e6)
+				    : json_null());
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o,s:i}", "index", rs_json_number(j),
 				      "memcgs", n));

@@ -250,9 +250,11 @@ GARBAGE = ["", "-1", "0", "abc", "1x", "0x10", "1e999", "nan", "inf", "1.5.5",
 # (exit 2) naming the value, before anything is loaded.  Values a
 # command can take (e.g. 0 for --expire) are left out per option.
 NUMERIC = {
-    "record": {"-i": (), "-d": (), "--ring-size": (), "--copies": ()},
-    "top": {"-i": (), "-n": ()},
-    "daemon": {"-i": (), "--expire": ("0",), "--max-connections": ()},
+    "record": {"-i": (), "-d": (), "--ring-size": (), "--copies": (),
+               "--budget-ms": ()},
+    "top": {"-i": (), "-n": (), "--budget-ms": ()},
+    "daemon": {"-i": (), "--expire": ("0",), "--max-connections": (),
+               "--budget-ms": ()},
     "report": {"--budget-ms": ()},
 }
 # Free-form options: garbage may be taken or refused, never a crash or hang.

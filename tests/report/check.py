@@ -85,6 +85,8 @@ def wbstorm(budget_ms):
         "exit_budget": m["exit_budget"], "exit_target": m["exit_target"],
         "passes_over_budget": sum(e["duration_ns"] > budget_ms * 1e6 for e in shrink),
         "memcg_over_budget": sum(e["duration_ns"] > budget_ms * 1e6 for e in recl),
+        "throttles_over_budget": sum(e["delayed_us"] * 1000 > budget_ms * 1e6
+                                     for e in thr),
         "pass_max": pass_max,
         "pass_p99": min(pass_max, quantile_ms(m["histograms"]["pass"], 0.99)),
         "memcg_max": max(e["duration_ns"] for e in recl) / 1e6,
@@ -144,6 +146,29 @@ def diff():
         got = total[0]["metrics"][key]
         check(got["a"] == wa and got["b"] == wb,
               f"diff total {key}: A {got['a']} == {wa}, B {got['b']} == {wb}")
+    # the kernel's counts over the budget both were recorded with (2 ms)
+    for key in ("passes_over_budget", "memcg_over_budget"):
+        wa = sum(m[key] or 0 for m in ra["memcgs"])
+        wb = sum(m[key] or 0 for m in rb["memcgs"])
+        got = total[0]["metrics"][key]
+        check(got["a"] == wa and got["b"] == wb,
+              f"diff total {key}: A {got['a']} == {wa}, B {got['b']} == {wb}")
+    # recordings made with different budgets (core 2 ms, wbstorm 8.3 ms):
+    # refused unless given one, then compared at it from the event records
+    w = os.path.join(VM, "wbstorm", "results", "rec.ndjson")
+    p = run("diff", a, w, ok=False)
+    check(p.returncode == 1 and "over a latency budget of 2 ms" in p.stderr
+          and "8.3 ms" in p.stderr and "--budget-ms" in p.stderr,
+          f"diff of recordings made with 2 and 8.3 ms budgets: refused, said "
+          f"why ({p.returncode}, {p.stderr.strip()[:160]})")
+    p = run("diff", "--json", "--budget-ms", "5", a, w)
+    got = [x for x in json.loads(p.stdout or "{}").get("memcgs", [])
+           if x["path"] == "(total)"]
+    ev = [e for e in load_ndjson(judge, a) if e.get("type") == "event"
+          and e["kind"] == "shrink"]
+    check(got and got[0]["metrics"]["passes_over_budget"]["a"] ==
+          sum(e["duration_ns"] > 5e6 for e in ev),
+          "diff --budget-ms 5 of them: counts from the event records at 5 ms")
     lower = {"refaults", "throttles", "direct_p99", "memcg_p99", "oom_kills"}
     for x in d["memcgs"]:
         for k, v in x["metrics"].items():

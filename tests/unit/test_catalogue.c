@@ -126,7 +126,8 @@ static const char records[] =
  * records, the event and outcome records above (a longest pass shorter
  * than its histogram bucket's bound).
  */
-static void recording_of(const struct rs_model *m, bool with_records,
+static void recording_at(const struct rs_model *m, bool with_records,
+			 __u64 header_budget_ns, double asked_budget_ns,
 			 struct rs_recording *r)
 {
 	json_t *summary = rs_json_summary(m, rs_model_time(m), NULL);
@@ -136,7 +137,11 @@ static void recording_of(const struct rs_model *m, bool with_records,
 
 	assert_non_null(line);
 	assert_non_null(f);
-	fprintf(f, "{\"type\":\"header\",\"schema\":%d}\n", RS_SCHEMA);
+	fprintf(f, "{\"type\":\"header\",\"schema\":%d", RS_SCHEMA);
+	if (header_budget_ns)
+		fprintf(f, ",\"budget_ns\":%llu",
+			(unsigned long long)header_budget_ns);
+	fprintf(f, "}\n");
 	for (const char *c = records; with_records && *c; c++)
 		fputc(*c == '\'' ? '"' : *c, f);
 	fprintf(f, "%s\n", line);
@@ -145,10 +150,18 @@ static void recording_of(const struct rs_model *m, bool with_records,
 	json_decref(summary);
 	f = fmemopen(text, len, "r");
 	assert_non_null(f);
-	if (rs_recording_read(f, "t.ndjson", 8.3e6, r, err, sizeof(err)))
+	if (rs_recording_read(f, "t.ndjson", asked_budget_ns, r, err,
+			      sizeof(err)))
 		fail_msg("recording not read: %s", err);
 	fclose(f);
 	free(text);
+}
+
+/* As today's recordings are: the kernel counted over 8.3 ms, as asked. */
+static void recording_of(const struct rs_model *m, bool with_records,
+			 struct rs_recording *r)
+{
+	recording_at(m, with_records, RS_DEFAULT_BUDGET_NS, 0, r);
 }
 
 static void table_is_whole(void **state)
@@ -376,6 +389,88 @@ static void live_equals_recorded(void **state)
 }
 
 /* One node's share: per-node counts, memcg-wide values '-' not n/a. */
+/* The counts over the latency budget of PATH in r: passes, direct, memcg,
+ * throttles. */
+static void over_counts(const struct rs_recording *r, double out[4])
+{
+	static const char *const keys[] = {
+		"passes_over_budget", "direct_over_budget", "memcg_over_budget",
+		"throttles_over_budget"};
+
+	for (int k = 0; k < 4; k++)
+		out[k] = rs_rec_row_value(r, rs_recording_find(r, PATH),
+					  rs_row_by_key(keys[k]));
+}
+
+/*
+ * Counts over the latency budget: the kernel's at the budget it counted
+ * with; at another budget, or in a recording from before the kernel
+ * counted, the event records' (records: a 9 ms pass, a 12 ms direct
+ * reclaim, a 2 ms memcg reclaim, a 3 ms throttle); without records, null.
+ */
+static void over_budget_sources(void **state)
+{
+	struct rs_model *m = full_model();
+	const struct rs_memcg *mc = the_memcg(m);
+	struct rs_recording r;
+	struct rs_values live;
+	double c[4];
+	char *text = NULL;
+
+	(void)state;
+	rs_model_values(m, mc, false, -1, rs_model_time(m), &live);
+	/* the recording's own budget: the kernel's counts, with or without
+	 * records */
+	for (int with = 0; with < 2; with++) {
+		recording_at(m, with, RS_DEFAULT_BUDGET_NS, 0, &r);
+		over_counts(&r, c);
+		assert_true(c[0] == live.field[RS_F_PASSES_OVER_BUDGET]);
+		assert_true(c[1] == live.field[RS_F_DIRECT_OVER_BUDGET]);
+		assert_true(c[2] == live.field[RS_F_MEMCG_OVER_BUDGET]);
+		assert_true(c[3] == live.field[RS_F_THROTTLES_OVER_BUDGET]);
+		assert_true(c[0] > 1);
+		rs_recording_free(&r);
+	}
+	/* asked for it by name: the same */
+	recording_at(m, false, RS_DEFAULT_BUDGET_NS, 8.3e6, &r);
+	over_counts(&r, c);
+	assert_true(c[1] == live.field[RS_F_DIRECT_OVER_BUDGET]);
+	rs_recording_free(&r);
+	/* another budget: from the records, strictly longer than it */
+	recording_at(m, true, RS_DEFAULT_BUDGET_NS, 10e6, &r);
+	over_counts(&r, c);
+	assert_true(c[0] == 0 && c[1] == 1 && c[2] == 0 && c[3] == 0);
+	rs_recording_free(&r);
+	recording_at(m, true, RS_DEFAULT_BUDGET_NS, 2e6, &r);
+	over_counts(&r, c);
+	assert_true(c[0] == 1 && c[1] == 1 && c[2] == 0 && c[3] == 1);
+	rs_recording_free(&r);
+	/* before the kernel counted: the default budget, from the records */
+	recording_at(m, true, 0, 0, &r);
+	assert_true(r.budget_ns == RS_DEFAULT_BUDGET_NS);
+	over_counts(&r, c);
+	assert_true(c[0] == 1 && c[1] == 1 && c[2] == 0 && c[3] == 0);
+	rs_recording_free(&r);
+	/* no records, no kernel count at this budget: null, and why */
+	recording_at(m, false, 0, 0, &r);
+	over_counts(&r, c);
+	for (int k = 0; k < 4; k++)
+		assert_true(isnan(c[k]));
+	rs_recording_free(&r);
+	recording_at(m, false, RS_DEFAULT_BUDGET_NS, 16.7e6, &r);
+	over_counts(&r, c);
+	for (int k = 0; k < 4; k++)
+		assert_true(isnan(c[k]));
+	CAPTURE(text, rs_report_text(f_, "t", &r, true));
+	if (!strstr(text, "n/a (counted over 8.3 ms)") ||
+	    !strstr(text, "latency budget 16.700 ms (the kernel counted over "
+			  "8.3 ms: counts n/a)"))
+		fail_msg("the report does not say why: %s", text);
+	free(text);
+	rs_recording_free(&r);
+	rs_model_free(m);
+}
+
 static void node_share(void **state)
 {
 	struct rs_model *m = full_model();
@@ -404,6 +499,7 @@ int main(void)
 		cmocka_unit_test(report_rows_in_report_and_diff),
 		cmocka_unit_test(live_rows_in_top),
 		cmocka_unit_test(live_equals_recorded),
+		cmocka_unit_test(over_budget_sources),
 		cmocka_unit_test(node_share),
 	};
 

@@ -20,8 +20,12 @@ static struct rs_task_key key(__u64 cgid, __u32 tid, __u32 kind)
 static struct rs_task_stall val(__u64 count, __u64 total, __u64 max,
 				const char *comm)
 {
-	struct rs_task_stall v = {
-		.count = count, .total_ns = total, .max_ns = max, .tgid = 7};
+	/* each stall of max or longer over the budget: max is "long" */
+	struct rs_task_stall v = {.count = count,
+				  .total_ns = total,
+				  .max_ns = max,
+				  .over_budget = max >= 400 ? count / 2 : 0,
+				  .tgid = 7};
 
 	strncpy(v.comm, comm, sizeof(v.comm));
 	return v;
@@ -65,6 +69,9 @@ static void deltas(void **state)
 	assert_int_equal(e->i_count, 2);
 	assert_int_equal(e->i_total_ns, 400);
 	assert_int_equal(e->max_ns, 400);
+	/* over the budget, as the kernel counts: 2 in all, 2 of them now */
+	assert_int_equal(e->over_budget, 2);
+	assert_int_equal(e->i_over_budget, 2);
 	rs_stalls_begin(s);
 	assert_int_equal(rs_stalls_add(s, &k, &v, true), 1); /* removed */
 	rs_stalls_end(s);
@@ -78,6 +85,8 @@ static void deltas(void **state)
 	rs_stalls_end(s);
 	e = find(s, 10, 100, RS_STALL_MEMCG);
 	assert_int_equal(e->count, 6);
+	assert_int_equal(e->over_budget, 2); /* the new entry's 0 added */
+	assert_int_equal(e->i_over_budget, 0);
 	assert_int_equal(e->total_ns, 750);
 	assert_false(e->gone);
 	/* the same task throttled too: still one task of memcg 10 */
@@ -101,7 +110,8 @@ static void deltas(void **state)
 static void fold(void **state)
 {
 	struct rs_stalls *s = rs_stalls_new();
-	__u64 want_count = 0, want_total = 0, count = 0, total = 0;
+	__u64 want_count = 0, want_total = 0, want_over = 0, count = 0,
+	      total = 0, over = 0;
 	const struct rs_stall *e;
 
 	(void)state;
@@ -116,13 +126,17 @@ static void fold(void **state)
 		rs_stalls_end(s);
 		want_count += 2;
 		want_total += tid;
+		want_over += v.over_budget;
 		assert_true(rs_stalls_nr(s) <= RS_STALLS_KEEP + 2);
 	}
 	for (size_t i = 0; i < rs_stalls_nr(s); i++) {
 		count += rs_stalls_get(s, i)->count;
 		total += rs_stalls_get(s, i)->total_ns;
+		over += rs_stalls_get(s, i)->over_budget;
 	}
 	assert_int_equal(count, want_count);
+	assert_true(want_over > 0);
+	assert_int_equal(over, want_over);
 	assert_int_equal(total, want_total);
 	assert_true(rs_stalls_folded(s) > 0);
 	assert_int_equal(rs_stalls_lost(s), 0);

@@ -204,7 +204,47 @@ def common(res):
     if any(l.get("type") == "event" for l in rec):
         ring_accounting(judge, rec, "ring")
     stalls_exact(summary)
+    budget_exact(header, summary, rec)
     return header, summary, rec
+
+
+# the counts over the latency budget the kernel keeps, and the event
+# records' reclaimer, kind and length they count
+OVER_BUDGET = (("passes_over_budget", "shrink", None, "duration_ns", 1),
+               ("direct_over_budget", "reclaim", ("direct",), "duration_ns", 1),
+               ("memcg_over_budget", "reclaim", ("memcg", "proactive"),
+                "duration_ns", 1),
+               ("throttles_over_budget", "throttle", None, "delayed_us", 1000))
+
+
+def budget_exact(header, summary, rec):
+    """The BPF programs count the reclaims, passes and throttles longer than
+    the budget record was given (--budget-ms, in the header): per memcg,
+    exactly the event records longer than it, when the recording has every
+    event (common() checks nothing was dropped or missed)."""
+    budget = header.get("budget_ns")
+    if not check(isinstance(budget, int) and budget > 0,
+                 f"the header names the latency budget ({budget} ns)"):
+        return
+    events = [e for e in rec if e.get("type") == "event"]
+    if not events:
+        return
+    wrong, over, seen = [], {}, {}
+    for m in summary["memcgs"]:
+        for key, kind, reclaimers, length, scale in OVER_BUDGET:
+            if m.get(key) is None:
+                continue  # not attached on this kernel
+            evs = [e for e in events if e["kind"] == kind and e["id"] == m["id"]
+                   and (reclaimers is None or e.get("reclaimer") in reclaimers)]
+            n = sum(1 for e in evs if e[length] * scale > budget)
+            over[key] = over.get(key, 0) + n
+            seen[key] = seen.get(key, 0) + len(evs)
+            if n != m[key]:
+                wrong.append((m["path"], key, m[key], n))
+    check(not wrong, f"per memcg, the kernel's counts over the {budget / 1e6:g} ms "
+          f"budget == the event records longer than it (wrong: {wrong[:3]})")
+    print("  info  over the budget, of the records: " +
+          ", ".join(f"{k} {over[k]} of {seen[k]}" for k in over))
 
 
 # each kind of stall per task, and the memcg counters they add up to (a
@@ -238,6 +278,18 @@ def stalls_exact(summary):
                               m[time_key] * scale))
     check(not wrong, f"per memcg, the tasks' stalls add up to its counts and "
           f"times ({len(stalls)} task entries; wrong: {wrong[:3]})")
+    wrong = []
+    for m in summary["memcgs"]:
+        mine = [s for s in stalls if s["id"] == m["id"]]
+        for kind, key in (("direct", "direct_over_budget"),
+                          ("memcg", "memcg_over_budget"),
+                          ("throttle", "throttles_over_budget")):
+            kinds = ("memcg", "proactive") if kind == "memcg" else (kind,)
+            n = sum(s["over_budget"] for s in mine if s["kind"] in kinds)
+            if m.get(key) is not None and n != m[key]:
+                wrong.append((m["path"], kind, n, m[key]))
+    check(not wrong, f"per memcg, the tasks' stalls over the budget add up to "
+          f"its counts over it (wrong: {wrong[:3]})")
     bad_max = [s for s in stalls if s["count"] and not
                (0 < s["max_ns"] <= s["total_ns"] or s["kind"] == "throttle")]
     check(not bad_max, f"each task's longest stall within its total ({bad_max[:2]})")
@@ -402,6 +454,10 @@ def kernel_expectations(res, header, summary, path):
     hook's state (a function or tracepoint it has must attach, one it lacks
     is missing, none fails) and every kernel member's; a field of memcg
     `path` is null exactly where a hook or member it needs is not there."""
+    # every core.sh run: record --budget-ms 2 (budget_exact() judges the
+    # counts against the event records at it)
+    check(header.get("budget_ns") == 2_000_000,
+          f"record --budget-ms 2 is the header's budget ({header.get('budget_ns')} ns)")
     with open(os.path.join(res, "kernel.btf")) as f:
         kb = kernel_btf(f.read().strip())
     print(f"  info  kernel {header.get('kernel')}")

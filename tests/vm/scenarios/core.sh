@@ -6,7 +6,7 @@ rs-workload write /mnt/data 100
 mkmemcg test 64M
 sync
 echo 3 >/proc/sys/vm/drop_caches
-start_record -i 1 --events
+start_record -i 1 --events --budget-ms 2
 if [ -n "${MGLRU_OFF_AFTER_START:-}" ]; then # classic.sh
 	# after a first snapshot with MGLRU on
 	until grep -q '"type":"snapshot"' /results/rec.ndjson; do usleep 100000; done
