@@ -360,14 +360,15 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 	struct rs_throttle_event *ev;
 	struct rs_agg_value *agg;
 	struct rs_where w;
+	/* never negative in the kernel; 0 if it were, in every count alike */
+	__u64 delayed_ns = usec_delayed > 0 ? (__u64)usec_delayed * 1000 : 0;
 
 	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_tp_add(agg, RS_F_THROTTLES, 1);
 		rs_tp_add(agg, RS_F_THROTTLE_US, usec_delayed);
-		if (usec_delayed > 0 &&
-		    (__u64)usec_delayed * 1000 > rs_budget_ns)
+		if (delayed_ns > rs_budget_ns)
 			rs_tp_add(agg, RS_F_THROTTLES_OVER_BUDGET, 1);
 		/* enum vmscan_throttle_state, in order */
 		if (reason == VMSCAN_THROTTLE_WRITEBACK)
@@ -379,8 +380,8 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 		else if (reason == VMSCAN_THROTTLE_CONGESTED)
 			rs_tp_add(agg, RS_F_THROTTLES_CONGESTED, 1);
 	}
-	rs_hist_add(w.cgid, RS_HIST_THROTTLE, (__u64)usec_delayed * 1000);
-	task_stall(w.cgid, RS_STALL_THROTTLE, (__u64)usec_delayed * 1000);
+	rs_hist_add(w.cgid, RS_HIST_THROTTLE, delayed_ns);
+	task_stall(w.cgid, RS_STALL_THROTTLE, delayed_ns);
 	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
 			w.reclaimer);
 	if (!ev)

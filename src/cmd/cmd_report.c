@@ -3,6 +3,7 @@
 #include <argp.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,8 +226,11 @@ static int load_events(const char *path, double budget_ms,
 			fclose(f);
 		return 1;
 	}
-	rc = rs_recording_read_events(f, path, budget_ms * 1e6, r, sink, err,
-				      sizeof(err));
+	/* whole ns, as record gives the kernel (8.3 * 1e6 is not 8300000):
+	 * the recording's own budget asked by name matches it */
+	rc = rs_recording_read_events(
+		f, path, budget_ms > 0 ? (double)llround(budget_ms * 1e6) : 0,
+		r, sink, err, sizeof(err));
 	if (f != stdin)
 		fclose(f);
 	if (rc) {
@@ -533,12 +537,18 @@ static bool same_budget(const char *name_a, const struct rs_recording *a,
 	if (a->budget_ns == b->budget_ns)
 		return true;
 	fprintf(stderr,
-		"reclaimscope: %s counts over a latency budget of %g ms and "
-		"%s over %g ms (record --budget-ms): give --budget-ms to "
-		"compare both at one budget (counts from event records, "
-		"where the recordings have every one)\n",
+		"reclaimscope: %s counts over a latency budget of %.9g ms%s "
+		"and %s over %.9g ms%s: give --budget-ms to compare both at "
+		"one budget (counts from event records, where the "
+		"recordings have every one)\n",
 		rs_name_shown(name_a, pa, sizeof(pa), 0), a->budget_ns / 1e6,
-		rs_name_shown(name_b, pb, sizeof(pb), 0), b->budget_ns / 1e6);
+		a->kernel_budget_ns > 0 ? ""
+					: " (the default: made before "
+					  "recordings kept a budget)",
+		rs_name_shown(name_b, pb, sizeof(pb), 0), b->budget_ns / 1e6,
+		b->kernel_budget_ns > 0 ? ""
+					: " (the default: made before "
+					  "recordings kept a budget)");
 	return false;
 }
 

@@ -812,6 +812,11 @@ static int stalls(struct reader *rd, json_t *arr)
 		if (s->over_budget > s->count)
 			return fail(rd, "a stall with more over the budget "
 					"than its count");
+		if (s->count != floor(s->count) ||
+		    (!isnan(s->over_budget) &&
+		     s->over_budget != floor(s->over_budget)))
+			return fail(rd, "a stall whose count or over_budget "
+					"is not a whole number");
 		s->comm = strdup(comm);
 		if (!s->comm)
 			return fail(rd, "out of memory");
@@ -907,6 +912,37 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
 	return (ssize_t)len;
 }
 
+/*
+ * Each memcg's counts over the latency budget within the counts they are
+ * part of (a hostile file could claim more passes over the budget than
+ * passes).
+ */
+static int over_budget_within(struct reader *rd)
+{
+	static const enum rs_field pairs[][2] = {
+		{RS_F_PASSES_OVER_BUDGET, RS_F_SHRINKS},
+		{RS_F_DIRECT_OVER_BUDGET, RS_F_DIRECT_RECLAIMS},
+		{RS_F_MEMCG_OVER_BUDGET, RS_F_MEMCG_RECLAIMS},
+		{RS_F_THROTTLES_OVER_BUDGET, RS_F_THROTTLES},
+	};
+
+	for (size_t i = 0; i < rd->r->nr_memcgs; i++)
+		for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+			const struct rs_rec_memcg *m = &rd->r->memcgs[i];
+			double over = m->total[pairs[k][0]],
+			       all = m->total[pairs[k][1]];
+
+			if (!isnan(over) && (isnan(all) || over > all))
+				return fail(rd,
+					    "memcg id %llu: %s %.0f over %s "
+					    "%.0f",
+					    (unsigned long long)m->id,
+					    rs_fields[pairs[k][0]].key, over,
+					    rs_fields[pairs[k][1]].key, all);
+		}
+	return 0;
+}
+
 /* No summary (cut short): the totals are the sums of the snapshots. */
 static void totals_from_snapshots(struct reader *rd)
 {
@@ -982,6 +1018,8 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 		rc = fail(&rd, "no header: not a recording");
 	if (!rc && !r->has_summary)
 		totals_from_snapshots(&rd);
+	if (!rc)
+		rc = over_budget_within(&rd);
 	if (!rc && r->nr_memcgs)
 		qsort(r->memcgs, r->nr_memcgs, sizeof(*r->memcgs), by_id);
 	free(rd.slots);

@@ -148,8 +148,8 @@ struct rs_rec_stall {
 	__u64 id;	 /* the memcg */
 	int kind;	 /* enum rs_stall_kind */
 	double count, total_ns, max_ns;
-	/* stalls over the budget the recording counted with (budget_ns_kept);
-	 * NaN where it did not count them */
+	/* stalls over the budget the recording counted with (its
+	 * kernel_budget_ns); NaN where it did not count them */
 	double over_budget;
 	bool gone;
 };

@@ -458,6 +458,60 @@ static void groups_head(FILE *out, const struct rs_group *g, int ng,
 		lead, RS_SIGNIFICANCE, 100 * RS_MDE_POWER, tail);
 }
 
+/* Each group's runs as the pointers the stallers' comparison takes. */
+static const struct rs_recording **run_list(const struct rs_group *g)
+{
+	const struct rs_recording **v =
+		calloc(g->nr ? g->nr : 1, sizeof(const struct rs_recording *));
+
+	for (int i = 0; v && i < g->nr; i++)
+		v[i] = &g->runs[i];
+	return v;
+}
+
+/* Who stalled in each group against A, as the means of their runs. */
+static void groups_stallers_text(FILE *out, const struct rs_group *g, int ng,
+				 bool md)
+{
+	const struct rs_recording **a = run_list(&g[0]);
+
+	for (int k = 1; a && k < ng; k++) {
+		const struct rs_recording **b = run_list(&g[k]);
+		char lb[2] = {(char)('A' + k), 0};
+
+		if (!b)
+			break;
+		if (md)
+			fprintf(out, "\n```");
+		rs_stallers_compare_text(out, "A", lb, a, g[0].nr, b, g[k].nr);
+		if (md)
+			fprintf(out, "```\n");
+		free(b);
+	}
+	free(a);
+}
+
+/* {"B": [...], "C": [...]}: rs_stallers_compare_json of each against A. */
+static json_t *groups_stallers_json(const struct rs_group *g, int ng)
+{
+	const struct rs_recording **a = run_list(&g[0]);
+	json_t *o = json_object();
+
+	for (int k = 1; a && k < ng; k++) {
+		const struct rs_recording **b = run_list(&g[k]);
+		char lb[2] = {(char)('A' + k), 0};
+
+		if (!b)
+			break;
+		json_object_set_new(
+			o, lb,
+			rs_stallers_compare_json(a, g[0].nr, b, g[k].nr));
+		free(b);
+	}
+	free(a);
+	return o;
+}
+
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 		    enum rs_compare_format fmt, const struct rs_compare_opts *o)
 {
@@ -534,6 +588,9 @@ void rs_groups_text(FILE *out, const struct rs_group *g, int ng,
 	}
 	free(paths);
 	free(space);
+	/* a table of every task: not what --total or --metric ask for */
+	if (!o->total_only && !o->metrics)
+		groups_stallers_text(out, g, ng, md);
 }
 
 static const char *test_name(const struct rs_comparison *c)
@@ -594,6 +651,9 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 	 * values without spread) or "welch_t_two_sided" */
 	json_object_set_new(o, "alpha", json_real(RS_SIGNIFICANCE));
 	json_object_set_new(o, "interval", json_string("mean_95_student_t"));
+	/* who stalled, each group against A: means per run */
+	if (!opts->total_only && !opts->metrics)
+		json_object_set_new(o, "stalls", groups_stallers_json(g, ng));
 	rs_json_stream_begin(&memcgs, out, flags, o, "memcgs");
 	for (size_t p = 0; paths && space && p < np; p++) {
 		json_t *ms = json_object();

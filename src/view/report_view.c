@@ -66,7 +66,7 @@ const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 
 	if (isnan(v) && rs_row_over_budget(i) && !r->has_events &&
 	    r->kernel_budget_ns > 0 && r->kernel_budget_ns != r->budget_ns)
-		snprintf(buf, size, "n/a (counted over %g ms)",
+		snprintf(buf, size, "n/a (counted over %.9g ms)",
 			 r->kernel_budget_ns / 1e6);
 	else if (isnan(v))
 		snprintf(buf, size, "%s",
@@ -117,11 +117,11 @@ static void header_lines(FILE *out, const char *name,
 			(unsigned long long)r->drops,
 			(unsigned long long)r->missed,
 			(unsigned long long)r->agg_full);
-	fprintf(out, "latency budget %.3f ms", r->budget_ns / 1e6);
+	fprintf(out, "latency budget %.9g ms", r->budget_ns / 1e6);
 	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns)
 		fprintf(out, " (counted in the kernel)\n");
 	else if (r->kernel_budget_ns > 0)
-		fprintf(out, " (the kernel counted over %g ms: counts %s)\n",
+		fprintf(out, " (the kernel counted over %.9g ms: counts %s)\n",
 			r->kernel_budget_ns / 1e6,
 			r->has_events ? "from event records" : "n/a");
 	else
@@ -348,6 +348,7 @@ struct stall_sum {
 	int kind;
 	double count, total_ns, max_ns;
 	unsigned tasks;
+	double tasks_per_run;
 };
 
 static int by_name_kind(const void *x, const void *y)
@@ -360,32 +361,42 @@ static int by_name_kind(const void *x, const void *y)
 	return c ? c : (a->kind > b->kind) - (a->kind < b->kind);
 }
 
-static size_t stall_sums(const struct rs_recording *r, struct stall_sum **out)
+/*
+ * The stalls of nr runs summed per (memcg path, comm, kind), then divided
+ * by nr: per run, the mean (max: the longest of any run).
+ */
+static size_t stall_sums(const struct rs_recording *const *runs, int nr,
+			 struct stall_sum **out)
 {
 	struct stall_sum *v;
-	size_t n = 0;
+	size_t n = 0, all = 0, k = 0;
 
 	*out = NULL;
-	if (!r->has_stalls || !r->nr_stalls)
-		return 0;
-	v = calloc(r->nr_stalls, sizeof(*v));
-	if (!v)
-		return 0;
-	for (size_t i = 0; i < r->nr_stalls; i++) {
-		const struct rs_rec_stall *s = &r->stalls[i];
-		const struct rs_rec_memcg *m = memcg_by_id(r, s->id);
-
-		v[i] = (struct stall_sum){
-			.path = m && m->path ? m->path : "(unknown memcg)",
-			.comm = s->comm,
-			.kind = s->kind,
-			.count = s->count,
-			.total_ns = s->total_ns,
-			.max_ns = s->max_ns,
-			.tasks = s->tid ? 1 : 0};
+	for (int r = 0; r < nr; r++) {
+		if (!runs[r]->has_stalls)
+			return 0;
+		all += runs[r]->nr_stalls;
 	}
-	qsort(v, r->nr_stalls, sizeof(*v), by_name_kind);
-	for (size_t i = 0; i < r->nr_stalls; i++) {
+	if (!all || !(v = calloc(all, sizeof(*v))))
+		return 0;
+	for (int r = 0; r < nr; r++)
+		for (size_t i = 0; i < runs[r]->nr_stalls; i++) {
+			const struct rs_rec_stall *s = &runs[r]->stalls[i];
+			const struct rs_rec_memcg *m =
+				memcg_by_id(runs[r], s->id);
+
+			v[k++] = (struct stall_sum){
+				.path = m && m->path ? m->path
+						     : "(unknown memcg)",
+				.comm = s->comm,
+				.kind = s->kind,
+				.count = s->count,
+				.total_ns = s->total_ns,
+				.max_ns = s->max_ns,
+				.tasks = s->tid ? 1 : 0};
+		}
+	qsort(v, all, sizeof(*v), by_name_kind);
+	for (size_t i = 0; i < all; i++) {
 		if (n && !by_name_kind(&v[n - 1], &v[i])) {
 			v[n - 1].count += v[i].count;
 			v[n - 1].total_ns += v[i].total_ns;
@@ -395,6 +406,11 @@ static size_t stall_sums(const struct rs_recording *r, struct stall_sum **out)
 		} else {
 			v[n++] = v[i];
 		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[i].count /= nr;
+		v[i].total_ns /= nr;
+		v[i].tasks_per_run = (double)v[i].tasks / nr;
 	}
 	*out = v;
 	return n;
@@ -440,28 +456,45 @@ static size_t stall_pairs(const struct stall_sum *a, size_t na,
 	return n;
 }
 
-void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
-			   const struct rs_recording *b)
+/* Whether every run has stalls per task. */
+static bool all_have_stalls(const struct rs_recording *const *runs, int nr)
+{
+	for (int r = 0; r < nr; r++)
+		if (!runs[r]->has_stalls)
+			return false;
+	return true;
+}
+
+void rs_stallers_compare_text(FILE *out, const char *la, const char *lb,
+			      const struct rs_recording *const *a, int nra,
+			      const struct rs_recording *const *b, int nrb)
 {
 	struct stall_sum *sa, *sb;
 	struct stall_pair *p;
-	size_t na = stall_sums(a, &sa), nb = stall_sums(b, &sb);
+	size_t na = stall_sums(a, nra, &sa), nb = stall_sums(b, nrb, &sb);
 	size_t n = stall_pairs(sa, na, sb, nb, &p);
+	bool groups = nra > 1 || nrb > 1;
 
-	if (!a->has_stalls || !b->has_stalls) {
+	if (!all_have_stalls(a, nra) || !all_have_stalls(b, nrb)) {
 		fprintf(out,
 			"\nWho stalled: not compared (%s has no stalls "
 			"per task: an older recording)\n",
-			!a->has_stalls ? "A" : "B");
+			!all_have_stalls(a, nra) ? la : lb);
 	} else {
 		fprintf(out,
-			"\nWho stalled, A against B (tasks of one name, "
-			"memcg and kind together; %zu of %zu, most stall "
+			"\nWho stalled, %s against %s (tasks of one name, "
+			"memcg and kind together%s; %zu of %zu, most stall "
 			"time first; ms):\n",
+			la, lb, groups ? ", the mean of each group's runs" : "",
 			n < STALLERS_SHOWN ? n : STALLERS_SHOWN, n);
+		char h[4][24];
+
+		snprintf(h[0], sizeof(h[0]), "%.2s count", la);
+		snprintf(h[1], sizeof(h[1]), "%.2s total ms", la);
+		snprintf(h[2], sizeof(h[2]), "%.2s count", lb);
+		snprintf(h[3], sizeof(h[3]), "%.2s total ms", lb);
 		fprintf(out, "  %-18s %-9s %7s %12s %7s %12s %9s  %s\n", "task",
-			"kind", "A count", "A total ms", "B count",
-			"B total ms", "change", "memcg");
+			"kind", h[0], h[1], h[2], h[3], "change", "memcg");
 		for (size_t i = 0; i < n && i < STALLERS_SHOWN; i++) {
 			const struct stall_sum *any = p[i].a ? p[i].a : p[i].b;
 			char cb[RS_ESCAPED_SIZE(64)], pb[RS_PATH_BUF],
@@ -478,13 +511,15 @@ void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
 			else
 				snprintf(change, sizeof(change), "%+.1f%%",
 					 ta > 0 ? (tb - ta) / ta * 100 : 0);
+			/* a group's mean count per run keeps a decimal */
 			fprintf(out,
-				"  %-18s %-9s %7.0f %12.3f %7.0f %12.3f %9s  "
+				"  %-18s %-9s %7.*f %12.3f %7.*f %12.3f %9s  "
 				"%s\n",
 				rs_name_shown(any->comm, cb, sizeof(cb), 0),
-				rs_stall_kind_name(any->kind),
+				rs_stall_kind_name(any->kind), groups ? 1 : 0,
 				p[i].a ? p[i].a->count : 0, ta / 1e6,
-				p[i].b ? p[i].b->count : 0, tb / 1e6, change,
+				groups ? 1 : 0, p[i].b ? p[i].b->count : 0,
+				tb / 1e6, change,
 				rs_name_shown(any->path, pb, sizeof(pb), 0));
 		}
 	}
@@ -493,23 +528,48 @@ void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
 	free(sb);
 }
 
-static json_t *sum_json(const struct stall_sum *s)
+/* A whole number as an integer, a group's mean (or a sum past what an
+ * integer holds) as a real. */
+static json_t *count_json(double v)
+{
+	return v == floor(v) && fabs(v) < 9e18 ? json_integer((json_int_t)v)
+					       : json_real(v);
+}
+
+static json_t *sum_json(const struct stall_sum *s, bool groups)
 {
 	if (!s)
 		return json_null();
-	return json_pack("{s:I,s:I,s:I,s:i}", "count", (json_int_t)s->count,
-			 "total_ns", (json_int_t)s->total_ns, "max_ns",
-			 (json_int_t)s->max_ns, "tasks", (int)s->tasks);
+	return json_pack("{s:o,s:o,s:o,s:o}", "count", count_json(s->count),
+			 "total_ns", count_json(s->total_ns), "max_ns",
+			 count_json(s->max_ns), "tasks",
+			 groups ? count_json(s->tasks_per_run)
+				: json_integer((json_int_t)s->tasks));
+}
+
+void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
+			   const struct rs_recording *b)
+{
+	rs_stallers_compare_text(out, "A", "B", &a, 1, &b, 1);
 }
 
 json_t *rs_stallers_diff_json(const struct rs_recording *a,
 			      const struct rs_recording *b)
 {
+	return rs_stallers_compare_json(&a, 1, &b, 1);
+}
+
+json_t *rs_stallers_compare_json(const struct rs_recording *const *a, int nra,
+				 const struct rs_recording *const *b, int nrb)
+{
 	struct stall_sum *sa, *sb;
 	struct stall_pair *p;
-	size_t na = stall_sums(a, &sa), nb = stall_sums(b, &sb);
+	size_t na = stall_sums(a, nra, &sa), nb = stall_sums(b, nrb, &sb);
 	size_t n = stall_pairs(sa, na, sb, nb, &p);
-	json_t *arr = a->has_stalls && b->has_stalls ? json_array() : NULL;
+	bool groups = nra > 1 || nrb > 1;
+	json_t *arr = all_have_stalls(a, nra) && all_have_stalls(b, nrb)
+			      ? json_array()
+			      : NULL;
 
 	for (size_t i = 0; arr && i < n; i++) {
 		const struct stall_sum *any = p[i].a ? p[i].a : p[i].b;
@@ -517,12 +577,12 @@ json_t *rs_stallers_diff_json(const struct rs_recording *a,
 		if (!any) /* every pair has a side */
 			continue;
 		json_array_append_new(
-			arr,
-			json_pack("{s:o,s:o,s:s,s:o,s:o}", "comm",
-				  rs_json_name(any->comm), "memcg",
-				  rs_json_name(any->path), "kind",
-				  rs_stall_kind_name(any->kind), "a",
-				  sum_json(p[i].a), "b", sum_json(p[i].b)));
+			arr, json_pack("{s:o,s:o,s:s,s:o,s:o}", "comm",
+				       rs_json_name(any->comm), "memcg",
+				       rs_json_name(any->path), "kind",
+				       rs_stall_kind_name(any->kind), "a",
+				       sum_json(p[i].a, groups), "b",
+				       sum_json(p[i].b, groups)));
 	}
 	free(p);
 	free(sa);
@@ -612,8 +672,11 @@ static json_t *stalls_json(const struct rs_recording *r)
 				    json_integer((json_int_t)s->total_ns));
 		json_object_set_new(o, "max_ns",
 				    json_integer((json_int_t)s->max_ns));
-		json_object_set_new(o, "over_budget",
-				    rs_json_number(stall_over_budget(r, s)));
+		json_object_set_new(
+			o, "over_budget",
+			isnan(stall_over_budget(r, s))
+				? json_null()
+				: count_json(stall_over_budget(r, s)));
 		if (s->gone)
 			json_object_set_new(o, "gone", json_true());
 		json_array_append_new(arr, o);

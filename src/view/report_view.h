@@ -50,5 +50,15 @@ void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
 			   const struct rs_recording *b);
 json_t *rs_stallers_diff_json(const struct rs_recording *a,
 			      const struct rs_recording *b);
+/*
+ * The same over groups of runs (la, lb: their labels in the text): each
+ * side's sums divided by its runs, so counts, times and tasks are means
+ * per run (max_ns: the longest of any run).
+ */
+void rs_stallers_compare_text(FILE *out, const char *la, const char *lb,
+			      const struct rs_recording *const *a, int nra,
+			      const struct rs_recording *const *b, int nrb);
+json_t *rs_stallers_compare_json(const struct rs_recording *const *a, int nra,
+				 const struct rs_recording *const *b, int nrb);
 
 #endif

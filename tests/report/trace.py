@@ -206,6 +206,30 @@ def stallers(d):
     check(w and w[0]["a"]["tasks"] == 1 and w[0]["b"] ==
           {"count": 3, "total_ns": 5_000_000, "max_ns": 2_000_000, "tasks": 2},
           f"diff --json: the same, per side ({w})")
+    # groups of runs: each side's means per run
+    ga, gb = os.path.join(d, "ga"), os.path.join(d, "gb")
+    os.makedirs(ga, exist_ok=True)
+    os.makedirs(gb, exist_ok=True)
+    write(os.path.join(ga, "1.ndjson"), [summary])
+    write(os.path.join(ga, "2.ndjson"), [summary])
+    write(os.path.join(gb, "1.ndjson"), [b_summary])
+    write(os.path.join(gb, "2.ndjson"), [dict(summary, stalls=[
+        {"tid": 301, "tgid": 300, "comm": "worker", "id": 28, "kind": "memcg",
+         "count": 1, "total_ns": 2_000_000, "max_ns": 2_000_000}])])
+    j = json.loads(run("diff", "--json", ga, gb).stdout or "{}")
+    w = [e for e in (j.get("stalls") or {}).get("B") or [] if e["comm"] == "worker"]
+    check(w and w[0]["a"] == {"count": 1, "total_ns": 10_000_000,
+                              "max_ns": 10_000_000, "tasks": 1} and
+          w[0]["b"] == {"count": 2, "total_ns": 3_500_000, "max_ns": 2_000_000,
+                        "tasks": 1.5},
+          f"diff of groups --json: who stalled, means per run ({w})")
+    text = run("diff", ga, gb).stdout
+    row = [line.split() for line in text.splitlines()
+           if line.strip().startswith("worker ")]
+    check("the mean of each group's runs" in text and
+          row == [["worker", "memcg", "1.0", "10.000", "2.0", "3.500", "-65.0%",
+                   "/app"]],
+          f"diff of groups: who stalled, means per run ({row})")
     old = os.path.join(d, "old.ndjson")
     write(old, [{k: v for k, v in summary.items() if k != "stalls"}])
     text = run("diff", old, b_rec).stdout
@@ -216,7 +240,9 @@ def stallers(d):
                         "a negative tid"),
                        ({"tid": 1}, "no count"),
                        ({"tid": 1, "count": 1, "total_ns": 1, "max_ns": 2},
-                        "its longest over its total")):
+                        "its longest over its total"),
+                       ({"tid": 1, "count": 1, "total_ns": 1, "max_ns": 1,
+                         "over_budget": 2}, "more over the budget than stalls")):
         bad = dict(summary, stalls=[dict({"comm": "x", "id": 28, "kind": "memcg",
                                           "tgid": 1}, **stall)])
         write(rec, [bad])

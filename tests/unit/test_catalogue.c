@@ -55,6 +55,11 @@ static struct rs_model *full_model(void)
 		/* a ratio's fixed point: 1.5 per goal reclaim */
 		v[RS_F_GOAL_RATIO] =
 			v[RS_F_GOAL_RECLAIMS] * 3 * RS_RATIO_ONE / 2;
+		/* a count over the latency budget is part of its kind's */
+		v[RS_F_PASSES_OVER_BUDGET] = v[RS_F_SHRINKS] / 4;
+		v[RS_F_DIRECT_OVER_BUDGET] = v[RS_F_DIRECT_RECLAIMS] / 4;
+		v[RS_F_MEMCG_OVER_BUDGET] = v[RS_F_MEMCG_RECLAIMS] / 4;
+		v[RS_F_THROTTLES_OVER_BUDGET] = v[RS_F_THROTTLES] / 4;
 		hist[20] = 4 * step;
 		hist[24] = step;
 		if (step == 1)
@@ -463,12 +468,30 @@ static void over_budget_sources(void **state)
 		assert_true(isnan(c[k]));
 	CAPTURE(text, rs_report_text(f_, "t", &r, true));
 	if (!strstr(text, "n/a (counted over 8.3 ms)") ||
-	    !strstr(text, "latency budget 16.700 ms (the kernel counted over "
+	    !strstr(text, "latency budget 16.7 ms (the kernel counted over "
 			  "8.3 ms: counts n/a)"))
 		fail_msg("the report does not say why: %s", text);
 	free(text);
 	rs_recording_free(&r);
 	rs_model_free(m);
+	{
+		/* more direct reclaims over the budget than direct reclaims:
+		 * refused */
+		static const char bad[] =
+			"{\"type\":\"header\",\"schema\":2,\"budget_ns\":1}\n"
+			"{\"type\":\"summary\",\"duration\":1,\"memcgs\":[{"
+			"\"path\":\"/a\",\"id\":5,\"direct_reclaims\":3,"
+			"\"direct_over_budget\":4}]}\n";
+		char err[256];
+		FILE *f = fmemopen((void *)bad, sizeof(bad) - 1, "r");
+
+		assert_int_equal(
+			rs_recording_read(f, "bad", 0, &r, err, sizeof(err)),
+			-1);
+		assert_non_null(strstr(err, "direct_over_budget 4 over "
+					    "direct_reclaims 3"));
+		fclose(f);
+	}
 }
 
 static void node_share(void **state)
