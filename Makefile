@@ -107,7 +107,7 @@ $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(SRC_
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
 $(OUT)/rs-workload: tests/vm/workload.c tests/vm/load.h | $(OUT)
-	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -o $@
+	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -pthread -o $@
 
 # The reclaim lab's workloads (tests/vm/workloads/), static as well.
 $(OUT)/rs-labload: tests/vm/labload.c tests/vm/load.h | $(OUT)

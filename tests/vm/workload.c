@@ -32,10 +32,17 @@
  *                                        wall and CPU seconds, latency
  *                                        p50/p99/max, pages reclaimed (v2's
  *                                        pgsteal, v1's pgpgout) (make bench)
+ *   rs-workload stallers MEMCG_DIR N AT_ONCE
+ *                                        N short-lived threads, AT_ONCE at a
+ *                                        time, each writing 4K to MEMCG_DIR's
+ *                                        memory.reclaim once (a proactive
+ *                                        reclaim stall of its own) and
+ *                                        exiting; prints the threads run
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +382,48 @@ static int do_reclaimloop(const char *path, long rounds, const char *dir)
 	return 0;
 }
 
+static const char *stall_file;
+
+/* One stall of a task of its own: memory.reclaim, whatever it frees. */
+static void *one_stall(void *arg)
+{
+	int fd = open(stall_file, O_WRONLY);
+
+	(void)arg;
+	if (fd < 0)
+		die(stall_file);
+	/* EAGAIN: it reclaimed less than asked; the stall happened */
+	if (write(fd, "4K", 2) < 0 && errno != EAGAIN)
+		die("write memory.reclaim");
+	close(fd);
+	return NULL;
+}
+
+static int do_stallers(const char *memcg, long n, long at_once)
+{
+	static char path[512];
+	pthread_t *t = calloc((size_t)at_once, sizeof(*t));
+	long done = 0;
+
+	if (!t || at_once <= 0)
+		die("stallers");
+	snprintf(path, sizeof(path), "%s/memory.reclaim", memcg);
+	stall_file = path;
+	while (done < n) {
+		long k = n - done < at_once ? n - done : at_once;
+
+		for (long i = 0; i < k; i++)
+			if (pthread_create(&t[i], NULL, one_stall, NULL))
+				die("pthread_create");
+		for (long i = 0; i < k; i++)
+			pthread_join(t[i], NULL);
+		done += k;
+	}
+	printf("%ld\n", done);
+	free(t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "write"))
@@ -395,10 +444,13 @@ int main(int argc, char **argv)
 	    number(argv[3]) > 0)
 		return do_reclaimloop(argv[2], number(argv[3]),
 				      argc == 5 ? argv[4] : NULL);
+	if (argc == 5 && !strcmp(argv[1], "stallers"))
+		return do_stallers(argv[2], number(argv[3]), number(argv[4]));
 	fprintf(stderr,
 		"usage: rs-workload write PATH MB | mmap PATH PASSES MS"
 		" | anon MB SECONDS | hold MB SECONDS | mix PATH PASSES ANON_MB"
 		" | stride PATH SECONDS KB | readlat PATH PASSES"
-		" | reclaimloop PATH ROUNDS [MEMCG_DIR]\n");
+		" | reclaimloop PATH ROUNDS [MEMCG_DIR]"
+		" | stallers MEMCG_DIR N AT_ONCE\n");
 	return 2;
 }
