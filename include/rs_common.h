@@ -169,7 +169,7 @@ enum rs_reclaimer {
 	  "MGLRU passes longer than the latency budget")                       \
 	X(EXIT_BUDGET, "exit_budget", count,                                   \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
-	  "passes that ended with the budget exhausted")                       \
+	  "passes that ended with the scan budget exhausted")                  \
 	X(EXIT_NO_PROGRESS, "exit_no_progress", count,                         \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "passes that ended because a batch made no progress")                \
