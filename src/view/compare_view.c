@@ -1010,6 +1010,14 @@ static const char *fairness_str(double j, int n, char *buf, size_t size)
 	return buf;
 }
 
+/* Where a recording's counts over the latency budget come from. */
+static const char *over_budget_source(const struct rs_recording *r)
+{
+	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns)
+		return "the kernel";
+	return r->has_events ? "event records" : "n/a";
+}
+
 void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		  const char *name_b, const struct rs_recording *b)
 {
@@ -1035,6 +1043,12 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		b->mglru ? ", MGLRU" : "");
 	cut_short_note(out, "A", a);
 	cut_short_note(out, "B", b);
+	/* diff refuses two budgets, so one line says it */
+	fprintf(out,
+		"latency budget %.9g ms (counts over it: A from %s, B from "
+		"%s)\n",
+		a->budget_ns / 1e6, over_budget_source(a),
+		over_budget_source(b));
 	fprintf(out,
 		"fairness (Jain's index of pages reclaimed per page held): "
 		"A %s, B %s  %s\n",
@@ -1094,6 +1108,8 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 		json_array_append_new(only_a, json_string(c.only_a[k]));
 	for (size_t k = 0; k < c.nr_only_b; k++)
 		json_array_append_new(only_b, json_string(c.only_b[k]));
+	/* the latency budget both sides' counts over it are at */
+	json_object_set_new(o, "budget_ms", json_real(a->budget_ns / 1e6));
 	/* memcgs one side has and the other does not: listed, not compared */
 	json_object_set_new(o, "only_in_a", only_a);
 	json_object_set_new(o, "only_in_b", only_b);

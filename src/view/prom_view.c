@@ -114,9 +114,33 @@ static void put_memcg(FILE *out, const struct rs_memcg *mc, bool first)
 }
 
 /* Kernel-kept fields: one series per (memcg, node, reclaimer) cell. */
+/*
+ * The count a count over the latency budget is part of, or -1.  Zero-valued
+ * series are left out, but a counter first served above 0 hides its first
+ * rise from rate(): a cell with reclaims has its over-budget counter from 0,
+ * so that an alert sees the first stall over the budget.
+ */
+static int over_budget_of(enum rs_field f)
+{
+	switch (f) {
+	case RS_F_PASSES_OVER_BUDGET:
+		return RS_F_SHRINKS;
+	case RS_F_DIRECT_OVER_BUDGET:
+		return RS_F_DIRECT_RECLAIMS;
+	case RS_F_MEMCG_OVER_BUDGET:
+		return RS_F_MEMCG_RECLAIMS;
+	case RS_F_THROTTLES_OVER_BUDGET:
+		return RS_F_THROTTLES;
+	default:
+		return -1;
+	}
+}
+
 static void cell_series(FILE *out, const struct rs_model *m, enum rs_field f,
 			const char *name, const struct family *fam)
 {
+	int whole = over_budget_of(f);
+
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 		size_t nr;
@@ -126,7 +150,8 @@ static void cell_series(FILE *out, const struct rs_model *m, enum rs_field f,
 			const struct rs_cell *cell = &cells[c];
 			char node[16];
 
-			if (!cell->total[f])
+			if (!cell->total[f] &&
+			    (whole < 0 || !cell->total[whole]))
 				continue;
 			if (cell->key.node == RS_NODE_UNKNOWN)
 				snprintf(node, sizeof(node), "unknown");

@@ -142,7 +142,11 @@ def diff():
     except ValueError as e:
         check(False, f"diff --json is JSON ({e})")
         return
-    check(run("diff", a, b).stdout.count("== ") >= 1, "diff prints a text table")
+    text = run("diff", a, b).stdout
+    check(text.count("== ") >= 1, "diff prints a text table")
+    check("latency budget 2 ms (counts over it: A from the kernel, B from the "
+          "kernel)" in text and d.get("budget_ms") == 2,
+          "diff says the latency budget and where its counts come from")
     total = [x for x in d["memcgs"] if x["path"] == "(total)"]
     if not check(len(total) == 1, "diff has the totals"):
         return
@@ -168,6 +172,9 @@ def diff():
           and "8.3 ms" in p.stderr and "--budget-ms" in p.stderr,
           f"diff of recordings made with 2 and 8.3 ms budgets: refused, said "
           f"why ({p.returncode}, {p.stderr.strip()[:160]})")
+    check("latency budget 5 ms (counts over it: A from event records, B from "
+          "event records)" in run("diff", "--budget-ms", "5", a, w).stdout,
+          "diff --budget-ms 5: the counts from event records, said")
     p = run("diff", "--json", "--budget-ms", "5", a, w)
     got = [x for x in json.loads(p.stdout or "{}").get("memcgs", [])
            if x["path"] == "(total)"]

@@ -534,11 +534,55 @@ static void prom_hook_cost(void **state)
 	rs_model_free(m);
 }
 
+/*
+ * A cell with reclaims serves its count over the latency budget from 0 (a
+ * counter first seen above 0 would hide its first rise from rate()); one
+ * without serves neither.
+ */
+static void prom_over_budget_from_zero(void **state)
+{
+	struct rs_model *m = rs_model_new(~0ULL);
+	struct rs_agg_key with = {.cgroup_id = 7,
+				  .reclaimer = RS_RECLAIMER_DIRECT},
+			  without = {.cgroup_id = 8,
+				     .reclaimer = RS_RECLAIMER_KSWAPD};
+	__u64 v[RS_NR_FIELDS] = {0}, w[RS_NR_FIELDS] = {0};
+	struct rs_run_info info = {.budget_ns = 8300000};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(m);
+	v[RS_F_DIRECT_RECLAIMS] = 3;
+	w[RS_F_SCANNED] = 5;
+	rs_model_begin(m);
+	assert_int_equal(rs_model_add(m, &with, v), 0);
+	assert_int_equal(rs_model_add(m, &without, w), 0);
+	rs_model_end(m, 1.0);
+	assert_int_equal(rs_model_set_path(m, 7, "/a"), 0);
+	assert_int_equal(rs_model_set_path(m, 8, "/b"), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(rs_prom_write(f, m, &info), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "reclaimscope_direct_over_budget_total{"
+				    "memcg=\"/a\",node=\"0\",reclaimer="
+				    "\"direct\"} 0\n"));
+	assert_null(strstr(buf, "over_budget_total{memcg=\"/b\""));
+	/* no memcg reclaims: no memcg_over_budget series */
+	assert_null(strstr(buf, "reclaimscope_memcg_over_budget_total{"));
+	assert_non_null(
+		strstr(buf, "reclaimscope_latency_budget_seconds 0.0083\n"));
+	free(buf);
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_is_sane),
 		cmocka_unit_test(prom_hook_cost),
+		cmocka_unit_test(prom_over_budget_from_zero),
 		cmocka_unit_test(summary_totals_and_nulls),
 		cmocka_unit_test(snapshot_is_per_interval),
 		cmocka_unit_test(header_and_events),
