@@ -16,10 +16,12 @@ struct {
 } rs_task_stalls SEC(".maps");
 
 /*
- * The stall into the current task's entry.  Only the task itself writes
- * its entries (the key holds its id), so plain adds are exact.
+ * The stall into the current task's entry (over: longer than the latency
+ * budget, as the caller found for its memcg's count).  Only the task itself
+ * writes its entries (the key holds its id), so plain adds are exact.
  */
-static __always_inline void task_stall(__u64 cgid, __u32 kind, __u64 ns)
+static __always_inline void task_stall(__u64 cgid, __u32 kind, __u64 ns,
+				       bool over)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct rs_task_key key = {
@@ -38,8 +40,7 @@ static __always_inline void task_stall(__u64 cgid, __u32 kind, __u64 ns)
 	}
 	v->count++;
 	v->total_ns += ns;
-	if (ns > rs_budget_ns)
-		v->over_budget++;
+	v->over_budget += over;
 	if (ns > v->max_ns)
 		v->max_ns = ns;
 	v->tgid = id >> 32; /* a tid reused by another process: its own */
@@ -119,6 +120,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 {
 	struct rs_agg_value *agg;
 	__u64 cgid, now, duration;
+	bool over;
 
 	if (!st || !st->in_direct)
 		return;
@@ -127,6 +129,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 	st->in_pass = st->in_classic = 0;
 	now = bpf_ktime_get_ns();
 	duration = now - st->direct_start_ns;
+	over = duration > rs_budget_ns;
 	/* the stall belongs to the task's own memcg */
 	cgid = rs_current_memcg_cgroup_id();
 	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
@@ -134,12 +137,12 @@ static __always_inline void direct_end(struct rs_task_state *st,
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMS, 1);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
-		if (duration > rs_budget_ns)
+		if (over)
 			rs_tp_add(agg, RS_F_DIRECT_OVER_BUDGET, 1);
 		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
 	rs_hist_add(cgid, RS_HIST_DIRECT, duration);
-	task_stall(cgid, RS_STALL_DIRECT, duration);
+	task_stall(cgid, RS_STALL_DIRECT, duration, over);
 	emit_reclaim(cgid, RS_RECLAIMER_DIRECT, now, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
@@ -189,6 +192,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 	struct rs_agg_value *agg;
 	__u64 now, duration;
 	__u8 reclaimer;
+	bool over;
 
 	if (!st || !st->in_memcg)
 		return;
@@ -197,13 +201,14 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 	st->in_pass = st->in_classic = 0;
 	now = bpf_ktime_get_ns();
 	duration = now - st->memcg_start_ns;
+	over = duration > rs_budget_ns;
 	reclaimer = st->memcg_reclaimer;
 	agg = rs_agg_get(st->target_cgid, rs_fixed_node, reclaimer);
 	if (agg) {
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMS, 1);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
-		if (duration > rs_budget_ns)
+		if (over)
 			rs_tp_add(agg, RS_F_MEMCG_OVER_BUDGET, 1);
 		goal_add(agg, nr_reclaimed, st->nr_to_reclaim);
 	}
@@ -211,7 +216,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 	task_stall(st->target_cgid,
 		   reclaimer == RS_RECLAIMER_PROACTIVE ? RS_STALL_PROACTIVE
 						       : RS_STALL_MEMCG,
-		   duration);
+		   duration, over);
 	emit_reclaim(st->target_cgid, reclaimer, now, duration, nr_reclaimed,
 		     st->nr_to_reclaim);
 }
@@ -362,13 +367,14 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 	struct rs_where w;
 	/* never negative in the kernel; 0 if it were, in every count alike */
 	__u64 delayed_ns = usec_delayed > 0 ? (__u64)usec_delayed * 1000 : 0;
+	bool over = delayed_ns > rs_budget_ns;
 
 	rs_locate(st, &w, nid);
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_tp_add(agg, RS_F_THROTTLES, 1);
 		rs_tp_add(agg, RS_F_THROTTLE_US, usec_delayed);
-		if (delayed_ns > rs_budget_ns)
+		if (over)
 			rs_tp_add(agg, RS_F_THROTTLES_OVER_BUDGET, 1);
 		/* enum vmscan_throttle_state, in order */
 		if (reason == VMSCAN_THROTTLE_WRITEBACK)
@@ -381,7 +387,7 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 			rs_tp_add(agg, RS_F_THROTTLES_CONGESTED, 1);
 	}
 	rs_hist_add(w.cgid, RS_HIST_THROTTLE, delayed_ns);
-	task_stall(w.cgid, RS_STALL_THROTTLE, delayed_ns);
+	task_stall(w.cgid, RS_STALL_THROTTLE, delayed_ns, over);
 	ev = rs_reserve(sizeof(*ev), RS_EV_THROTTLE, w.cgid, w.node,
 			w.reclaimer);
 	if (!ev)

@@ -98,7 +98,7 @@ static const struct argp_option budget_options[] = {
 };
 
 error_t rs_cli_parse_budget(struct argp_state *state, const char *arg,
-			    double *out)
+			    __u64 *ns)
 {
 	double v;
 
@@ -111,7 +111,7 @@ error_t rs_cli_parse_budget(struct argp_state *state, const char *arg,
 			   arg, RS_MAX_BUDGET_NS / 1e6);
 		return EINVAL;
 	}
-	*out = v;
+	*ns = (__u64)llround(v * 1e6);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ static error_t parse_budget(int key, char *arg, struct argp_state *state)
 
 	if (key != RS_OPT_BUDGET)
 		return ARGP_ERR_UNKNOWN;
-	return rs_cli_parse_budget(state, arg, &o->budget_ms);
+	return rs_cli_parse_budget(state, arg, &o->budget_ns);
 }
 
 static const struct argp budget_argp = {
@@ -160,9 +160,7 @@ void rs_cli_collector_opts(const struct rs_common_opts *common,
 	copts->btf_path = common->btf_path;
 	copts->copies = common->copies;
 	copts->refaults = common->refaults;
-	copts->budget_ns = common->budget_ms > 0
-				   ? (__u64)llround(common->budget_ms * 1e6)
-				   : RS_DEFAULT_BUDGET_NS;
+	copts->budget_ns = common->budget_ns; /* 0: the collector's default */
 }
 
 error_t rs_cli_parse_interval(struct argp_state *state, const char *arg,

@@ -14,7 +14,7 @@ struct rs_common_opts {
 	const char *btf_path; /* --btf: the kernel's types from this file */
 	int copies;	      /* --copies; 0: RS_COPIES */
 	bool refaults;	      /* --refaults: the per-folio refault hook */
-	double budget_ms;     /* --budget-ms (live commands); 0: default */
+	__u64 budget_ns;      /* --budget-ms (live commands); 0: default */
 };
 
 /*
@@ -31,11 +31,12 @@ extern const struct argp_child rs_common_children[];
 extern const struct argp_child rs_live_children[];
 
 /*
- * A latency budget in ms (--budget-ms): above 0, at most an hour; else an
- * argp error that says what to give.
+ * A latency budget given in ms (--budget-ms), into whole ns as the BPF
+ * programs compare with (8.3 is 8300000, not 8.3 * 1e6): 1 ns to an hour;
+ * else an argp error that says what to give.
  */
 error_t rs_cli_parse_budget(struct argp_state *state, const char *arg,
-			    double *out);
+			    __u64 *ns);
 
 /*
  * The default branch of a command's argp parser: hands the common options'

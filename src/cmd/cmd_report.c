@@ -3,7 +3,6 @@
 #include <argp.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,7 @@ struct report_opts {
 	int nr_files, want_files, max_files;
 	const char *html;
 	const char *trace; /* report --trace OUT */
-	double budget_ms;  /* 0: each recording's own (RS_DEFAULT_BUDGET_NS) */
+	__u64 budget_ns;   /* 0: each recording's own (RS_DEFAULT_BUDGET_NS) */
 	bool json, markdown, groups;
 	bool all; /* report: every row, also those null or 0 everywhere */
 	struct rs_compare_opts compare;
@@ -111,7 +110,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 		o->trace = arg;
 		return 0;
 	case OPT_BUDGET:
-		return rs_cli_parse_budget(state, arg, &o->budget_ms);
+		return rs_cli_parse_budget(state, arg, &o->budget_ns);
 	case OPT_JSON:
 		o->json = true;
 		return 0;
@@ -201,7 +200,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 /* Read one recording, or say which line is wrong and how. */
 /* The recording at path (or - for standard input) into r, its events also
  * handed to sink (NULL: none).  0, or 1 said on stderr. */
-static int load_events(const char *path, double budget_ms,
+static int load_events(const char *path, __u64 budget_ns,
 		       struct rs_recording *r, const struct rs_event_sink *sink)
 {
 	char err[512], shown[RS_ESCAPED_SIZE(512)], pb[RS_PATH_BUF];
@@ -226,11 +225,8 @@ static int load_events(const char *path, double budget_ms,
 			fclose(f);
 		return 1;
 	}
-	/* whole ns, as record gives the kernel (8.3 * 1e6 is not 8300000):
-	 * the recording's own budget asked by name matches it */
-	rc = rs_recording_read_events(
-		f, path, budget_ms > 0 ? (double)llround(budget_ms * 1e6) : 0,
-		r, sink, err, sizeof(err));
+	rc = rs_recording_read_events(f, path, (double)budget_ns, r, sink, err,
+				      sizeof(err));
 	if (f != stdin)
 		fclose(f);
 	if (rc) {
@@ -244,9 +240,9 @@ static int load_events(const char *path, double budget_ms,
 	return 0;
 }
 
-static int load(const char *path, double budget_ms, struct rs_recording *r)
+static int load(const char *path, __u64 budget_ns, struct rs_recording *r)
 {
-	return load_events(path, budget_ms, r, NULL);
+	return load_events(path, budget_ns, r, NULL);
 }
 
 /*
@@ -350,7 +346,7 @@ static int load_traced(const struct report_opts *o, struct rs_recording *r)
 		err = ENOMEM;
 	if (!err) {
 		sink = rs_trace_sink(t);
-		loaded = load_events(o->files[0], o->budget_ms, r, &sink);
+		loaded = load_events(o->files[0], o->budget_ns, r, &sink);
 		if (!loaded)
 			rs_trace_finish(t, o->files[0], r);
 		/* a write that failed (said below), else the recording's
@@ -459,7 +455,7 @@ int rs_cmd_report(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o))
 		return 2;
-	if (o.trace ? load_traced(&o, &r) : load(o.files[0], o.budget_ms, &r))
+	if (o.trace ? load_traced(&o, &r) : load(o.files[0], o.budget_ns, &r))
 		return 1;
 	if (o.json)
 		rs_report_json(o.files[0], &r, stdout,
@@ -553,7 +549,7 @@ static bool same_budget(const char *name_a, const struct rs_recording *a,
 }
 
 /* A group: a folder's recordings (runs of one setup), or one file. */
-static int load_group(const char *arg, double budget_ms, struct rs_group *g)
+static int load_group(const char *arg, __u64 budget_ns, struct rs_group *g)
 {
 	struct stat st;
 
@@ -585,7 +581,7 @@ static int load_group(const char *arg, double budget_ms, struct rs_group *g)
 	if (!g->runs || !g->totals)
 		goto fail;
 	for (int i = 0; i < g->nr; i++) {
-		if (load(g->files[i], budget_ms, &g->runs[i])) {
+		if (load(g->files[i], budget_ns, &g->runs[i])) {
 			/* the ones read so far are freed, the rest are empty */
 			g->nr = i;
 			goto fail;
@@ -624,7 +620,7 @@ static int diff_groups(const struct report_opts *o)
 	if (!g)
 		return 1;
 	for (; ng < o->nr_files && ng < RS_MAX_GROUPS; ng++)
-		if (load_group(o->files[ng], o->budget_ms, g + ng)) {
+		if (load_group(o->files[ng], o->budget_ns, g + ng)) {
 			rc = 1;
 			goto out;
 		}
@@ -752,9 +748,9 @@ int rs_cmd_diff(int argc, char **argv)
 				"folders)\n");
 		return 2;
 	}
-	if (load(o.files[0], o.budget_ms, &a))
+	if (load(o.files[0], o.budget_ns, &a))
 		return 1;
-	if (load(o.files[1], o.budget_ms, &b) ||
+	if (load(o.files[1], o.budget_ns, &b) ||
 	    !same_budget(o.files[0], &a, o.files[1], &b)) {
 		rs_recording_free(&a);
 		rs_recording_free(&b); /* zeroed or read */

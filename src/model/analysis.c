@@ -31,8 +31,7 @@ static double oom_mean_mib(const struct rs_rec_memcg *m, double pages)
 static void over_budget(const struct rs_recording *r, struct rs_values *v,
 			enum rs_field f, __u64 from_records)
 {
-	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns &&
-	    !isnan(v->field[f]))
+	if (rs_recording_budget_counted(r) && !isnan(v->field[f]))
 		return;
 	v->field[f] = from_events(r, (double)from_records);
 }

@@ -505,21 +505,6 @@ bool rs_row_live(int i)
 	}
 }
 
-bool rs_row_over_budget(int i)
-{
-	if (rs_rows[i].kind != RS_ROW_FIELD)
-		return false;
-	switch (rs_rows[i].a) {
-	case RS_F_PASSES_OVER_BUDGET:
-	case RS_F_DIRECT_OVER_BUDGET:
-	case RS_F_MEMCG_OVER_BUDGET:
-	case RS_F_THROTTLES_OVER_BUDGET:
-		return true;
-	default:
-		return false;
-	}
-}
-
 const char *rs_row_unit(int i)
 {
 	const struct rs_row *row = &rs_rows[i];

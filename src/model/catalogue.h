@@ -135,11 +135,6 @@ struct rs_row {
 extern const struct rs_row rs_rows[];
 extern const int rs_nr_rows, rs_nr_report_rows;
 int rs_row_by_key(const char *key); /* -1 if none */
-/*
- * A count over the latency budget: the kernel's at the budget the recording
- * was made with; at another, from event records (rs_rec_values).
- */
-bool rs_row_over_budget(int i);
 
 enum rs_value_state {
 	RS_VALUE_OK,

@@ -33,6 +33,22 @@ double rs_field_scale(enum rs_field f)
 	return rs_fields[f].unit_id == RS_UNIT_ratio ? 1.0 / RS_RATIO_ONE : 1;
 }
 
+int rs_field_over_budget_of(enum rs_field f)
+{
+	switch (f) {
+	case RS_F_PASSES_OVER_BUDGET:
+		return RS_F_SHRINKS;
+	case RS_F_DIRECT_OVER_BUDGET:
+		return RS_F_DIRECT_RECLAIMS;
+	case RS_F_MEMCG_OVER_BUDGET:
+		return RS_F_MEMCG_RECLAIMS;
+	case RS_F_THROTTLES_OVER_BUDGET:
+		return RS_F_THROTTLES;
+	default:
+		return -1;
+	}
+}
+
 int rs_field_by_key(const char *key)
 {
 	for (int i = 0; i < RS_NR_FIELDS; i++)

@@ -52,6 +52,12 @@ struct rs_hook_info {
 };
 extern const struct rs_hook_info rs_hooks[RS_NR_HOOKS];
 
+/*
+ * For a count over the latency budget (*_over_budget), the field that
+ * counts every one of its kind (passes_over_budget: shrinks); else -1.
+ */
+int rs_field_over_budget_of(enum rs_field f);
+
 /* What a field's kernel count is in the unit it is shown in: 1, or
  * 1 / RS_RATIO_ONE for a ratio's fixed point. */
 double rs_field_scale(enum rs_field f);

@@ -919,26 +919,21 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
  */
 static int over_budget_within(struct reader *rd)
 {
-	static const enum rs_field pairs[][2] = {
-		{RS_F_PASSES_OVER_BUDGET, RS_F_SHRINKS},
-		{RS_F_DIRECT_OVER_BUDGET, RS_F_DIRECT_RECLAIMS},
-		{RS_F_MEMCG_OVER_BUDGET, RS_F_MEMCG_RECLAIMS},
-		{RS_F_THROTTLES_OVER_BUDGET, RS_F_THROTTLES},
-	};
-
 	for (size_t i = 0; i < rd->r->nr_memcgs; i++)
-		for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+		for (int f = 0; f < RS_NR_FIELDS; f++) {
 			const struct rs_rec_memcg *m = &rd->r->memcgs[i];
-			double over = m->total[pairs[k][0]],
-			       all = m->total[pairs[k][1]];
+			int whole = rs_field_over_budget_of(f);
+			double over = m->total[f],
+			       all = whole < 0 ? NAN : m->total[whole];
 
-			if (!isnan(over) && (isnan(all) || over > all))
+			if (whole >= 0 && !isnan(over) &&
+			    (isnan(all) || over > all))
 				return fail(rd,
 					    "memcg id %llu: %s %.0f over %s "
 					    "%.0f",
 					    (unsigned long long)m->id,
-					    rs_fields[pairs[k][0]].key, over,
-					    rs_fields[pairs[k][1]].key, all);
+					    rs_fields[f].key, over,
+					    rs_fields[whole].key, all);
 		}
 	return 0;
 }
@@ -960,6 +955,11 @@ static void totals_from_snapshots(struct reader *rd)
 		for (int f = 0; f < RS_NR_FIELDS; f++)
 			r->memcgs[i].total[f] =
 				rd->snap_sum[i * RS_NR_FIELDS + f];
+}
+
+bool rs_recording_budget_counted(const struct rs_recording *r)
+{
+	return r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns;
 }
 
 int rs_recording_read(FILE *f, const char *name, double budget_ns,

@@ -208,6 +208,12 @@ int rs_recording_read(FILE *f, const char *name, double budget_ns,
 		      struct rs_recording *r, char *err, size_t errsz);
 
 /*
+ * Whether the kernel counted the *_over_budget fields and the stalls'
+ * over_budget at the budget asked for (budget_ns == kernel_budget_ns).
+ */
+bool rs_recording_budget_counted(const struct rs_recording *r);
+
+/*
  * Who is handed each `event` record as it is read, after the reader took
  * it: its memcg's id and path (NULL until the recording named it) and the
  * record itself.  A nonzero return stops the reading (-1, err says "what

@@ -1013,7 +1013,7 @@ static const char *fairness_str(double j, int n, char *buf, size_t size)
 /* Where a recording's counts over the latency budget come from. */
 static const char *over_budget_source(const struct rs_recording *r)
 {
-	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns)
+	if (rs_recording_budget_counted(r))
 		return "the kernel";
 	return r->has_events ? "event records" : "n/a";
 }
@@ -1084,7 +1084,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 	}
 	only_list(out, "A", c.only_a, c.nr_only_a);
 	only_list(out, "B", c.only_b, c.nr_only_b);
-	rs_stallers_diff_text(out, a, b);
+	rs_stallers_compare_text(out, "A", "B", &a, 1, &b, 1);
 	comparison_free(&c);
 }
 
@@ -1119,7 +1119,8 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 				      !b->has_summary));
 	json_object_set_new(o, "a", rs_json_name(name_a));
 	json_object_set_new(o, "b", rs_json_name(name_b));
-	json_object_set_new(o, "stalls", rs_stallers_diff_json(a, b));
+	json_object_set_new(o, "stalls",
+			    rs_stallers_compare_json(&a, 1, &b, 1));
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o,s:o}", "a", rs_json_number(fa), "b",
 				      rs_json_number(fb)));

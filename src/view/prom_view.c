@@ -114,32 +114,13 @@ static void put_memcg(FILE *out, const struct rs_memcg *mc, bool first)
 }
 
 /* Kernel-kept fields: one series per (memcg, node, reclaimer) cell. */
-/*
- * The count a count over the latency budget is part of, or -1.  Zero-valued
- * series are left out, but a counter first served above 0 hides its first
- * rise from rate(): a cell with reclaims has its over-budget counter from 0,
- * so that an alert sees the first stall over the budget.
- */
-static int over_budget_of(enum rs_field f)
-{
-	switch (f) {
-	case RS_F_PASSES_OVER_BUDGET:
-		return RS_F_SHRINKS;
-	case RS_F_DIRECT_OVER_BUDGET:
-		return RS_F_DIRECT_RECLAIMS;
-	case RS_F_MEMCG_OVER_BUDGET:
-		return RS_F_MEMCG_RECLAIMS;
-	case RS_F_THROTTLES_OVER_BUDGET:
-		return RS_F_THROTTLES;
-	default:
-		return -1;
-	}
-}
-
 static void cell_series(FILE *out, const struct rs_model *m, enum rs_field f,
 			const char *name, const struct family *fam)
 {
-	int whole = over_budget_of(f);
+	/* zero-valued series are left out, but a counter first served above
+	 * 0 hides its first rise from rate(): a cell with reclaims has its
+	 * count over the latency budget from 0 */
+	int whole = rs_field_over_budget_of(f);
 
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);

@@ -64,8 +64,9 @@ const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 	bool from_events =
 		kind == RS_ROW_EVENT_MAX || kind == RS_ROW_EVENT_VALUE;
 
-	if (isnan(v) && rs_row_over_budget(i) && !r->has_events &&
-	    r->kernel_budget_ns > 0 && r->kernel_budget_ns != r->budget_ns)
+	if (isnan(v) && rs_rows[i].kind == RS_ROW_FIELD &&
+	    rs_field_over_budget_of(rs_rows[i].a) >= 0 && !r->has_events &&
+	    r->kernel_budget_ns > 0 && !rs_recording_budget_counted(r))
 		snprintf(buf, size, "n/a (counted over %.9g ms)",
 			 r->kernel_budget_ns / 1e6);
 	else if (isnan(v))
@@ -118,7 +119,7 @@ static void header_lines(FILE *out, const char *name,
 			(unsigned long long)r->missed,
 			(unsigned long long)r->agg_full);
 	fprintf(out, "latency budget %.9g ms", r->budget_ns / 1e6);
-	if (r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns)
+	if (rs_recording_budget_counted(r))
 		fprintf(out, " (counted in the kernel)\n");
 	else if (r->kernel_budget_ns > 0)
 		fprintf(out, " (the kernel counted over %.9g ms: counts %s)\n",
@@ -292,9 +293,7 @@ static const struct rs_rec_memcg *memcg_by_id(const struct rs_recording *r,
 static double stall_over_budget(const struct rs_recording *r,
 				const struct rs_rec_stall *s)
 {
-	return r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns
-		       ? s->over_budget
-		       : NAN;
+	return rs_recording_budget_counted(r) ? s->over_budget : NAN;
 }
 
 /* Who stalled: the tasks with the most time in reclaim and throttles. */
@@ -347,8 +346,7 @@ struct stall_sum {
 	const char *path, *comm;
 	int kind;
 	double count, total_ns, max_ns;
-	unsigned tasks;
-	double tasks_per_run;
+	double tasks; /* like count: per run, a mean over a group's runs */
 };
 
 static int by_name_kind(const void *x, const void *y)
@@ -410,7 +408,7 @@ static size_t stall_sums(const struct rs_recording *const *runs, int nr,
 	for (size_t i = 0; i < n; i++) {
 		v[i].count /= nr;
 		v[i].total_ns /= nr;
-		v[i].tasks_per_run = (double)v[i].tasks / nr;
+		v[i].tasks /= nr;
 	}
 	*out = v;
 	return n;
@@ -529,34 +527,22 @@ void rs_stallers_compare_text(FILE *out, const char *la, const char *lb,
 }
 
 /* A whole number as an integer, a group's mean (or a sum past what an
- * integer holds) as a real. */
+ * integer holds) as a real, unknown (NaN) as null. */
 static json_t *count_json(double v)
 {
+	if (isnan(v))
+		return json_null();
 	return v == floor(v) && fabs(v) < 9e18 ? json_integer((json_int_t)v)
 					       : json_real(v);
 }
 
-static json_t *sum_json(const struct stall_sum *s, bool groups)
+static json_t *sum_json(const struct stall_sum *s)
 {
 	if (!s)
 		return json_null();
 	return json_pack("{s:o,s:o,s:o,s:o}", "count", count_json(s->count),
 			 "total_ns", count_json(s->total_ns), "max_ns",
-			 count_json(s->max_ns), "tasks",
-			 groups ? count_json(s->tasks_per_run)
-				: json_integer((json_int_t)s->tasks));
-}
-
-void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
-			   const struct rs_recording *b)
-{
-	rs_stallers_compare_text(out, "A", "B", &a, 1, &b, 1);
-}
-
-json_t *rs_stallers_diff_json(const struct rs_recording *a,
-			      const struct rs_recording *b)
-{
-	return rs_stallers_compare_json(&a, 1, &b, 1);
+			 count_json(s->max_ns), "tasks", count_json(s->tasks));
 }
 
 json_t *rs_stallers_compare_json(const struct rs_recording *const *a, int nra,
@@ -566,7 +552,6 @@ json_t *rs_stallers_compare_json(const struct rs_recording *const *a, int nra,
 	struct stall_pair *p;
 	size_t na = stall_sums(a, nra, &sa), nb = stall_sums(b, nrb, &sb);
 	size_t n = stall_pairs(sa, na, sb, nb, &p);
-	bool groups = nra > 1 || nrb > 1;
 	json_t *arr = all_have_stalls(a, nra) && all_have_stalls(b, nrb)
 			      ? json_array()
 			      : NULL;
@@ -577,12 +562,12 @@ json_t *rs_stallers_compare_json(const struct rs_recording *const *a, int nra,
 		if (!any) /* every pair has a side */
 			continue;
 		json_array_append_new(
-			arr, json_pack("{s:o,s:o,s:s,s:o,s:o}", "comm",
-				       rs_json_name(any->comm), "memcg",
-				       rs_json_name(any->path), "kind",
-				       rs_stall_kind_name(any->kind), "a",
-				       sum_json(p[i].a, groups), "b",
-				       sum_json(p[i].b, groups)));
+			arr,
+			json_pack("{s:o,s:o,s:s,s:o,s:o}", "comm",
+				  rs_json_name(any->comm), "memcg",
+				  rs_json_name(any->path), "kind",
+				  rs_stall_kind_name(any->kind), "a",
+				  sum_json(p[i].a), "b", sum_json(p[i].b)));
 	}
 	free(p);
 	free(sa);
@@ -672,11 +657,8 @@ static json_t *stalls_json(const struct rs_recording *r)
 				    json_integer((json_int_t)s->total_ns));
 		json_object_set_new(o, "max_ns",
 				    json_integer((json_int_t)s->max_ns));
-		json_object_set_new(
-			o, "over_budget",
-			isnan(stall_over_budget(r, s))
-				? json_null()
-				: count_json(stall_over_budget(r, s)));
+		json_object_set_new(o, "over_budget",
+				    count_json(stall_over_budget(r, s)));
 		if (s->gone)
 			json_object_set_new(o, "gone", json_true());
 		json_array_append_new(arr, o);

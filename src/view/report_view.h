@@ -42,18 +42,12 @@ void rs_html_escape(FILE *out, const char *s);
 void rs_html_head(FILE *out, const char *title, const char *name);
 
 /*
- * Who stalled in A against B: tasks of one name, memcg and kind summed on
- * each side and matched, the most stall time first (the text: the top
- * ten; JSON: all, null when a side has no stalls per task).
- */
-void rs_stallers_diff_text(FILE *out, const struct rs_recording *a,
-			   const struct rs_recording *b);
-json_t *rs_stallers_diff_json(const struct rs_recording *a,
-			      const struct rs_recording *b);
-/*
- * The same over groups of runs (la, lb: their labels in the text): each
- * side's sums divided by its runs, so counts, times and tasks are means
- * per run (max_ns: the longest of any run).
+ * Who stalled in A against B, each side one run or a group's runs (la, lb:
+ * their labels in the text): tasks of one name, memcg and kind summed on
+ * each side, divided by its runs (counts, times and tasks: means per run;
+ * max_ns the longest of any run) and matched, the most stall time first
+ * (the text: the top ten; JSON: all, null when a side has no stalls per
+ * task).
  */
 void rs_stallers_compare_text(FILE *out, const char *la, const char *lb,
 			      const struct rs_recording *const *a, int nra,

@@ -14,7 +14,8 @@ curl -sf "http://127.0.0.1:$daemon_port/api/v1/snapshot" >"$work/api.json"
 # kernel's own timing of its programs (bpftool, before and after one
 # /metrics read; the daemon's programs told apart by the ids it holds).
 for f in /proc/"$daemon_pid"/fdinfo/*; do
-	sed -n 's/^prog_id:[[:space:]]*//p' "$f" 2>/dev/null
+	# an fd the daemon closed meanwhile (a file it read) is no program
+	sed -n 's/^prog_id:[[:space:]]*//p' "$f" 2>/dev/null || true
 done >"$work/daemon-prog-ids.txt"
 bpftool prog show --json >"$work/progs.before.json"
 sleep 1.2 # two refreshes (-i 0.5)

@@ -248,10 +248,14 @@ def budget_exact(header, summary, rec):
 
 
 # each kind of stall per task, and the memcg counters they add up to (a
-# throttle's time is kept in ns per task, in us per memcg)
-STALL_SUMS = {"direct": (("direct_reclaims", 1), ("direct_reclaim_ns", 1)),
-              "memcg": (("memcg_reclaims", 1), ("memcg_reclaim_ns", 1)),
-              "throttle": (("throttles", 1), ("throttle_us", 1000))}
+# throttle's time is kept in ns per task, in us per memcg; the count over
+# the latency budget last)
+STALL_SUMS = {"direct": (("direct_reclaims", 1), ("direct_reclaim_ns", 1),
+                         "direct_over_budget"),
+              "memcg": (("memcg_reclaims", 1), ("memcg_reclaim_ns", 1),
+                        "memcg_over_budget"),
+              "throttle": (("throttles", 1), ("throttle_us", 1000),
+                           "throttles_over_budget")}
 
 
 def stalls_exact(summary):
@@ -264,32 +268,24 @@ def stalls_exact(summary):
     check(summary.get("tasks_lost") == 0 and summary.get("stalls_unkept") == 0,
           f"no stall lost from the per-task counts (map {summary.get('tasks_lost')}, "
           f"memory {summary.get('stalls_unkept')})")
-    wrong = []
+    wrong, wrong_over = [], []
     for m in summary["memcgs"]:
         mine = [s for s in stalls if s["id"] == m["id"]]
-        for kind, ((count_key, _), (time_key, scale)) in STALL_SUMS.items():
+        for kind, ((count_key, _), (time_key, scale), over_key) in STALL_SUMS.items():
             kinds = ("memcg", "proactive") if kind == "memcg" else (kind,)
             ks = [s for s in mine if s["kind"] in kinds]
             count, time_ns = sum(s["count"] for s in ks), sum(s["total_ns"] for s in ks)
-            if m.get(count_key) is None:
-                continue  # not attached on this kernel
-            if count != m[count_key] or time_ns != m[time_key] * scale:
+            over = sum(s["over_budget"] for s in ks)
+            if m.get(count_key) is not None and (
+                    count != m[count_key] or time_ns != m[time_key] * scale):
                 wrong.append((m["path"], kind, count, m[count_key], time_ns,
                               m[time_key] * scale))
+            if m.get(over_key) is not None and over != m[over_key]:
+                wrong_over.append((m["path"], kind, over, m[over_key]))
     check(not wrong, f"per memcg, the tasks' stalls add up to its counts and "
           f"times ({len(stalls)} task entries; wrong: {wrong[:3]})")
-    wrong = []
-    for m in summary["memcgs"]:
-        mine = [s for s in stalls if s["id"] == m["id"]]
-        for kind, key in (("direct", "direct_over_budget"),
-                          ("memcg", "memcg_over_budget"),
-                          ("throttle", "throttles_over_budget")):
-            kinds = ("memcg", "proactive") if kind == "memcg" else (kind,)
-            n = sum(s["over_budget"] for s in mine if s["kind"] in kinds)
-            if m.get(key) is not None and n != m[key]:
-                wrong.append((m["path"], kind, n, m[key]))
-    check(not wrong, f"per memcg, the tasks' stalls over the budget add up to "
-          f"its counts over it (wrong: {wrong[:3]})")
+    check(not wrong_over, f"per memcg, the tasks' stalls over the budget add up to "
+          f"its counts over it (wrong: {wrong_over[:3]})")
     bad_max = [s for s in stalls if s["count"] and not
                (0 < s["max_ns"] <= s["total_ns"] or s["kind"] == "throttle")]
     check(not bad_max, f"each task's longest stall within its total ({bad_max[:2]})")
