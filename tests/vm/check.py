@@ -611,6 +611,9 @@ def scenario_wbstorm(res, header, summary, rec):
           f"unqueued dirty {m['unqueued_dirty']}")
     check(m["flusher_wakeups"] > 0, "reclaim woke the flushers")
     check(m["throttles"] > 0, "reclaim was throttled")
+    check(header.get("budget_ns") == 3_300_000 and m["throttles_over_budget"] > 0,
+          f"throttles over the 3.3 ms budget counted ({m['throttles_over_budget']} "
+          f"of {m['throttles']})")
     check(m["dirty"] > 0 and m["unqueued_dirty"] > 0,
           "reclaim met dirty, unqueued folios")
     check(m["isolated"] > 10 * m["reclaimed"],

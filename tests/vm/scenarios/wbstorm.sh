@@ -29,7 +29,9 @@ setup_slow_fs 300 1000
 mkmemcg wb 128M
 sync
 echo 3 >/proc/sys/vm/drop_caches
-start_record -i 1 --events
+# a budget under the throttles' one-jiffy delays (4 ms at HZ=250): the
+# kernel's throttles_over_budget is judged against records that are over
+start_record -i 1 --events --budget-ms 3.3
 # the daemon and top's batch frames (with who stalled) watch the same storm
 start_daemon
 reclaimscope top -b --tasks -i 0.5 >top-batch.txt 2>top-batch.err &
