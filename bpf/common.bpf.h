@@ -83,14 +83,16 @@ struct {
 /*
  * Latency histograms: shared, not per-CPU (per-CPU buckets would cost more
  * memory than they save); the events are per reclaim call, not per folio,
- * so atomic adds do not contend.  One entry per memcg and kind: room for
- * 10,000 memcgs with three kinds each (a fuller map counts hist_full), and
- * the daemon's batched read walks every bucket of the table each refresh.
+ * so atomic adds do not contend.  One entry per memcg, kind and octave
+ * with a count (rs_common.h): room for 10,000 memcgs with three kinds of
+ * four octaves each, or fewer memcgs with wider spreads (a fuller map
+ * counts hist_full); the daemon's batched read walks every bucket of the
+ * table each refresh, so it is not larger than that.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 32768);
+	__uint(max_entries, 131072);
 	__type(key, struct rs_hist_key);
 	__type(value, struct rs_hist_value);
 } rs_hist SEC(".maps");
@@ -180,18 +182,20 @@ static const struct rs_hist_value rs_zero_hist;
 
 static __always_inline void rs_hist_add(__u64 cgid, enum rs_hist hist, __u64 ns)
 {
-	struct rs_hist_key key = {.cgroup_id = cgid, .hist = hist};
-	struct rs_hist_value *h;
 	__u32 bucket = rs_hist_bucket(ns);
+	struct rs_hist_key key = {.cgroup_id = cgid,
+				  .hist = hist,
+				  .octave = bucket >> RS_HIST_SUB_BITS};
+	struct rs_hist_value *h;
+	__u32 sub = bucket & (RS_HIST_SUBS - 1);
 
 	h = bpf_map_lookup_elem(&rs_hist, &key);
 	if (!h) {
 		bpf_map_update_elem(&rs_hist, &key, &rs_zero_hist, BPF_NOEXIST);
 		h = bpf_map_lookup_elem(&rs_hist, &key);
 	}
-	/* rs_hist_bucket clamps; the check is the verifier's bound */
-	if (h && bucket < RS_HIST_BUCKETS)
-		__sync_fetch_and_add(&h->count[bucket], 1);
+	if (h)
+		__sync_fetch_and_add(&h->count[sub], 1);
 	else
 		rs_stat_add(RS_STAT_HIST_FULL, 1);
 }

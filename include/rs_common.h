@@ -426,9 +426,12 @@ enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
  * Latency histograms, per memcg (not per node or reclaimer: one memcg's
  * distributions are what top's details and Prometheus show).  X(id, key,
  * needs, help): key names the JSON object and, with reclaimscope_ and
- * _seconds, the metric.  Values are in ns; bucket b counts values v with
- * 2^(b-1) < v <= 2^b ns (ceil(log2 v)), so 2^b ns is a valid Prometheus
- * `le` bound.  The last bucket also takes everything above it.
+ * _seconds, the metric.  Values are in ns, in log-linear buckets: each
+ * power of two is split into RS_HIST_SUBS equal buckets, so a bucket is
+ * at most 1/16 (6.25%) of the values it holds wide and a latency budget
+ * between two powers of two (8.3 ms) is judged within one.  A bucket
+ * holds (lo, hi] with whole-ns bounds, and every power of two is some
+ * bucket's hi, so the log2 `le` bounds of /metrics are exact sums.
  */
 #define RS_HISTS(X)                                                            \
 	X(DIRECT, "direct_reclaim", RS_HOOK_BIT(DIRECT_RECLAIM),               \
@@ -446,56 +449,91 @@ enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
 enum rs_hist { RS_HISTS(RS_HIST_ENUM) RS_NR_HISTS };
 #undef RS_HIST_ENUM
 
-/* 2^0 ns .. 2^37 ns (about 137 s) */
-#define RS_HIST_BUCKETS 38
+/*
+ * Bucket b = octave * RS_HIST_SUBS + sub.  Octave 0 is 1 ns per bucket:
+ * bucket b < 16 holds b + 1 ns (and 0).  Octave o >= 1 splits
+ * (2^(o+3), 2^(o+4)] ns into 16: its bucket sub holds
+ * (2^(o-1) * (16 + sub), 2^(o-1) * (17 + sub)].  The last octave ends at
+ * 2^37 ns (about 137 s); longer values go to its last bucket.
+ */
+#define RS_HIST_SUB_BITS 4
+#define RS_HIST_SUBS (1U << RS_HIST_SUB_BITS)
+#define RS_HIST_OCTAVES 34
+#define RS_HIST_BUCKETS (RS_HIST_OCTAVES * RS_HIST_SUBS)
+#define RS_HIST_MAX_NS (1ULL << 37)
+/* The powers of two 2^0 .. 2^37 ns: the `le` bounds /metrics serves. */
+#define RS_HIST_LOG2_BUCKETS 38
 
 /*
- * One entry per memcg and histogram, all its buckets in one value: an event
- * finds the entry its memcg's last event warmed, where a key per bucket
- * sent each event to a cold one (~140 ns of memcg_end, BENCHMARKS.md).
+ * One entry per memcg, histogram and octave that has a count: a memcg's
+ * latencies span a few octaves, so its events find the few entries its
+ * last events warmed (a key per bucket sent each event to a cold one,
+ * ~140 ns of memcg_end, BENCHMARKS.md), and 34 octaves of 16 counters
+ * for every memcg and kind would be most of the memory.
  */
 struct rs_hist_key {
 	__u64 cgroup_id;
-	__u32 hist; /* enum rs_hist */
-	__u32 pad;
+	__u32 hist;   /* enum rs_hist */
+	__u32 octave; /* < RS_HIST_OCTAVES */
 };
 
 struct rs_hist_value {
-	__u64 count[RS_HIST_BUCKETS];
+	__u64 count[RS_HIST_SUBS];
 };
 
-/* ceil(log2(ns)), clamped to the last bucket; shifts only (BPF has no clz) */
+/* floor(log2(x)) for x >= 1; shifts only (BPF has no clz) */
+static inline __u32 rs_log2_floor(__u64 x)
+{
+	__u32 k = 0;
+
+	if (x >> 32) {
+		x >>= 32;
+		k += 32;
+	}
+	if (x >> 16) {
+		x >>= 16;
+		k += 16;
+	}
+	if (x >> 8) {
+		x >>= 8;
+		k += 8;
+	}
+	if (x >> 4) {
+		x >>= 4;
+		k += 4;
+	}
+	if (x >> 2) {
+		x >>= 2;
+		k += 2;
+	}
+	if (x >> 1)
+		k += 1;
+	return k;
+}
+
+/* The bucket of a value in ns, clamped to the last one. */
 static inline __u32 rs_hist_bucket(__u64 ns)
 {
-	__u32 b = 0;
+	__u64 x = ns ? ns - 1 : 0; /* bounds are (lo, hi]: place ns - 1 */
+	__u32 k;
 
-	if (ns <= 1)
-		return 0;
-	ns--;
-	if (ns >> 32) {
-		ns >>= 32;
-		b += 32;
-	}
-	if (ns >> 16) {
-		ns >>= 16;
-		b += 16;
-	}
-	if (ns >> 8) {
-		ns >>= 8;
-		b += 8;
-	}
-	if (ns >> 4) {
-		ns >>= 4;
-		b += 4;
-	}
-	if (ns >> 2) {
-		ns >>= 2;
-		b += 2;
-	}
-	if (ns >> 1)
-		b += 1;
-	b += 1;
-	return b < RS_HIST_BUCKETS ? b : RS_HIST_BUCKETS - 1;
+	if (x >= RS_HIST_MAX_NS)
+		x = RS_HIST_MAX_NS - 1;
+	if (x < RS_HIST_SUBS)
+		return (__u32)x;
+	k = rs_log2_floor(x); /* >= RS_HIST_SUB_BITS */
+	return (k - RS_HIST_SUB_BITS + 1) * RS_HIST_SUBS +
+	       (__u32)((x >> (k - RS_HIST_SUB_BITS)) & (RS_HIST_SUBS - 1));
+}
+
+/* A bucket's upper bound in ns (its lower bound is the bucket before's). */
+static inline __u64 rs_hist_bucket_hi(__u32 b)
+{
+	__u32 octave = b / RS_HIST_SUBS, sub = b % RS_HIST_SUBS;
+
+	if (!octave)
+		return sub + 1;
+	return (1ULL << (octave - 1)) * (RS_HIST_SUBS + 1 + sub);
 }
 
 /*

@@ -337,26 +337,35 @@ static void draw_table(struct ui *u, int y)
 	free(rows);
 }
 
-/* One histogram as lines of "<= bound  count  bar". */
-static int draw_hist(int y, const char *title, const __u64 *b)
+/*
+ * One histogram: its quantiles from the fine buckets, then one line of
+ * "<= bound  count  bar" per power of two (16 lines a power would not fit
+ * the pane).
+ */
+static int draw_hist(int y, const char *title, const struct rs_histogram *h)
 {
-	__u64 most = 0, count = 0;
+	__u64 b[RS_HIST_LOG2_BUCKETS], most = 0;
+	double count = rs_hist_total(h);
 
-	for (int i = 0; i < RS_HIST_BUCKETS; i++) {
-		count += b[i];
+	rs_hist_log2(h, b);
+	for (int i = 0; i < RS_HIST_LOG2_BUCKETS; i++)
 		if (b[i] > most)
 			most = b[i];
-	}
-	mvprintw(y++, 0, "%s (%llu since start)", title,
-		 (unsigned long long)count);
-	for (int i = 0; i < RS_HIST_BUCKETS && y < LINES - 1; i++) {
+	if (count)
+		mvprintw(y++, 0,
+			 "%s (%.0f since start, p50 %.3f ms, p99 %.3f ms)",
+			 title, count, rs_hist_quantile(h, 0.5) / 1e6,
+			 rs_hist_quantile(h, 0.99) / 1e6);
+	else
+		mvprintw(y++, 0, "%s (0 since start)", title);
+	for (int i = 0; i < RS_HIST_LOG2_BUCKETS && y < LINES - 1; i++) {
 		int bar;
 
 		if (!b[i])
 			continue;
-		bar = (int)(30.0 * b[i] / most) + 1;
+		bar = (int)(30.0 * (double)b[i] / (double)most) + 1;
 		mvprintw(y++, 2, "<= %10.3f ms %10llu %.*s",
-			 rs_hist_bound_ns(i) / 1e6, (unsigned long long)b[i],
+			 (double)(1ULL << i) / 1e6, (unsigned long long)b[i],
 			 bar, "##############################");
 	}
 	return y;
@@ -400,6 +409,7 @@ static void draw_details(struct ui *u, int y)
 				 (unsigned long long)gens[i].file_pages);
 	}
 	for (int h = 0; h < RS_NR_HISTS && y < LINES - 2; h++) {
+		static const struct rs_histogram none;
 		const struct rs_hist_counts *hc;
 
 		if (!rs_hist_known(h, hooks)) {
@@ -412,8 +422,7 @@ static void draw_details(struct ui *u, int y)
 		/* a kind with no count yet draws as empty */
 		hc = rs_memcg_hist(mc, h);
 		y = draw_hist(y, rs_hist_infos[h].help,
-			      hc ? hc->total
-				 : (const __u64[RS_HIST_BUCKETS]){0});
+			      hc ? &hc->total : &none);
 	}
 }
 

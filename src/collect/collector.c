@@ -1019,7 +1019,7 @@ static int add_hist(void *ctx, const void *key, const void *value)
 	const struct rs_hist_value *hv = value;
 
 	return rs_model_hist_add(sc->model, hkey->cgroup_id, hkey->hist,
-				 hv->count)
+				 hkey->octave, hv->count)
 		       ? -ENOMEM
 		       : 0;
 }

@@ -44,7 +44,7 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 	rs_values_init(v, r->duration);
 	memcpy(v->field, m->total, sizeof(v->field));
 	for (int h = 0; h < RS_NR_HISTS; h++)
-		v->hist[h] = m->hist_known[h] ? m->hist[h] : NULL;
+		v->hist[h] = m->hist_known[h] ? &m->hist[h] : NULL;
 	v->gauge[RS_GAUGE_MEM] = m->mem_current_avg;
 	v->tiers = m->has_tiers ? &m->tiers : NULL;
 	v->event_max_ms[RS_HIST_PASS] =
@@ -200,12 +200,10 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		for (int h = 0; h < RS_NR_HISTS; h++) {
 			t->hist_known[h] &= m->hist_known[h];
 			/* a sum past what a __u64 holds is unknown, not
-			 * wrapped */
-			for (int b = 0; b < RS_HIST_BUCKETS; b++)
-				if (__builtin_add_overflow(t->hist[h][b],
-							   m->hist[h][b],
-							   &t->hist[h][b]))
-					t->hist_known[h] = false;
+			 * wrapped (and without memory, not known either) */
+			if (t->hist_known[h] &&
+			    rs_hist_merge(&t->hist[h], &m->hist[h]))
+				t->hist_known[h] = false;
 		}
 		t->passes += m->passes;
 		t->passes_over += m->passes_over;
@@ -250,6 +248,8 @@ void rs_rec_memcg_release(struct rs_rec_memcg *m)
 	free(m->points);
 	m->path = NULL;
 	m->points = NULL;
+	for (int h = 0; h < RS_NR_HISTS; h++)
+		rs_hist_free(&m->hist[h]);
 }
 
 double rs_fairness(const struct rs_recording *r, int *n)

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "catalogue.h"
 #include "fields.h"
-#include "model.h" /* rs_hist_quantile */
 
 /*
  * Rows in the report's order, by section.  Every field of RS_FIELDS has one
@@ -623,9 +622,9 @@ void rs_values_init(struct rs_values *v, double span)
 		v->reclaimed_by[r] = v->pass_ms_by[r] = NAN;
 }
 
-double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q)
+double rs_hist_quantile_ms(const struct rs_histogram *h, double q)
 {
-	double ns = rs_hist_quantile(buckets, q);
+	double ns = rs_hist_quantile(h, q);
 
 	return ns < 0 ? NAN : ns / 1e6;
 }
@@ -788,7 +787,7 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 		q = rs_hist_quantile_ms(v->hist[row->h], row->q);
 		if (isnan(q))
 			return NONE;
-		/* a bucket's bound may lie above every value in it */
+		/* a point inside a bucket may lie above every value in it */
 		return ok(max < q ? max : q);
 	}
 	case RS_ROW_EVENT_MAX:

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "rs_common.h"
 #include "recording.h"
+#include "hist.h"
 
 enum rs_better { RS_NEUTRAL, RS_LOWER, RS_HIGHER };
 
@@ -45,9 +46,9 @@ enum rs_gauge {
  * span of time: what rows are computed from.  NaN or NULL: unknown.
  */
 struct rs_values {
-	double span;			/* seconds the values cover */
-	double field[RS_NR_FIELDS];	/* in the field's unit; NaN: unknown */
-	const __u64 *hist[RS_NR_HISTS]; /* log2 buckets; NULL: unknown */
+	double span;		    /* seconds the values cover */
+	double field[RS_NR_FIELDS]; /* in the field's unit; NaN: unknown */
+	const struct rs_histogram *hist[RS_NR_HISTS]; /* NULL: unknown */
 	double gauge[RS_NR_GAUGES];
 	/*
 	 * One node's share of a memcg: values the memcg keeps as a whole
@@ -175,8 +176,8 @@ int rs_row_width(int i);
 /* A row can be shown live: it needs no event records nor outcomes. */
 bool rs_row_live(int i);
 
-/* Quantile q of a histogram as its bucket's upper bound in ms; NaN. */
-double rs_hist_quantile_ms(const __u64 buckets[RS_HIST_BUCKETS], double q);
+/* Quantile q of a histogram in ms (rs_hist_quantile); NaN when empty. */
+double rs_hist_quantile_ms(const struct rs_histogram *h, double q);
 /* Jain's index of n values (NaN when n < 1 or all are 0). */
 double rs_jain(const double *x, int n);
 

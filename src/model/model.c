@@ -93,8 +93,13 @@ const struct rs_stalls *rs_model_stalls_of(const struct rs_model *m)
 
 static void free_hists(struct rs_hists *hists)
 {
-	for (int h = 0; hists && h < RS_NR_HISTS; h++)
+	for (int h = 0; hists && h < RS_NR_HISTS; h++) {
+		if (!hists->kind[h])
+			continue;
+		rs_hist_free(&hists->kind[h]->total);
+		rs_hist_free(&hists->kind[h]->interval);
 		free(hists->kind[h]);
+	}
 	free(hists);
 }
 
@@ -137,8 +142,7 @@ void rs_model_begin(struct rs_model *m)
 
 		for (int h = 0; hs && h < RS_NR_HISTS; h++)
 			if (hs->kind[h])
-				memset(hs->kind[h]->interval, 0,
-				       sizeof(hs->kind[h]->interval));
+				rs_hist_zero(&hs->kind[h]->interval);
 	}
 	m->hists_dirty = false;
 }
@@ -246,7 +250,7 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 }
 
 /* A histogram the hooks know of that has no count yet. */
-static const __u64 no_counts[RS_HIST_BUCKETS];
+static const struct rs_histogram no_counts;
 
 void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 		     bool interval, int node, double span, struct rs_values *v)
@@ -286,9 +290,9 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 		const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
 
 		if (rs_hist_known(h, m->hooks))
-			v->hist[h] = !hc	? no_counts
-				     : interval ? hc->interval
-						: hc->total;
+			v->hist[h] = !hc	? &no_counts
+				     : interval ? &hc->interval
+						: &hc->total;
 	}
 	v->gauge[RS_GAUGE_MEM] =
 		interval ? mc->mem_current : mc->mem_current_avg;
@@ -512,65 +516,50 @@ static struct path_entry *entry_of(struct rs_model *m, __u64 id)
 }
 
 int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
-		      const __u64 cumulative[RS_HIST_BUCKETS])
+		      unsigned int octave, const __u64 cumulative[RS_HIST_SUBS])
 {
 	struct rs_hist_counts *hc;
 	struct path_entry *p;
+	__u64 *total, *interval = NULL;
 	bool any = false;
 
-	if ((unsigned)h >= RS_NR_HISTS)
+	if ((unsigned)h >= RS_NR_HISTS || octave >= RS_HIST_OCTAVES)
 		return 0; /* from a newer BPF side: not ours to show */
 	m->untouched = false;
-	for (int b = 0; b < RS_HIST_BUCKETS; b++)
+	for (unsigned int b = 0; b < RS_HIST_SUBS; b++)
 		any |= cumulative[b] != 0;
+	if (!any)
+		return 0; /* nothing yet: no histogram, no block */
 	p = entry_of(m, id);
 	if (!p)
 		return -1;
 	hc = p->hists ? p->hists->kind[h] : NULL;
 	if (!hc) {
-		if (!any)
-			return 0; /* nothing yet: no histogram */
 		if (!p->hists && !(p->hists = calloc(1, sizeof(*p->hists))))
 			return -1;
 		hc = p->hists->kind[h] = calloc(1, sizeof(*hc));
 		if (!hc)
 			return -1;
 	}
-	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+	total = rs_hist_block_get(&hc->total, octave);
+	if (!total)
+		return -1;
+	for (unsigned int b = 0; b < RS_HIST_SUBS; b++) {
 		/* counts only grow; a smaller one is a new owner of the key */
-		hc->interval[b] = cumulative[b] >= hc->total[b]
-					  ? cumulative[b] - hc->total[b]
-					  : cumulative[b];
-		hc->total[b] = cumulative[b];
-		m->hists_dirty |= hc->interval[b] != 0;
+		__u64 delta = cumulative[b] >= total[b]
+				      ? cumulative[b] - total[b]
+				      : cumulative[b];
+
+		total[b] = cumulative[b];
+		if (!delta)
+			continue;
+		if (!interval &&
+		    !(interval = rs_hist_block_get(&hc->interval, octave)))
+			return -1;
+		interval[b] = delta;
+		m->hists_dirty = true;
 	}
 	return 0;
-}
-
-double rs_hist_bound_ns(__u32 bucket)
-{
-	return (double)(1ULL << bucket);
-}
-
-double rs_hist_quantile(const __u64 buckets[RS_HIST_BUCKETS], double q)
-{
-	/* counted in doubles: buckets summed in a __u64 can wrap (each
-	 * bucket may hold up to 2^64 - 1), and a wrapped count gives a
-	 * wrong quantile rather than none */
-	double count = 0, seen = 0, rank;
-
-	for (int b = 0; b < RS_HIST_BUCKETS; b++)
-		count += (double)buckets[b];
-	if (!count)
-		return -1;
-	/* the smallest bucket with at least ceil(q * count) values below */
-	rank = q * count;
-	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
-		seen += (double)buckets[b];
-		if (seen >= rank && seen)
-			return rs_hist_bound_ns(b);
-	}
-	return rs_hist_bound_ns(RS_HIST_BUCKETS - 1);
 }
 
 size_t rs_model_expired(const struct rs_model *m, double age, __u64 *ids,

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "rs_common.h"
 #include "catalogue.h"
+#include "hist.h"
 #include "stalls.h"
 #include "util.h" /* RS_ESCAPED_SIZE */
 
@@ -25,8 +26,7 @@ struct rs_cell {
 
 /* One latency histogram of a memcg: since the start, and the last interval. */
 struct rs_hist_counts {
-	__u64 total[RS_HIST_BUCKETS];
-	__u64 interval[RS_HIST_BUCKETS];
+	struct rs_histogram total, interval;
 };
 
 /*
@@ -112,15 +112,11 @@ void rs_model_begin(struct rs_model *m);
 int rs_model_add(struct rs_model *m, const struct rs_agg_key *key,
 		 const __u64 cumulative[RS_NR_FIELDS]);
 void rs_model_end(struct rs_model *m, double t);
-/* During a snapshot: one histogram's cumulative bucket counts. */
+/* During a snapshot: one octave of a histogram, its cumulative counts
+ * (the kernel's entry for the memcg, kind and octave). */
 int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
-		      const __u64 cumulative[RS_HIST_BUCKETS]);
-
-/* Upper bound (ns) of the bucket holding quantile q (0 < q <= 1) of a
- * histogram; -1 when it is empty. */
-double rs_hist_quantile(const __u64 buckets[RS_HIST_BUCKETS], double q);
-/* The upper bound of bucket b, in ns: a Prometheus `le`. */
-double rs_hist_bound_ns(__u32 bucket);
+		      unsigned int octave,
+		      const __u64 cumulative[RS_HIST_SUBS]);
 
 /*
  * Memcgs gone from cgroupfs for at least `age` seconds (model time): their

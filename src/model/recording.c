@@ -416,22 +416,28 @@ static int event(struct reader *rd, json_t *o)
 	return 0;
 }
 
-/* "histograms": {"pass": [[le_ns, count], ...] or null, ...} */
-/* [[bound_ns, count], ...] into log2 buckets; what names it for errors */
+/*
+ * "histograms": {"pass": [[le_ns, count], ...] or null, ...}: each pair a
+ * bucket's upper bound and its count.  The bounds are the log-linear
+ * buckets' (rs_common.h) from schema 3 on, powers of two before, and
+ * always powers of two where log2 says so (a workload's own latencies);
+ * what names the histogram in errors.
+ */
 static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
-		      __u64 bucket[RS_HIST_BUCKETS])
+		      bool log2, struct rs_histogram *out)
 {
 	json_t *pair;
 	size_t i;
-	double sum = 0;
 
 	if (!json_is_array(arr))
 		return fail(rd, "histogram \"%s\" is not an array", what);
+	out->log2 = log2;
 	json_array_foreach (arr, i, pair) {
 		json_t *le = json_array_get(pair, 0),
 		       *n = json_array_get(pair, 1);
 		json_int_t bound;
-		int b = 0;
+		__u32 b;
+		int err;
 
 		if (!json_is_integer(le) || !json_is_integer(n) ||
 		    json_array_size(pair) != 2 || json_integer_value(n) < 0)
@@ -440,33 +446,40 @@ static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
 				    "[bound_ns, count]",
 				    what);
 		bound = json_integer_value(le);
-		while (b < RS_HIST_BUCKETS - 1 &&
-		       (json_int_t)(1LL << b) < bound)
-			b++;
-		if (bound <= 0 || (json_int_t)(1LL << b) != bound)
+		b = rs_hist_bucket(bound > 0 ? (__u64)bound : 0);
+		if (log2 && (bound <= 0 || (bound & (bound - 1)) ||
+			     (__u64)bound > RS_HIST_MAX_NS))
 			return fail(rd,
 				    "histogram \"%s\": bound %lld is not a "
 				    "power of two up to 2^%d ns",
 				    what, (long long)bound,
-				    RS_HIST_BUCKETS - 1);
+				    RS_HIST_LOG2_BUCKETS - 1);
+		if (bound <= 0 || rs_hist_bucket_hi(b) != (__u64)bound)
+			return fail(rd,
+				    "histogram \"%s\": bound %lld is not a "
+				    "bucket's upper bound (up to 2^%d ns, %u "
+				    "buckets per power of two)",
+				    what, (long long)bound,
+				    RS_HIST_LOG2_BUCKETS - 1, RS_HIST_SUBS);
 		/* a bucket never holds more than a counter can */
-		if ((double)json_integer_value(n) > MAX_COUNT ||
-		    bucket[b] + (__u64)json_integer_value(n) > (__u64)MAX_COUNT)
+		err = (double)json_integer_value(n) > MAX_COUNT
+			      ? 1
+			      : rs_hist_add(out, b,
+					    (__u64)json_integer_value(n));
+		if (err < 0)
+			return fail(rd, "out of memory");
+		if (err || (double)rs_hist_count(out, b) > MAX_COUNT)
 			return fail(rd, "histogram \"%s\": count over %g", what,
 				    MAX_COUNT);
-		bucket[b] += (__u64)json_integer_value(n);
 	}
 	/* nor all its buckets together: one counter's events, split by
 	 * latency (summed in a __u64 they would wrap, and a quantile of
 	 * the wrapped count would be printed as if right) */
-	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
-		sum += (double)bucket[b];
-		if (sum > MAX_COUNT)
-			return fail(rd,
-				    "histogram \"%s\": counts add up to over "
-				    "%g",
-				    what, MAX_COUNT);
-	}
+	if (rs_hist_total(out) > MAX_COUNT)
+		return fail(rd,
+			    "histogram \"%s\": counts add up to over "
+			    "%g",
+			    what, MAX_COUNT);
 	return 0;
 }
 
@@ -484,7 +497,8 @@ static int histograms(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 		if (!arr || json_is_null(arr))
 			continue;
 		m->hist_known[h] = true;
-		if (hist_pairs(rd, arr, rs_hist_infos[h].key, m->hist[h]))
+		if (hist_pairs(rd, arr, rs_hist_infos[h].key, rd->r->schema < 3,
+			       &m->hist[h]))
 			return -1;
 	}
 	return 0;
@@ -601,10 +615,14 @@ static int outcome(struct reader *rd, json_t *o)
 		e->v[RS_OUT_OOM_KILLED] = json_is_true(oom);
 	}
 	if (hist && !json_is_null(hist)) {
-		memset(e->lat_hist, 0, sizeof(e->lat_hist));
-		e->lat_hist_known = true;
-		if (hist_pairs(rd, hist, "lat_hist", e->lat_hist))
+		struct rs_histogram lat = {0};
+		int err = hist_pairs(rd, hist, "lat_hist", true, &lat);
+
+		rs_hist_log2(&lat, e->lat_hist);
+		rs_hist_free(&lat);
+		if (err)
 			return -1;
+		e->lat_hist_known = true;
 	}
 	return 0;
 }
@@ -1039,6 +1057,8 @@ void rs_recording_free(struct rs_recording *r)
 	for (size_t i = 0; i < r->nr_memcgs; i++) {
 		free(r->memcgs[i].path);
 		free(r->memcgs[i].points);
+		for (int h = 0; h < RS_NR_HISTS; h++)
+			rs_hist_free(&r->memcgs[i].hist[h]);
 	}
 	free(r->memcgs);
 	for (size_t i = 0; i < r->nr_outcomes; i++) {

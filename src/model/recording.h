@@ -15,12 +15,13 @@
 #include <stdio.h>
 #include "rs_common.h"
 #include "tiers.h"
+#include "hist.h"
 
 /*
  * The recording format's version (docs/recording-format.md): what `record`
  * writes and the newest this reader reads.  2 added the outcome record.
  */
-#define RS_SCHEMA 2
+#define RS_SCHEMA 3
 
 /*
  * Keys of `event` records that report and diff read back; event_line.c
@@ -81,8 +82,8 @@ struct rs_rec_memcg {
 	char *path;
 	bool gone, in_summary;
 	bool is_total; /* rs_recording_total's: the whole recording */
-	double total[RS_NR_FIELDS]; /* summary; NaN where null */
-	__u64 hist[RS_NR_HISTS][RS_HIST_BUCKETS];
+	double total[RS_NR_FIELDS];	       /* summary; NaN where null */
+	struct rs_histogram hist[RS_NR_HISTS]; /* log2 before schema 3 */
 	bool hist_known[RS_NR_HISTS];
 	double mem_current_avg; /* bytes; NaN */
 	struct rs_tiers tiers;	/* at the end of the run, if has_tiers */
@@ -136,7 +137,8 @@ struct rs_outcome {
 	long worker; /* -1: the workload as a whole */
 	char *memcg; /* the memcg it ran in; NULL if not said */
 	double v[RS_NR_OUTCOME_KEYS];
-	__u64 lat_hist[RS_HIST_BUCKETS]; /* log2 ns buckets, like ours */
+	/* log2 ns buckets: bucket b holds (2^(b-1), 2^b] */
+	__u64 lat_hist[RS_HIST_LOG2_BUCKETS];
 	bool lat_hist_known;
 	bool has_workers; /* the whole, when its workload has worker entries */
 };

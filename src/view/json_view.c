@@ -323,15 +323,18 @@ json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 		}
 		arr = json_array();
 		hc = rs_memcg_hist(mc, h);
-		for (int b = 0; hc && b < RS_HIST_BUCKETS; b++) {
-			__u64 n = interval ? hc->interval[b] : hc->total[b];
+		const struct rs_histogram *hist = !hc	     ? NULL
+						  : interval ? &hc->interval
+							     : &hc->total;
 
-			if (n)
-				json_array_append_new(
-					arr, json_pack("[II]",
-						       (json_int_t)(1ULL << b),
-						       (json_int_t)n));
-		}
+		for (unsigned int b = hist ? rs_hist_next(hist, 0)
+					   : RS_HIST_BUCKETS;
+		     b < RS_HIST_BUCKETS; b = rs_hist_next(hist, b + 1))
+			json_array_append_new(
+				arr,
+				json_pack("[II]",
+					  (json_int_t)rs_hist_bucket_hi(b),
+					  (json_int_t)rs_hist_count(hist, b)));
 		json_object_set_new(o, rs_hist_infos[h].key, arr);
 	}
 	return o;

@@ -229,20 +229,26 @@ static void histograms(FILE *out, const struct rs_model *m)
 		for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 			const struct rs_memcg *mc = rs_model_memcg(m, i);
 			const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);
-			__u64 cum = 0;
+			__u64 log2[RS_HIST_LOG2_BUCKETS], cum = 0;
 
-			if (!hc)
+			if (!hc || rs_hist_empty(&hc->total))
 				continue;
-			for (int b = 0; b < RS_HIST_BUCKETS; b++)
-				cum += hc->total[b];
-			if (!cum)
-				continue;
-			cum = 0;
-			for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+			/*
+			 * The powers of two only: 28 series per memcg and
+			 * kind, where the kernel's 16 buckets per power of
+			 * two would be 448 (a scrape's size grows with
+			 * memcgs); the quantiles that need the finer
+			 * buckets come from record, report and the JSON API.
+			 */
+			rs_hist_log2(&hc->total, log2);
+			for (int b = 0; b < RS_HIST_LOG2_BUCKETS; b++) {
 				__u64 ns = 1ULL << b;
 				char le[40];
 
-				cum += hc->total[b];
+				/* a sum past 2^64 stays at the most a
+				 * counter holds: never smaller than before */
+				if (__builtin_add_overflow(cum, log2[b], &cum))
+					cum = ~0ULL;
 				if (b < FIRST_BUCKET)
 					continue;
 				/* 2^b ns exactly: a bound no value exceeds */

@@ -178,13 +178,13 @@ static void lat_buckets_text(FILE *out, const struct rs_outcome *e)
 {
 	__u64 total = 0, seen = 0;
 
-	for (int b = 0; b < RS_HIST_BUCKETS; b++)
+	for (int b = 0; b < RS_HIST_LOG2_BUCKETS; b++)
 		total += e->lat_hist[b];
 	if (!total)
 		return;
 	fprintf(out, "    %-21s %10s %8s %8s\n", "latency bucket", "count",
 		"pct", "cumul");
-	for (int b = 0; b < RS_HIST_BUCKETS; b++) {
+	for (int b = 0; b < RS_HIST_LOG2_BUCKETS; b++) {
 		char range[48];
 
 		if (!e->lat_hist[b])
@@ -953,18 +953,22 @@ static void hist_chart(FILE *out, int h, const struct rs_rec_memcg *t)
 {
 	double v[RS_HIST_BUCKETS];
 	char labels[RS_HIST_BUCKETS][16], id[32], title[160];
-	int lo = RS_HIST_BUCKETS, hi = -1, n = 0;
+	unsigned int lo = rs_hist_next(&t->hist[h], 0), hi = lo;
+	int n = 0;
 
-	for (int b = 0; b < RS_HIST_BUCKETS; b++)
-		if (t->hist[h][b]) {
-			lo = b < lo ? b : lo;
-			hi = b;
-		}
-	for (int b = lo; b <= hi; b++) {
-		double ms = rs_hist_bound_ns(b) / 1e6;
+	for (unsigned int b = lo; b < RS_HIST_BUCKETS;
+	     b = rs_hist_next(&t->hist[h], b + 1))
+		hi = b;
+	/* every bucket from the first with a count to the last, so that
+	 * the x axis stays log-linear; each a bar */
+	for (unsigned int b = lo; b <= hi && b < RS_HIST_BUCKETS; b++) {
+		__u64 bound = rs_hist_bucket_hi(b);
+		double ms = (double)bound / 1e6;
 
-		v[n] = (double)t->hist[h][b];
-		snprintf(labels[n++], 16, ms < 1 ? "%.3g" : "%.0f", ms);
+		if (t->hist[h].log2 && (bound & (bound - 1)))
+			continue; /* one bar per power of two */
+		v[n] = (double)rs_hist_count(&t->hist[h], b);
+		snprintf(labels[n++], 16, ms < 1 ? "%.3g" : "%.4g", ms);
 	}
 	snprintf(id, sizeof(id), "hist-%s", rs_hist_infos[h].key);
 	snprintf(title, sizeof(title), "%s latency (all memcgs)",

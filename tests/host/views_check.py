@@ -88,7 +88,7 @@ def api_checks(work, path, rec, samples):
     except ValueError as e:
         check(False, f"/api/v1/snapshot is JSON ({e})")
         return
-    check(api["header"]["type"] == "header" and api["header"]["schema"] == 2,
+    check(api["header"]["type"] == "header" and api["header"]["schema"] == 3,
           "API: a schema-1 header, as a recording's")
     check(api["snapshot"]["type"] == "snapshot", "API: the last snapshot")
     summ = api["summary"]

@@ -18,6 +18,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import Judge, load_ndjson  # noqa: E402
+from loghist import quantile_ns  # noqa: E402
 import trace_check  # noqa: E402
 
 judge = Judge()
@@ -53,15 +54,9 @@ def close(a, b):
 
 
 def quantile_ms(pairs, q):
-    """The bucket bound holding quantile q: the smallest bound with at least
-    q * count values at or below it."""
-    count = sum(n for _, n in pairs)
-    seen = 0
-    for bound, n in sorted(pairs):
-        seen += n
-        if seen >= q * count:
-            return bound / 1e6
-    return None
+    """The histogram's quantile as report computes it (tests/lib/loghist)."""
+    ns = quantile_ns(pairs, q)
+    return None if ns is None else ns / 1e6
 
 
 def wbstorm(budget_ms):

@@ -47,7 +47,10 @@ static struct rs_model *full_model(void)
 		.cgroup_id = ID, .node = 0, .reclaimer = RS_RECLAIMER_DIRECT};
 	struct rs_agg_key k1 = {
 		.cgroup_id = ID, .node = 1, .reclaimer = RS_RECLAIMER_KSWAPD};
-	__u64 v[RS_NR_FIELDS], hist[RS_HIST_BUCKETS] = {0};
+	/* counts at 2^20 ns and 2^24 ns: the last bucket of two octaves */
+	__u32 b20 = rs_hist_bucket(1 << 20), b24 = rs_hist_bucket(1 << 24);
+	__u64 v[RS_NR_FIELDS], at20[RS_HIST_SUBS] = {0},
+			       at24[RS_HIST_SUBS] = {0};
 
 	for (int step = 1; step <= 2; step++) {
 		for (int f = 0; f < RS_NR_FIELDS; f++)
@@ -60,8 +63,8 @@ static struct rs_model *full_model(void)
 		v[RS_F_DIRECT_OVER_BUDGET] = v[RS_F_DIRECT_RECLAIMS] / 4;
 		v[RS_F_MEMCG_OVER_BUDGET] = v[RS_F_MEMCG_RECLAIMS] / 4;
 		v[RS_F_THROTTLES_OVER_BUDGET] = v[RS_F_THROTTLES] / 4;
-		hist[20] = 4 * step;
-		hist[24] = step;
+		at20[b20 % RS_HIST_SUBS] = 4 * step;
+		at24[b24 % RS_HIST_SUBS] = step;
 		if (step == 1)
 			for (int f = 0; f < RS_NR_FIELDS; f++)
 				if (rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS))
@@ -70,7 +73,13 @@ static struct rs_model *full_model(void)
 		assert_int_equal(rs_model_add(m, &k0, v), 0);
 		assert_int_equal(rs_model_add(m, &k1, v), 0);
 		for (int h = 0; h < RS_NR_HISTS; h++)
-			assert_int_equal(rs_model_hist_add(m, ID, h, hist), 0);
+			assert_int_equal(
+				rs_model_hist_add(m, ID, h, b20 / RS_HIST_SUBS,
+						  at20) ||
+					rs_model_hist_add(m, ID, h,
+							  b24 / RS_HIST_SUBS,
+							  at24),
+				0);
 		rs_model_end(m, 2.0 * step);
 		for (int f = 0; f < RS_NR_FIELDS; f++)
 			if (rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS))

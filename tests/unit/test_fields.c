@@ -205,7 +205,8 @@ static void header_and_events(void **state)
 	strcpy(info.hooks[RS_HOOK_SHRINK_LRUVEC].why, "EPERM");
 	info.hooks[RS_HOOK_KSWAPD].state = RS_HOOK_MISSING;
 	h = roundtrip(rs_json_header(&info));
-	assert_int_equal(json_integer_value(json_object_get(h, "schema")), 2);
+	assert_int_equal(json_integer_value(json_object_get(h, "schema")),
+			 RS_SCHEMA);
 	assert_true(json_is_true(json_object_get(h, "mglru")));
 	assert_string_equal(
 		json_string_value(json_object_get(json_object_get(h, "hooks"),

@@ -437,54 +437,127 @@ static void sums_of_one_and_many_cells(void **state)
 	rs_model_free(m);
 }
 
-/* Bucket b holds 2^(b-1) < v <= 2^b: its bound is a valid `le`. */
+/*
+ * Bucket b holds (hi(b - 1), hi(b)]: 16 per power of two, each at most
+ * 1/16 of its lower bound wide, every power of two a bound (a valid `le`).
+ */
 static void hist_buckets_are_le_bounds(void **state)
 {
+	__u32 last = 0;
+
 	(void)state;
 	assert_int_equal(rs_hist_bucket(0), 0);
 	assert_int_equal(rs_hist_bucket(1), 0);
 	assert_int_equal(rs_hist_bucket(2), 1);
-	assert_int_equal(rs_hist_bucket(3), 2);
-	assert_int_equal(rs_hist_bucket(4), 2);
-	assert_int_equal(rs_hist_bucket(5), 3);
-	assert_int_equal(rs_hist_bucket(1ULL << 20), 20);
-	assert_int_equal(rs_hist_bucket((1ULL << 20) + 1), 21);
-	/* 8.3 ms, a 120 Hz frame: in the 2^23 ns (8.39 ms) bucket */
-	assert_int_equal(rs_hist_bucket(8300000), 23);
+	assert_int_equal(rs_hist_bucket(16), 15);
+	assert_int_equal(rs_hist_bucket(17), 16);
+	assert_int_equal(rs_hist_bucket(32), 31);
+	assert_int_equal(rs_hist_bucket(33), 32);
+	assert_int_equal(rs_hist_bucket(34), 32);
+	assert_int_equal(rs_hist_bucket(35), 33);
+	assert_int_equal(rs_hist_bucket_hi(16), 17);
+	assert_int_equal(rs_hist_bucket_hi(32), 34);
+	/* 8.3 ms, a 120 Hz frame: in (8.126464, 8.388608] ms */
+	assert_int_equal(rs_hist_bucket_hi(rs_hist_bucket(8300000)), 8388608);
+	assert_int_equal(rs_hist_bucket_hi(rs_hist_bucket(8300000) - 1),
+			 8126464);
+	assert_int_equal(rs_hist_bucket(8388609), rs_hist_bucket(8300000) + 1);
 	assert_int_equal(rs_hist_bucket(~0ULL), RS_HIST_BUCKETS - 1);
-	for (__u64 v = 1; v < (1ULL << 36); v = v * 3 + 1) {
+	assert_int_equal(rs_hist_bucket_hi(RS_HIST_BUCKETS - 1),
+			 RS_HIST_MAX_NS);
+	for (int k = 0; k < RS_HIST_LOG2_BUCKETS; k++)
+		assert_int_equal(rs_hist_bucket_hi(rs_hist_bucket(1ULL << k)),
+				 1ULL << k);
+	for (__u32 b = 1; b < RS_HIST_BUCKETS; b++) {
+		__u64 lo = rs_hist_bucket_hi(b - 1), hi = rs_hist_bucket_hi(b);
+
+		assert_true(hi > lo);
+		assert_int_equal(rs_hist_bucket(lo + 1), b);
+		assert_int_equal(rs_hist_bucket(hi), b);
+		assert_true(lo < 16 || (hi - lo) * 16 <= lo);
+	}
+	for (__u64 v = 1; v < (1ULL << 37); v = v * 3 / 2 + 1) {
 		__u32 b = rs_hist_bucket(v);
 
-		assert_true((double)v <= rs_hist_bound_ns(b));
+		assert_true(v <= rs_hist_bucket_hi(b));
 		if (b)
-			assert_true((double)v > rs_hist_bound_ns(b - 1));
+			assert_true(v > rs_hist_bucket_hi(b - 1));
+		assert_true(b >= last);
+		last = b;
 	}
 }
 
 static void hist_quantiles(void **state)
 {
-	__u64 h[RS_HIST_BUCKETS] = {0};
+	struct rs_histogram h = {0};
+	__u32 kib = rs_hist_bucket(1024), mib = rs_hist_bucket(1 << 20),
+	      gib = rs_hist_bucket(1 << 30);
+	double lo = (double)rs_hist_bucket_hi(mib - 1), hi = 1 << 20;
 
 	(void)state;
-	assert_true(rs_hist_quantile(h, 0.5) < 0); /* empty */
-	h[10] = 90;				   /* 90 values <= 1024 ns */
-	h[20] = 9;				   /* 9 values <= 1 Mi ns */
-	h[30] = 1;				   /* 1 value <= 1 Gi ns */
-	assert_true(rs_hist_quantile(h, 0.5) == 1024);
-	assert_true(rs_hist_quantile(h, 0.90) == 1024);
-	assert_true(rs_hist_quantile(h, 0.91) == 1 << 20);
-	assert_true(rs_hist_quantile(h, 0.99) == 1 << 20);
-	assert_true(rs_hist_quantile(h, 1.0) == 1 << 30);
+	assert_true(rs_hist_quantile(&h, 0.5) < 0); /* empty */
+	/* added out of order: the octaves' blocks stay sorted */
+	assert_int_equal(rs_hist_add(&h, gib, 1), 0);  /* 1 value <= 1 Gi ns */
+	assert_int_equal(rs_hist_add(&h, kib, 90), 0); /* 90 <= 1024 ns */
+	assert_int_equal(rs_hist_add(&h, mib, 9), 0);  /* 9 <= 1 Mi ns */
+	assert_int_equal(rs_hist_next(&h, 0), kib);
+	assert_int_equal(rs_hist_next(&h, kib + 1), mib);
+	assert_int_equal(rs_hist_next(&h, mib + 1), gib);
+	assert_int_equal(rs_hist_next(&h, gib + 1), RS_HIST_BUCKETS);
+	assert_true(rs_hist_total(&h) == 100);
+	/* inside a bucket, linear: rank 50 of 90 in (992, 1024] */
+	assert_float_equal(rs_hist_quantile(&h, 0.5), 992 + 32 * 50.0 / 90,
+			   1e-9);
+	assert_true(rs_hist_quantile(&h, 0.90) == 1024);
+	assert_float_equal(rs_hist_quantile(&h, 0.91), lo + (hi - lo) / 9,
+			   1e-6);
+	assert_true(rs_hist_quantile(&h, 0.99) == 1 << 20);
+	assert_true(rs_hist_quantile(&h, 1.0) == 1 << 30);
+	/* counted in log2 buckets: the power of two, as before */
+	h.log2 = true;
+	assert_true(rs_hist_quantile(&h, 0.5) == 1024);
+	assert_true(rs_hist_quantile(&h, 0.91) == 1 << 20);
+	rs_hist_free(&h);
 }
 
-/* A histogram of one nonzero bucket, as the BPF side's value holds it. */
+/* Folding into powers of two, merging, and a count past 2^64. */
+static void hist_fold_and_merge(void **state)
+{
+	struct rs_histogram a = {0}, b = {0};
+	__u64 log2[RS_HIST_LOG2_BUCKETS];
+
+	(void)state;
+	assert_int_equal(rs_hist_add(&a, rs_hist_bucket(8300000), 3), 0);
+	assert_int_equal(rs_hist_add(&a, rs_hist_bucket(8388608), 1), 0);
+	assert_int_equal(rs_hist_add(&a, rs_hist_bucket(8388609), 2), 0);
+	assert_int_equal(rs_hist_add(&a, 0, 4), 0);
+	rs_hist_log2(&a, log2);
+	assert_int_equal(log2[0], 4);
+	assert_int_equal(log2[23], 4); /* (2^22, 2^23] */
+	assert_int_equal(log2[24], 2);
+	assert_int_equal(rs_hist_add(&b, rs_hist_bucket(8300000), ~0ULL - 3),
+			 0);
+	assert_int_equal(rs_hist_merge(&b, &a), 1); /* past 2^64 - 1 */
+	rs_hist_zero(&b);
+	assert_true(rs_hist_empty(&b));
+	assert_int_equal(rs_hist_merge(&b, &a), 0);
+	assert_int_equal(rs_hist_count(&b, rs_hist_bucket(8388609)), 2);
+	b.log2 = false;
+	a.log2 = true;
+	assert_int_equal(rs_hist_merge(&b, &a), 0);
+	assert_true(b.log2); /* a log2 side makes the sum log2 */
+	rs_hist_free(&a);
+	rs_hist_free(&b);
+}
+
+/* A histogram of one nonzero bucket, as the BPF side's entry holds it. */
 static int hist_add(struct rs_model *m, __u64 id, enum rs_hist h, int bucket,
 		    __u64 count)
 {
-	__u64 counts[RS_HIST_BUCKETS] = {0};
+	__u64 counts[RS_HIST_SUBS] = {0};
 
-	counts[bucket] = count;
-	return rs_model_hist_add(m, id, h, counts);
+	counts[bucket % RS_HIST_SUBS] = count;
+	return rs_model_hist_add(m, id, h, bucket / RS_HIST_SUBS, counts);
 }
 
 /* A snapshot of memcg 7 whose memcg-reclaim bucket 12 holds count. */
@@ -503,35 +576,40 @@ static void hist_intervals(void **state)
 	struct rs_model *m = rs_model_new(all_hooks);
 	const struct rs_hist_counts *hc;
 	const struct rs_memcg *mc;
-	__u64 none[RS_HIST_BUCKETS] = {0};
+	__u64 none[RS_HIST_SUBS] = {0};
 
 	(void)state;
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 1, 1);
 	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 5), 0);
 	/* an all-zero histogram takes no memory */
-	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_PASS, none), 0);
+	assert_int_equal(rs_model_hist_add(m, 7, RS_HIST_PASS, 3, none), 0);
 	rs_model_end(m, 1);
 	mc = rs_model_find(m, 7);
 	assert_non_null(mc->hists);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->total[12], 5);
-	assert_int_equal(mc->hists->kind[RS_HIST_MEMCG]->interval[12], 5);
+	assert_int_equal(
+		rs_hist_count(&mc->hists->kind[RS_HIST_MEMCG]->total, 12), 5);
+	assert_int_equal(
+		rs_hist_count(&mc->hists->kind[RS_HIST_MEMCG]->interval, 12),
+		5);
 	/* only the kinds with counts take memory */
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		if (h != RS_HIST_MEMCG)
 			assert_null(rs_memcg_hist(mc, h));
 	hc = hist_round(m, 2, 8);
-	assert_int_equal(hc->total[12], 8);
-	assert_int_equal(hc->interval[12], 3);
+	assert_int_equal(rs_hist_count(&hc->total, 12), 8);
+	assert_int_equal(rs_hist_count(&hc->interval, 12), 3);
 	/* a quiet interval: totals stay, the interval is empty */
 	hc = hist_round(m, 3, 8);
-	assert_int_equal(hc->interval[12], 0);
+	assert_int_equal(rs_hist_count(&hc->interval, 12), 0);
 	/* a smaller count: a new owner of the key, counted from 0 */
 	hc = hist_round(m, 4, 2);
-	assert_int_equal(hc->interval[12], 2);
-	assert_int_equal(hc->total[12], 2);
+	assert_int_equal(rs_hist_count(&hc->interval, 12), 2);
+	assert_int_equal(rs_hist_count(&hc->total, 12), 2);
 	/* out of range (a newer BPF side): ignored, not a crash */
 	assert_int_equal(hist_add(m, 7, RS_NR_HISTS, 0, 1), 0);
+	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, RS_HIST_BUCKETS, 1), 0);
+	assert_int_equal(rs_hist_count(&hc->total, 12), 2);
 	rs_model_free(m);
 }
 
@@ -571,8 +649,8 @@ static void snapshots_without_adds(void **state)
 		assert_int_equal(interval_of(mc, RS_F_SCANNED), 0);
 		assert_true(mc->last_active == 1);
 		hc = rs_memcg_hist(mc, RS_HIST_MEMCG);
-		assert_int_equal(hc->total[12], 5);
-		assert_int_equal(hc->interval[12], 0);
+		assert_int_equal(rs_hist_count(&hc->total, 12), 5);
+		assert_int_equal(rs_hist_count(&hc->interval, 12), 0);
 		assert_int_equal(total_of(rs_model_find(m, 9), RS_F_SCANNED),
 				 3);
 	}
@@ -587,18 +665,24 @@ static void snapshots_without_adds(void **state)
 	assert_int_equal(total_of(mc, RS_F_SCANNED), 18);
 	assert_int_equal(interval_of(mc, RS_F_SCANNED), 3);
 	assert_true(mc->last_active == 5);
-	assert_int_equal(rs_memcg_hist(mc, RS_HIST_MEMCG)->interval[12], 1);
+	assert_int_equal(
+		rs_hist_count(&rs_memcg_hist(mc, RS_HIST_MEMCG)->interval, 12),
+		1);
 	assert_int_equal(interval_of(rs_model_find(m, 9), RS_F_SCANNED), 0);
 	/* a histogram that moved alone is zeroed by the next empty one */
 	rs_model_begin(m);
 	assert_int_equal(hist_add(m, 7, RS_HIST_MEMCG, 12, 9), 0);
 	rs_model_end(m, 6);
 	mc = rs_model_find(m, 7);
-	assert_int_equal(rs_memcg_hist(mc, RS_HIST_MEMCG)->interval[12], 3);
+	assert_int_equal(
+		rs_hist_count(&rs_memcg_hist(mc, RS_HIST_MEMCG)->interval, 12),
+		3);
 	assert_int_equal(interval_of(mc, RS_F_SCANNED), 0);
 	empty_round(m, 7);
 	mc = rs_model_find(m, 7);
-	assert_int_equal(rs_memcg_hist(mc, RS_HIST_MEMCG)->interval[12], 0);
+	assert_int_equal(
+		rs_hist_count(&rs_memcg_hist(mc, RS_HIST_MEMCG)->interval, 12),
+		0);
 	assert_int_equal(total_of(mc, RS_F_SCANNED), 18);
 	rs_model_free(m);
 }
@@ -681,6 +765,7 @@ int main(void)
 		cmocka_unit_test(path_entries_in_one_walk),
 		cmocka_unit_test(hist_buckets_are_le_bounds),
 		cmocka_unit_test(hist_quantiles),
+		cmocka_unit_test(hist_fold_and_merge),
 		cmocka_unit_test(hist_intervals),
 		cmocka_unit_test(gone_memcgs_expire),
 		cmocka_unit_test(snapshots_without_adds),

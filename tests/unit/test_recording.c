@@ -46,7 +46,7 @@ static void refusals(void **state)
 	refused("", "t.ndjson", "empty");
 	refused("{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
 		":1:", "not the header");
-	refused("{\"type\":\"header\",\"schema\":3}\n", ":1:", "schema 3");
+	refused("{\"type\":\"header\",\"schema\":4}\n", ":1:", "schema 4");
 	refused(HEADER "not json\n{\"type\":\"summary\"}\n", ":2:", "not JSON");
 	refused(HEADER "{\"type\":\"snapshot\",\"t\":-1,\"memcgs\":[]}\n",
 		":2:", "out of range");
@@ -62,6 +62,15 @@ static void refusals(void **state)
 	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
 		       "\"histograms\":{\"pass\":[[1000,1]]}}]}\n",
 		":2:", "power of two");
+	/* from schema 3 on, the bounds of 16 buckets per power of two */
+	refused("{\"type\":\"header\",\"schema\":3}\n"
+		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		"\"histograms\":{\"pass\":[[1000,1]]}}]}\n",
+		":2:", "not a bucket's upper bound");
+	refused("{\"type\":\"header\",\"schema\":3}\n"
+		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
+		"\"histograms\":{\"pass\":[[274877906945,1]]}}]}\n",
+		":2:", "not a bucket's upper bound");
 	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":-4}]}\n",
 		":2:", "\"id\"");
 	refused(HEADER "{\"type\":\"event\",\"kind\":\"shrink\",\"id\":1,"
@@ -351,6 +360,51 @@ static void figures(void **state)
 }
 
 /*
+ * Schema 3's log-linear buckets give quantiles inside a bucket; the same
+ * counts in a schema 2 recording are log2 buckets, whose quantile is the
+ * power of two.
+ */
+static void loglinear_quantiles(void **state)
+{
+	static const char *const body =
+		"{\"type\":\"summary\",\"duration\":1,\"memcgs\":[{\"id\":1,"
+		"\"path\":\"/a\",\"histograms\":{\"pass\":[[8388608,100]],"
+		"\"memcg_reclaim\":[[8126464,50],[8388608,50]]}}]}\n";
+	struct rs_recording r;
+	const struct rs_rec_memcg *a;
+	char err[256], text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s",
+		 "{\"type\":\"header\",\"schema\":3}\n", body);
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	a = rs_recording_find(&r, "/a");
+	assert_non_null(a);
+	/* (8126464, 8388608] ns: rank 50 of 100 halfway in */
+	assert_float_equal(rs_rec_row_value(&r, a, metric("pass_p50")),
+			   8.257536, 1e-12);
+	assert_float_equal(rs_rec_row_value(&r, a, metric("pass_p99")),
+			   8.126464 + 0.262144 * 0.99, 1e-12);
+	/* rank 50 of 100 is the last of the first bucket: its bound */
+	assert_float_equal(rs_rec_row_value(&r, a, metric("memcg_p50")),
+			   8.126464, 1e-12);
+	rs_recording_free(&r);
+	snprintf(text, sizeof(text), "%s%s",
+		 "{\"type\":\"header\",\"schema\":2}\n", body);
+	/* 8126464 is no power of two: a schema 2 recording cannot have it */
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), -1);
+	snprintf(text, sizeof(text), "%s%s",
+		 "{\"type\":\"header\",\"schema\":2}\n",
+		 "{\"type\":\"summary\",\"duration\":1,\"memcgs\":[{\"id\":1,"
+		 "\"path\":\"/a\",\"histograms\":{\"pass\":"
+		 "[[8388608,100]]}}]}\n");
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	a = rs_recording_find(&r, "/a");
+	assert_true(rs_rec_row_value(&r, a, metric("pass_p50")) == 8.388608);
+	rs_recording_free(&r);
+}
+
+/*
  * The total of a memcg's own counters: on cgroup v2 a parent's memory.stat
  * and memory.events include its children's, so the total takes the
  * top-most listed memcgs only; on v1 each memcg's are its own.
@@ -495,12 +549,19 @@ static void outcomes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(refusals),   cmocka_unit_test(long_line),
-		cmocka_unit_test(diff_sides), cmocka_unit_test(many_memcgs),
-		cmocka_unit_test(tolerated),  cmocka_unit_test(jain),
-		cmocka_unit_test(figures),    cmocka_unit_test(nested_total),
-		cmocka_unit_test(outcomes),   cmocka_unit_test(cut_short_drops),
-		cmocka_unit_test(tiers),      cmocka_unit_test(oom_means),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(loglinear_quantiles),
+		cmocka_unit_test(long_line),
+		cmocka_unit_test(diff_sides),
+		cmocka_unit_test(many_memcgs),
+		cmocka_unit_test(tolerated),
+		cmocka_unit_test(jain),
+		cmocka_unit_test(figures),
+		cmocka_unit_test(nested_total),
+		cmocka_unit_test(outcomes),
+		cmocka_unit_test(cut_short_drops),
+		cmocka_unit_test(tiers),
+		cmocka_unit_test(oom_means),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import (Judge, hook_cost_checks, load_ndjson, parse_metrics,  # noqa: E402
                    read_kv, ring_accounting)
+import loghist  # noqa: E402
 import rs_tables  # noqa: E402
 from btf import kernel_btf  # noqa: E402
 
@@ -193,8 +194,8 @@ def common(res):
     if not check(len(rec) >= 2, "recording has a header and a summary"):
         return None, None, rec
     header, summary = rec[0], rec[-1]
-    check(header.get("type") == "header" and header.get("schema") == 2,
-          "first line is a schema-1 header")
+    check(header.get("type") == "header" and header.get("schema") == 3,
+          "first line is a schema-3 header")
     check(summary.get("type") == "summary", "last line is the summary")
     check(summary.get("drops") == 0, f"no record dropped ({summary.get('drops')})")
     check(summary.get("agg_full") == 0, "aggregation map never full")
@@ -205,6 +206,7 @@ def common(res):
         ring_accounting(judge, rec, "ring")
     stalls_exact(summary)
     budget_exact(header, summary, rec)
+    hist_exact(summary, rec)
     return header, summary, rec
 
 
@@ -245,6 +247,53 @@ def budget_exact(header, summary, rec):
           f"budget == the event records longer than it (wrong: {wrong[:3]})")
     print("  info  over the budget, of the records: " +
           ", ".join(f"{k} {over[k]} of {seen[k]}" for k in over))
+
+
+# each latency histogram, and the event records' kind, reclaimers and
+# length (with its scale to ns) it counts
+HIST_EVENTS = {"pass": ("shrink", None, "duration_ns", 1),
+               "direct_reclaim": ("reclaim", ("direct",), "duration_ns", 1),
+               "memcg_reclaim": ("reclaim", ("memcg", "proactive"), "duration_ns", 1),
+               "aging": ("aging", None, "duration_ns", 1),
+               "throttle": ("throttle", None, "delayed_us", 1000)}
+
+
+def hist_exact(summary, rec):
+    """Per memcg, each histogram holds exactly the event records' lengths
+    put into its log-linear buckets (when the recording has every event),
+    so its p50 and p99 lie in the bucket of the exact quantiles; the
+    histograms' buckets are each at most 1/16 of their bound wide."""
+    events = [e for e in rec if e.get("type") == "event"]
+    if not events:
+        return
+    check(summary.get("hist_full") == 0,
+          f"the histogram map never full ({summary.get('hist_full')})")
+    wrong, far, judged = [], [], 0
+    for m in summary["memcgs"]:
+        for key, (kind, reclaimers, length, scale) in HIST_EVENTS.items():
+            got = (m.get("histograms") or {}).get(key)
+            if got is None:
+                continue  # not attached on this kernel
+            lengths = [e[length] * scale for e in events
+                       if e["kind"] == kind and e["id"] == m["id"]
+                       and (reclaimers is None or e.get("reclaimer") in reclaimers)]
+            want = {}
+            for v in lengths:
+                hi = loghist.bucket_hi(loghist.bucket(v))
+                want[hi] = want.get(hi, 0) + 1
+            if {b: n for b, n in got} != want:
+                wrong.append((m["path"], key, len(lengths), sum(n for _, n in got)))
+                continue
+            for q in (0.5, 0.99) if lengths else ():
+                exact = loghist.exact_quantile_ns(lengths, q)
+                est = loghist.quantile_ns(got, q)
+                judged += 1
+                if abs(loghist.bucket(round(est)) - loghist.bucket(exact)) > 1:
+                    far.append((m["path"], key, q, exact, est))
+    check(not wrong, "per memcg, each histogram == its event records in "
+          f"16 buckets per power of two (wrong: {wrong[:3]})")
+    check(not far, f"p50 and p99 from the histograms within one bucket of "
+          f"the event records' exact ones ({judged} judged; off: {far[:3]})")
 
 
 # each kind of stall per task, and the memcg counters they add up to (a
@@ -660,7 +709,7 @@ def daemon_views(res, m):
     check(got == m["throttles"], f"throttle delay histogram counts {got:.0f} throttles")
     with open(os.path.join(res, "api.after.json")) as f:
         api = json.load(f)
-    check(api["header"]["schema"] == 2 and api["summary"]["type"] == "summary",
+    check(api["header"]["schema"] == 3 and api["summary"]["type"] == "summary",
           "the JSON API answers with a header and a summary")
     # the tiers: each non-zero counter a series, equal to the API's (both
     # read the same model; the tiers are state, quiet after the workload)
