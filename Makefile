@@ -75,6 +75,7 @@ MODEL_SRCS := $(wildcard src/model/*.c src/view/*.c) src/collect/lru_gen.c \
 APP_SRCS := $(MODEL_SRCS) $(filter-out src/collect/lru_gen.c,\
 	$(wildcard src/collect/*.c)) $(wildcard src/cmd/*.c)
 APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
+MODEL_OBJS := $(addprefix $(OUT)/,$(notdir $(MODEL_SRCS:.c=.o)))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue \
 	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
@@ -101,8 +102,8 @@ $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # The benchmark programs and their driver (tests/bench): never installed.
-$(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(MODEL_SRCS) $(SRC_HEADERS) $(wildcard include/*.h)
-	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) tests/bench/rs-bench.c $(MODEL_SRCS) $(LIBS) -o $@
+$(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h)
+	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) tests/bench/rs-bench.c $(OUT)/librsmodel.a $(LIBS) -o $@
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
@@ -119,8 +120,13 @@ $(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
 
 # --- tests -------------------------------------------------------------------
 
-$(OUT)/tests/%: tests/unit/%.c $(MODEL_SRCS) $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)/tests
-	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) $< $(MODEL_SRCS) -lcmocka -ljansson -lm -o $@
+# The unit tests link the model and the views as the program's own objects
+# (one library), not each a compilation of its own of every source.
+$(OUT)/librsmodel.a: $(MODEL_OBJS)
+	$(AR) rcs $@ $^
+
+$(OUT)/tests/%: tests/unit/%.c $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)/tests
+	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) $< $(OUT)/librsmodel.a -lcmocka -ljansson -lm -o $@
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

@@ -461,6 +461,7 @@ static __always_inline bool rs_run_copy(__u32 slot, int copy,
 	}
 
 /* The program "name" and its copies "name_2" ... "name_5". */
+_Static_assert(RS_COPIES == 5, "RS_PROGS writes out five copies");
 #define RS_PROGS(sec, name, slot, call, ...)                                   \
 	RS_PROG_COPY(sec, name, slot, 1, call, __VA_ARGS__)                    \
 	RS_PROG_COPY(sec, name##_2, slot, 2, call, __VA_ARGS__)                \

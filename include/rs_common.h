@@ -425,8 +425,9 @@ enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
 /*
  * Latency histograms, per memcg (not per node or reclaimer: one memcg's
  * distributions are what top's details and Prometheus show).  X(id, key,
- * needs, help): key names the JSON object and, with reclaimscope_ and
- * _seconds, the metric.  Values are in ns, in log-linear buckets: each
+ * needs, sum, help): key names the JSON object and, with reclaimscope_ and
+ * _seconds, the metric; RS_F_<sum> is the field that sums its values (the
+ * histogram's Prometheus _sum).  Values are in ns, in log-linear buckets: each
  * power of two is split into RS_HIST_SUBS equal buckets, so a bucket is
  * at most 1/16 (6.25%) of the values it holds wide and a latency budget
  * between two powers of two (8.3 ms) is judged within one.  A bucket
@@ -435,17 +436,19 @@ enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
  */
 #define RS_HISTS(X)                                                            \
 	X(DIRECT, "direct_reclaim", RS_HOOK_BIT(DIRECT_RECLAIM),               \
+	  DIRECT_RECLAIM_NS,                                                   \
 	  "global direct reclaim stalls of this memcg's tasks")                \
 	X(MEMCG, "memcg_reclaim", RS_HOOK_BIT(MEMCG_RECLAIM),                  \
+	  MEMCG_RECLAIM_NS,                                                    \
 	  "memcg reclaims targeting this memcg (limit or memory.reclaim)")     \
-	X(PASS, "pass", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),                     \
+	X(PASS, "pass", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC), PASS_NS,            \
 	  "MGLRU lruvec reclaim passes")                                       \
-	X(AGING, "aging", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),                     \
+	X(AGING, "aging", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), AGING_NS,           \
 	  "aging (try_to_inc_max_seq) calls")                                  \
-	X(THROTTLE, "throttle", RS_HOOK_BIT(THROTTLED),                        \
+	X(THROTTLE, "throttle", RS_HOOK_BIT(THROTTLED), THROTTLE_US,           \
 	  "reclaim throttle delays")
 
-#define RS_HIST_ENUM(id, key, needs, help) RS_HIST_##id,
+#define RS_HIST_ENUM(id, key, needs, sum, help) RS_HIST_##id,
 enum rs_hist { RS_HISTS(RS_HIST_ENUM) RS_NR_HISTS };
 #undef RS_HIST_ENUM
 

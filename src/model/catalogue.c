@@ -55,6 +55,22 @@
 #define LATENCY "latency"
 #define OUTCOME "outcome"
 
+/* Rows of top only (gauges a recording does not keep): after the others. */
+#define LIVE_ONLY_ROWS                                                         \
+	{.key = "psi_some_avg10",                                              \
+	 .unit = "%",                                                          \
+	 .better = RS_LOWER,                                                   \
+	 .help = "memory.pressure some avg10 (%)",                             \
+	 .kind = RS_ROW_GAUGE,                                                 \
+	 .g = RS_GAUGE_PSI,                                                    \
+	 .title = "psi10",                                                     \
+	 .width = 6},                                                          \
+	{                                                                      \
+		.key = "mem_max", .unit = "MiB", .help = "memory.max",         \
+		.kind = RS_ROW_GAUGE, .g = RS_GAUGE_MEM_MAX,                   \
+		.title = "maxMiB", .width = 7                                  \
+	}
+
 const struct rs_row rs_rows[] = {
 	/* reclaim */
 	FIELD(SCANNED, "scanned", RS_NEUTRAL, RECLAIM),
@@ -456,26 +472,12 @@ const struct rs_row rs_rows[] = {
 	    "the workload's processes OOM-killed"),
 	OUT("failed", "processes (exit != 0, not OOM)", RS_LOWER, EXIT_STATUS,
 	    FAILED, "the workload's processes that failed otherwise"),
-	/* live only: the last RS_LIVE_ONLY_ROWS */
-	{.key = "psi_some_avg10",
-	 .unit = "%",
-	 .better = RS_LOWER,
-	 .help = "memory.pressure some avg10 (%)",
-	 .kind = RS_ROW_GAUGE,
-	 .g = RS_GAUGE_PSI,
-	 .title = "psi10",
-	 .width = 6},
-	{.key = "mem_max",
-	 .unit = "MiB",
-	 .help = "memory.max",
-	 .kind = RS_ROW_GAUGE,
-	 .g = RS_GAUGE_MEM_MAX,
-	 .title = "maxMiB",
-	 .width = 7},
+	LIVE_ONLY_ROWS,
 };
 const int rs_nr_rows = sizeof(rs_rows) / sizeof(rs_rows[0]);
 const int rs_nr_report_rows =
-	sizeof(rs_rows) / sizeof(rs_rows[0]) - RS_LIVE_ONLY_ROWS;
+	sizeof(rs_rows) / sizeof(rs_rows[0]) -
+	sizeof((struct rs_row[]){LIVE_ONLY_ROWS}) / sizeof(struct rs_row);
 
 #undef FIELD
 #undef QUANT
@@ -483,6 +485,7 @@ const int rs_nr_report_rows =
 #undef EXIT
 #undef BY
 #undef OUT
+#undef LIVE_ONLY_ROWS
 
 int rs_row_by_key(const char *key)
 {
@@ -588,22 +591,6 @@ int rs_row_width(int i)
 	if (rs_rows[i].width)
 		return rs_rows[i].width;
 	return (int)strlen(rs_row_title(i, buf, sizeof(buf))) + 1;
-}
-
-double rs_tiers_refault_pct(const struct rs_tiers *t, int type, int tier)
-{
-	const __u64 *v;
-	double refaulted, total;
-
-	if (!t || type < 0 || type > 1 || tier < 0 ||
-	    (unsigned)tier >= t->nr_tiers)
-		return NAN;
-	v = t->v[type][tier];
-	refaulted =
-		(double)v[RS_TIER_AVG_REFAULTED] + (double)v[RS_TIER_REFAULTED];
-	total = (double)v[RS_TIER_AVG_TOTAL] + (double)v[RS_TIER_EVICTED] +
-		(double)v[RS_TIER_PROTECTED];
-	return total > 0 ? 100.0 * refaulted / total : NAN;
 }
 
 void rs_values_init(struct rs_values *v, double span)

@@ -130,9 +130,8 @@ struct rs_row {
 /*
  * The rows, those of the report first: rows [0, rs_nr_report_rows) have a
  * section and are in report, report --json, --html and diff; the rest
- * (RS_LIVE_ONLY_ROWS, gauges a recording does not keep) only in top.
+ * (gauges a recording does not keep) only in top.
  */
-#define RS_LIVE_ONLY_ROWS 2
 extern const struct rs_row rs_rows[];
 extern const int rs_nr_rows, rs_nr_report_rows;
 int rs_row_by_key(const char *key); /* -1 if none */

@@ -30,10 +30,11 @@ struct rs_field_info {
 
 extern const struct rs_field_info rs_fields[RS_NR_FIELDS];
 
-/* Latency histograms (RS_HISTS): values in ns, log2 buckets. */
+/* Latency histograms (RS_HISTS): values in ns, log-linear buckets. */
 struct rs_hist_info {
 	const char *key;
 	__u64 needs;
+	enum rs_field sum; /* the field that sums its values */
 	const char *help;
 };
 extern const struct rs_hist_info rs_hist_infos[RS_NR_HISTS];

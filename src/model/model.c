@@ -20,7 +20,8 @@ struct path_entry {
 	double gone_since; /* model time it was first seen gone */
 	struct rs_hists *hists;
 	struct rs_tiers *tiers; /* NULL: never read */
-	double gauges[3];	/* current, max, PSI; valid if has_gauges */
+	/* the last sample (RS_GAUGE_MEM: memory.current); if has_gauges */
+	double gauges[RS_NR_GAUGES];
 	bool has_gauges;
 	double current_sum; /* memory.current samples, for their mean */
 	__u64 current_samples;
@@ -357,9 +358,12 @@ void rs_model_end(struct rs_model *m, double t)
 				mc->hists = p->hists;
 				mc->tiers = p->tiers;
 				if (p->has_gauges) {
-					mc->mem_current = p->gauges[0];
-					mc->mem_max = p->gauges[1];
-					mc->psi_some_avg10 = p->gauges[2];
+					mc->mem_current =
+						p->gauges[RS_GAUGE_MEM];
+					mc->mem_max =
+						p->gauges[RS_GAUGE_MEM_MAX];
+					mc->psi_some_avg10 =
+						p->gauges[RS_GAUGE_PSI];
 				}
 				if (p->current_samples)
 					mc->mem_current_avg =
@@ -714,9 +718,9 @@ void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,
 	struct rs_memcg *mc = memcg_of(m, id);
 
 	if (p) {
-		p->gauges[0] = current;
-		p->gauges[1] = max;
-		p->gauges[2] = psi_some_avg10;
+		p->gauges[RS_GAUGE_MEM] = current;
+		p->gauges[RS_GAUGE_MEM_MAX] = max;
+		p->gauges[RS_GAUGE_PSI] = psi_some_avg10;
 		p->has_gauges = true;
 		if (!isnan(current)) {
 			p->current_sum += current;

@@ -12,14 +12,11 @@
 #include "stalls.h"
 #include "util.h"
 
-const enum rs_field rs_series_field[RS_NR_SERIES] = {
-	[RS_SERIES_SCANNED] = RS_F_SCANNED,
-	[RS_SERIES_RECLAIMED] = RS_F_RECLAIMED,
-	[RS_SERIES_AGINGS] = RS_F_AGINGS,
-	[RS_SERIES_FLUSHER] = RS_F_FLUSHER_WAKEUPS,
-	[RS_SERIES_THROTTLES] = RS_F_THROTTLES,
-	[RS_SERIES_REFAULTS_FILE] = RS_F_REFAULTS_FILE,
-};
+#define RS_SERIES_ROW(id, f, t)                                                \
+	[RS_SERIES_##id] = {.field = RS_F_##f, .title = (t)},
+const struct rs_series_info rs_series[RS_NR_SERIES] = {
+	RS_REC_SERIES(RS_SERIES_ROW)};
+#undef RS_SERIES_ROW
 
 /* Bounds on what a recording may hold: beyond them it is not ours. */
 #define MAX_MEMCGS 100000
@@ -325,7 +322,7 @@ static int snapshot(struct reader *rd, json_t *o)
 		m->points[m->nr_points].t = t;
 		for (int s = 0; s < RS_NR_SERIES; s++)
 			m->points[m->nr_points].rate[s] =
-				v[rs_series_field[s]] / dt;
+				v[rs_series[s].field] / dt;
 		m->nr_points++;
 	}
 	return 0;
@@ -691,6 +688,22 @@ static int by_reclaimer(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 			return -1;
 	}
 	return 0;
+}
+
+double rs_tiers_refault_pct(const struct rs_tiers *t, int type, int tier)
+{
+	const __u64 *v;
+	double refaulted, total;
+
+	if (!t || type < 0 || type > 1 || tier < 0 ||
+	    (unsigned)tier >= t->nr_tiers)
+		return NAN;
+	v = t->v[type][tier];
+	refaulted =
+		(double)v[RS_TIER_AVG_REFAULTED] + (double)v[RS_TIER_REFAULTED];
+	total = (double)v[RS_TIER_AVG_TOTAL] + (double)v[RS_TIER_EVICTED] +
+		(double)v[RS_TIER_PROTECTED];
+	return total > 0 ? 100.0 * refaulted / total : NAN;
 }
 
 /* "tiers": {"anon": [tier, ...], "file": [...]} (rs_json_tiers); null or

@@ -39,17 +39,27 @@
  * years, so that every time is a whole number of ns in an int64. */
 #define RS_MAX_T_S 1e9
 
-/* Rates charted over time, per memcg, from the snapshots. */
-enum rs_rec_series {
-	RS_SERIES_SCANNED,
-	RS_SERIES_RECLAIMED,
-	RS_SERIES_AGINGS,
-	RS_SERIES_FLUSHER,
-	RS_SERIES_THROTTLES,
-	RS_SERIES_REFAULTS_FILE,
-	RS_NR_SERIES
+/*
+ * Rates charted over time, per memcg, from the snapshots: X(id, field,
+ * title), the field whose interval counts give the rate.
+ */
+#define RS_REC_SERIES(X)                                                       \
+	X(SCANNED, SCANNED, "pages scanned")                                   \
+	X(RECLAIMED, RECLAIMED, "pages reclaimed")                             \
+	X(AGINGS, AGINGS, "agings")                                            \
+	X(FLUSHER, FLUSHER_WAKEUPS, "flusher wakeups")                         \
+	X(THROTTLES, THROTTLES, "throttles")                                   \
+	X(REFAULTS_FILE, REFAULTS_FILE, "file refaults")
+
+#define RS_SERIES_ENUM(id, field, title) RS_SERIES_##id,
+enum rs_rec_series { RS_REC_SERIES(RS_SERIES_ENUM) RS_NR_SERIES };
+#undef RS_SERIES_ENUM
+
+struct rs_series_info {
+	enum rs_field field;
+	const char *title;
 };
-extern const enum rs_field rs_series_field[RS_NR_SERIES];
+extern const struct rs_series_info rs_series[RS_NR_SERIES];
 
 struct rs_rec_point {
 	double t;		   /* end of the interval, s since start */

@@ -204,15 +204,6 @@ static void fields(FILE *out, const struct rs_model *m)
 	}
 }
 
-/* The field whose per-memcg total is a histogram's _sum. */
-static const enum rs_field hist_sum[RS_NR_HISTS] = {
-	[RS_HIST_DIRECT] = RS_F_DIRECT_RECLAIM_NS,
-	[RS_HIST_MEMCG] = RS_F_MEMCG_RECLAIM_NS,
-	[RS_HIST_PASS] = RS_F_PASS_NS,
-	[RS_HIST_AGING] = RS_F_AGING_NS,
-	[RS_HIST_THROTTLE] = RS_F_THROTTLE_US,
-};
-
 /* Buckets below 1 us are folded into the first (counts are cumulative). */
 #define FIRST_BUCKET 10
 
@@ -268,8 +259,9 @@ static void histograms(FILE *out, const struct rs_model *m)
 			fprintf(out, "%s_sum{", name);
 			put_memcg(out, mc, true);
 			fputc('}', out);
-			put_value(out, rs_fields[hist_sum[h]].unit_id,
-				  rs_memcg_value(mc, hist_sum[h], false));
+			put_value(out, rs_fields[rs_hist_infos[h].sum].unit_id,
+				  rs_memcg_value(mc, rs_hist_infos[h].sum,
+						 false));
 			fprintf(out, "%s_count{", name);
 			put_memcg(out, mc, true);
 			fprintf(out, "} %llu\n", (unsigned long long)cum);

@@ -1036,15 +1036,6 @@ static void metrics_table(FILE *out, const struct rs_recording *r,
 	fprintf(out, "</tbody></table>\n");
 }
 
-static const char *const series_titles[RS_NR_SERIES] = {
-	[RS_SERIES_SCANNED] = "pages scanned",
-	[RS_SERIES_RECLAIMED] = "pages reclaimed",
-	[RS_SERIES_AGINGS] = "agings",
-	[RS_SERIES_FLUSHER] = "flusher wakeups",
-	[RS_SERIES_THROTTLES] = "throttles",
-	[RS_SERIES_REFAULTS_FILE] = "file refaults",
-};
-
 #define HTML_MEMCGS 8
 
 int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
@@ -1082,11 +1073,11 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
 
 			snprintf(id, sizeof(id), "ts-%zu-%d", i, s);
 			snprintf(title, sizeof(title), "%s per second%s",
-				 series_titles[s],
-				 rs_field_known(rs_series_field[s], ~0ULL) &&
+				 rs_series[s].title,
+				 rs_field_known(rs_series[s].field, ~0ULL) &&
 						 isnan(list[i]->total
-							       [rs_series_field
-									[s]])
+							       [rs_series[s]
+									.field])
 					 ? " (not available on this kernel)"
 					 : "");
 			line_chart(out, id, title, r, list[i], s);
