@@ -85,9 +85,11 @@ struct {
  * memory than they save); the events are per reclaim call, not per folio,
  * so atomic adds do not contend.  One entry per memcg, kind and octave
  * with a count (rs_common.h): room for 10,000 memcgs with three kinds of
- * four octaves each, or fewer memcgs with wider spreads (a fuller map
- * counts hist_full); the daemon's batched read walks every bucket of the
- * table each refresh, so it is not larger than that.
+ * four octaves each, or about 5,700 whose five kinds span 23 octaves
+ * (the wbstorm scenario's memcg); a fuller map counts hist_full, which
+ * report warns of (the octaves reached last, the tail, are the ones
+ * lost).  The daemon's batched read walks every bucket of the table each
+ * refresh, so it is not larger than that.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -429,8 +429,11 @@ int rs_cmd_report(int argc, char **argv)
 		"percentiles of passes, direct and memcg reclaim, how many "
 		"broke the latency budget, over-reclaim, refaults and OOM "
 		"kills, and Jain's fairness index of reclaim relative to "
-		"memory held.  Percentiles come from log2 histograms: each is "
-		"the upper bound of its bucket.  Maxima need a recording made "
+		"memory held.  Percentiles come from the kernel's histograms "
+		"of "
+		"16 buckets per power of two, interpolated inside the bucket "
+		"(recordings before schema 3: log2 buckets, the bucket's "
+		"upper bound).  Maxima need a recording made "
 		"with --events; counts over the latency budget are the "
 		"kernel's, at the budget the recording was made with "
 		"(record --budget-ms).  The report ends with who "
@@ -598,6 +601,63 @@ fail:
 	return 1;
 }
 
+/*
+ * Percentiles are compared only when measured alike: where a recording
+ * from before schema 3 (log2 histograms, a percentile the bucket's power of
+ * two) meets a later one, every recording's histograms (and each run's
+ * total) are folded into powers of two, and the user is told.
+ */
+static void buckets_note(const char *old)
+{
+	char pb[RS_PATH_BUF];
+
+	fprintf(stderr,
+		"reclaimscope: %s was recorded before schema 3 (log2 "
+		"histograms): every side's percentiles come from "
+		"power-of-two buckets\n",
+		rs_name_shown(old, pb, sizeof(pb), 0));
+}
+
+/* 0, or 1 (said why) */
+static int pair_same_buckets(const char *a_file, struct rs_recording *a,
+			     const char *b_file, struct rs_recording *b)
+{
+	if (rs_recording_log2(a) == rs_recording_log2(b))
+		return 0;
+	buckets_note(rs_recording_log2(a) ? a_file : b_file);
+	if (rs_recording_fold_log2(a) || rs_recording_fold_log2(b)) {
+		fprintf(stderr, "reclaimscope: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* The same over groups of runs; 0, or 1 (said why). */
+static int groups_same_buckets(struct rs_group *g, int ng)
+{
+	const char *old = NULL;
+	bool any_new = false;
+
+	for (int k = 0; k < ng; k++)
+		for (int i = 0; i < g[k].nr; i++)
+			if (rs_recording_log2(&g[k].runs[i]))
+				old = old ? old : g[k].files[i];
+			else
+				any_new = true;
+	if (!old || !any_new)
+		return 0;
+	buckets_note(old);
+	for (int k = 0; k < ng; k++)
+		for (int i = 0; i < g[k].nr; i++)
+			if (rs_recording_fold_log2(&g[k].runs[i]) ||
+			    rs_rec_memcg_fold_log2(&g[k].totals[i])) {
+				fprintf(stderr,
+					"reclaimscope: out of memory\n");
+				return 1;
+			}
+	return 0;
+}
+
 struct groups_page {
 	const struct rs_group *g;
 	int ng;
@@ -631,6 +691,10 @@ static int diff_groups(const struct report_opts *o)
 				rc = 1;
 				goto out;
 			}
+	if (groups_same_buckets(g, ng)) {
+		rc = 1;
+		goto out;
+	}
 	if (o->json) {
 		rs_groups_json(g, ng, &o->compare, stdout, DIFF_JSON_FLAGS);
 	} else if (o->html) {
@@ -751,7 +815,8 @@ int rs_cmd_diff(int argc, char **argv)
 	if (load(o.files[0], o.budget_ns, &a))
 		return 1;
 	if (load(o.files[1], o.budget_ns, &b) ||
-	    !same_budget(o.files[0], &a, o.files[1], &b)) {
+	    !same_budget(o.files[0], &a, o.files[1], &b) ||
+	    pair_same_buckets(o.files[0], &a, o.files[1], &b)) {
 		rs_recording_free(&a);
 		rs_recording_free(&b); /* zeroed or read */
 		return 1;

@@ -28,6 +28,19 @@ double rs_rec_row_value(const struct rs_recording *r,
 void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t);
 void rs_rec_memcg_release(struct rs_rec_memcg *m);
 
+/*
+ * A recording before schema 3 has log2 histograms, whose percentiles are a
+ * bucket's power of two: compared with another's they must be measured
+ * alike.  rs_rec_memcg_fold_log2 folds a memcg's histograms into powers
+ * of two (log2); 0, or -1 without memory.
+ */
+static inline bool rs_recording_log2(const struct rs_recording *r)
+{
+	return r->schema < 3;
+}
+int rs_rec_memcg_fold_log2(struct rs_rec_memcg *m);
+int rs_recording_fold_log2(struct rs_recording *r);
+
 /* The memcgs a report lists: in the summary (all, if there is none). */
 bool rs_rec_memcg_listed(const struct rs_recording *r,
 			 const struct rs_rec_memcg *m);

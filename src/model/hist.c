@@ -161,7 +161,7 @@ double rs_hist_quantile(const struct rs_histogram *h, double q)
 	rank = q * count;
 	for (unsigned int b = rs_hist_next(h, 0); b < RS_HIST_BUCKETS;
 	     b = rs_hist_next(h, b + 1)) {
-		double n = (double)rs_hist_count(h, b), hi, lo;
+		double n = (double)rs_hist_count(h, b), hi, lo, frac;
 
 		last = b;
 		if (seen + n < rank) {
@@ -172,7 +172,9 @@ double rs_hist_quantile(const struct rs_histogram *h, double q)
 		if (h->log2)
 			return hi;
 		lo = b ? (double)rs_hist_bucket_hi(b - 1) : 0;
-		return lo + (hi - lo) * ((rank - seen) / n);
+		/* past 2^53 the doubles round: never outside the bucket */
+		frac = (rank - seen) / n;
+		return lo + (hi - lo) * (frac < 0 ? 0 : frac > 1 ? 1 : frac);
 	}
 	return (double)rs_hist_bucket_hi(last);
 }

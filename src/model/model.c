@@ -548,20 +548,21 @@ int rs_model_hist_add(struct rs_model *m, __u64 id, enum rs_hist h,
 	total = rs_hist_block_get(&hc->total, octave);
 	if (!total)
 		return -1;
-	for (unsigned int b = 0; b < RS_HIST_SUBS; b++) {
+	/* both blocks before any count moves: without memory, the next
+	 * snapshot finds the same deltas again */
+	for (unsigned int b = 0; b < RS_HIST_SUBS && !interval; b++)
+		if (cumulative[b] != total[b] &&
+		    !(interval = rs_hist_block_get(&hc->interval, octave)))
+			return -1;
+	for (unsigned int b = 0; interval && b < RS_HIST_SUBS; b++) {
 		/* counts only grow; a smaller one is a new owner of the key */
 		__u64 delta = cumulative[b] >= total[b]
 				      ? cumulative[b] - total[b]
 				      : cumulative[b];
 
 		total[b] = cumulative[b];
-		if (!delta)
-			continue;
-		if (!interval &&
-		    !(interval = rs_hist_block_get(&hc->interval, octave)))
-			return -1;
 		interval[b] = delta;
-		m->hists_dirty = true;
+		m->hists_dirty |= delta != 0;
 	}
 	return 0;
 }

@@ -256,6 +256,8 @@ static __u64 *stat_of(struct rs_recording *r, enum rs_stat stat)
 		return &r->missed;
 	case RS_STAT_AGG_FULL:
 		return &r->agg_full;
+	case RS_STAT_HIST_FULL:
+		return &r->hist_full;
 	default:
 		return NULL;
 	}
@@ -772,6 +774,12 @@ static int summary(struct reader *rd, json_t *o)
 
 		if (!m)
 			return -1;
+		/* a second entry would add its histograms to the first's and
+		 * replace its counters: neither is the memcg's */
+		if (m->in_summary)
+			return fail(rd,
+				    "memcg %llu is listed twice in the summary",
+				    (unsigned long long)m->id);
 		m->in_summary = true;
 		for (int f = 0; f < RS_NR_FIELDS; f++)
 			if (number(rd, e, rs_fields[f].key, &m->total[f]))

@@ -179,6 +179,7 @@ struct rs_recording {
 	int cgroup_version;
 	double duration;
 	__u64 drops, missed, agg_full;
+	__u64 hist_full; /* latency histogram updates lost: the map full */
 	bool has_events, has_summary;
 	/*
 	 * The latency budget asked for (what the reader was given, else the

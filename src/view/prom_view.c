@@ -242,7 +242,9 @@ static void histograms(FILE *out, const struct rs_model *m)
 					cum = ~0ULL;
 				if (b < FIRST_BUCKET)
 					continue;
-				/* 2^b ns exactly: a bound no value exceeds */
+				/* 2^b ns exactly: a bound no value exceeds
+				 * (but those past 2^37, counted in the
+				 * last bucket as the kernel does) */
 				snprintf(le, sizeof(le), "%llu.%09llu",
 					 (unsigned long long)(ns / 1000000000),
 					 (unsigned long long)(ns % 1000000000));

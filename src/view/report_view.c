@@ -118,6 +118,11 @@ static void header_lines(FILE *out, const char *name,
 			(unsigned long long)r->drops,
 			(unsigned long long)r->missed,
 			(unsigned long long)r->agg_full);
+	if (r->hist_full)
+		fprintf(out,
+			"warning: %llu latency histogram updates lost (map "
+			"full): percentiles may be too low\n",
+			(unsigned long long)r->hist_full);
 	fprintf(out, "latency budget %.9g ms", r->budget_ns / 1e6);
 	if (rs_recording_budget_counted(r))
 		fprintf(out, " (counted in the kernel)\n");
@@ -717,6 +722,8 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r,
 	json_object_set_new(o, "missed", json_integer((json_int_t)r->missed));
 	json_object_set_new(o, "agg_full",
 			    json_integer((json_int_t)r->agg_full));
+	json_object_set_new(o, "hist_full",
+			    json_integer((json_int_t)r->hist_full));
 	json_object_set_new(o, "budget_ms", json_real(r->budget_ns / 1e6));
 	/* the budget the kernel counted with; null before recordings said */
 	json_object_set_new(o, "kernel_budget_ms",
@@ -938,8 +945,8 @@ static void bar_chart(FILE *out, const char *id, const char *title,
 			"<rect class=\"b\" x=\"%.1f\" y=\"%.1f\" "
 			"width=\"%.1f\" "
 			"height=\"%.1f\"><title>%s: %.0f</title></rect>",
-			ML + i * bw + 1, H - MB - h, bw - 2, h, labels[i],
-			v[i]);
+			ML + i * bw + 1, H - MB - h, bw > 4 ? bw - 2 : bw * 0.8,
+			h, labels[i], v[i]);
 		if (n <= 12 || i % (n / 8 + 1) == 0)
 			fprintf(out,
 				"<text x=\"%.1f\" y=\"%d\" class=\"l\" "
@@ -949,30 +956,44 @@ static void bar_chart(FILE *out, const char *id, const char *title,
 	chart_close(out);
 }
 
+/* At most this many bars: more would be thinner than a pixel or two. */
+#define HIST_BARS 96
+
 static void hist_chart(FILE *out, int h, const struct rs_rec_memcg *t)
 {
-	double v[RS_HIST_BUCKETS];
-	char labels[RS_HIST_BUCKETS][16], id[32], title[160];
-	unsigned int lo = rs_hist_next(&t->hist[h], 0), hi = lo;
+	const struct rs_histogram *hist = &t->hist[h];
+	double v[HIST_BARS];
+	char labels[HIST_BARS][16], id[32], title[200];
+	unsigned int lo = rs_hist_next(hist, 0), hi = lo, group = 1;
 	int n = 0;
 
 	for (unsigned int b = lo; b < RS_HIST_BUCKETS;
-	     b = rs_hist_next(&t->hist[h], b + 1))
+	     b = rs_hist_next(hist, b + 1))
 		hi = b;
 	/* every bucket from the first with a count to the last, so that
-	 * the x axis stays log-linear; each a bar */
-	for (unsigned int b = lo; b <= hi && b < RS_HIST_BUCKETS; b++) {
-		__u64 bound = rs_hist_bucket_hi(b);
-		double ms = (double)bound / 1e6;
+	 * the x axis stays log-linear: one bar each, or one per group of
+	 * 4 or 16 (a power of two) where there would be too many bars; a
+	 * log2 histogram (before schema 3) has one bucket per power */
+	if (hist->log2)
+		group = RS_HIST_SUBS;
+	while (lo < RS_HIST_BUCKETS && hi / group - lo / group + 1 > HIST_BARS)
+		group *= 4;
+	for (unsigned int g = lo / group;
+	     lo < RS_HIST_BUCKETS && g <= hi / group && n < HIST_BARS; g++) {
+		double ms =
+			(double)rs_hist_bucket_hi(g * group + group - 1) / 1e6;
 
-		if (t->hist[h].log2 && (bound & (bound - 1)))
-			continue; /* one bar per power of two */
-		v[n] = (double)rs_hist_count(&t->hist[h], b);
+		v[n] = 0;
+		for (unsigned int b = g * group; b < g * group + group; b++)
+			v[n] += (double)rs_hist_count(hist, b);
 		snprintf(labels[n++], 16, ms < 1 ? "%.3g" : "%.4g", ms);
 	}
 	snprintf(id, sizeof(id), "hist-%s", rs_hist_infos[h].key);
-	snprintf(title, sizeof(title), "%s latency (all memcgs)",
-		 rs_hist_infos[h].key);
+	snprintf(title, sizeof(title), "%s latency (all memcgs; %s)",
+		 rs_hist_infos[h].key,
+		 group == 1		? "16 buckets per power of two"
+		 : group < RS_HIST_SUBS ? "4 bars per power of two"
+					: "one bar per power of two");
 	bar_chart(out, id, title, "upper bound of the bucket (ms)", "count", v,
 		  labels, n);
 }

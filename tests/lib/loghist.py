@@ -27,19 +27,23 @@ def quantile_ns(pairs, q, log2=False):
     """Quantile q of [[bound_ns, count], ...] as report computes it: the
     bucket holding rank q * count, interpolated linearly inside it (a log2
     histogram, from a recording before schema 3: its bound)."""
-    count = sum(n for _, n in pairs)
+    merged = {}
+    for bound, n in pairs:  # a bound given twice is one bucket, as in C
+        if n:
+            merged[bound] = merged.get(bound, 0) + n
+    count = sum(merged.values())
     if not count:
         return None
     rank, seen = q * count, 0
-    for bound, n in sorted(pairs):
+    for bound, n in sorted(merged.items()):
         if seen + n >= rank:
             if log2:
                 return bound
             b = bucket(bound)
             lo = bucket_hi(b - 1) if b else 0
-            return lo + (bound - lo) * (rank - seen) / n
+            return lo + (bound - lo) * min(max((rank - seen) / n, 0), 1)
         seen += n
-    return sorted(pairs)[-1][0]
+    return max(merged)
 
 
 def exact_quantile_ns(values, q):

@@ -345,10 +345,68 @@ def big(d):
           f"({counts[1000]} -> {counts[4000]}; linear 4x, the old lookups 7x)")
 
 
+def histograms(d):
+    """The review of issue 30's log-linear histograms: an old recording's
+    log2 percentiles never compared with a new one's finer ones; a
+    histogram over all 34 octaves still drawn; a full histogram map said;
+    a memcg listed twice refused."""
+    old, new = os.path.join(d, "old.ndjson"), os.path.join(d, "new.ndjson")
+    # about 1.1 ms: schema 2 keeps it under 2^21 ns, schema 3 under 1,179,648
+    write_recording(old, {"/a": {"scanned": 1, "histograms": {"pass": [[2097152, 100]]}}},
+                    header=dict(HEADER, schema=2))
+    write_recording(new, {"/a": {"scanned": 1, "histograms": {"pass": [[1179648, 100]]}}},
+                    header=dict(HEADER, schema=3))
+    r = run("diff", old, new)
+    rows = [l.split() for l in r.stdout.splitlines() if l.split()[:1] == ["pass_p99"]]
+    check(rows and all(row[1] == row[2] == "2.097" for row in rows)
+          and "before schema 3" in r.stderr,
+          f"diff of schema 2 and 3: both sides' p99 from powers of two, said so ({rows[:1]}, "
+          f"{r.stderr.strip()[:100]!r})")
+    r = run("diff", "--groups", "--metric", "pass_p99", old, new, new)
+    values = [v for l in r.stdout.splitlines() if l.startswith("pass_p99")
+              for v in re.findall(r"(?<![0-9.+-=])(\d+\.\d+)(?![0-9%])", l)]
+    check(values and set(values) == {"2.097"} and "before schema 3" in r.stderr,
+          f"diff of groups mixing schemas: powers of two everywhere ({r.stdout.strip()[-160:]!r})")
+    r = run("diff", new, new)
+    rows = [l.split() for l in r.stdout.splitlines() if l.split()[:1] == ["pass_p99"]]
+    check(rows and rows[0][1] != "2.097" and not r.stderr,
+          f"two schema 3 recordings keep their finer percentiles ({rows[:1]})")
+    wide = os.path.join(d, "wide.ndjson")
+    write_recording(wide, {"/a": {"scanned": 1, "histograms": {
+        "pass": [[1, 1], [137438953472, 1]]}}}, header=dict(HEADER, schema=3))
+    out = os.path.join(d, "wide.html")
+    run("report", "--html", out, wide)
+    with open(out) as f:
+        page = f.read()
+    chart = page[page.index('id="hist-pass"'):]
+    chart = chart[:chart.index("</svg>")]
+    widths = [float(w) for w in re.findall(r'<rect class="b"[^>]*width="([-0-9.]+)"', chart)]
+    check(0 < len(widths) <= 96 and min(widths) > 0,
+          f"a histogram over 34 octaves: {len(widths)} bars, none of width <= 0")
+    full = os.path.join(d, "full.ndjson")
+    write_recording(full, {"/a": {"scanned": 1}}, header=dict(HEADER, schema=3))
+    with open(full) as f:
+        lines = f.read().splitlines()
+    summary = json.loads(lines[-1])
+    summary["hist_full"] = 7
+    with open(full, "w") as f:
+        f.write("\n".join(lines[:-1] + [json.dumps(summary)]) + "\n")
+    r = run("report", full)
+    check("7 latency histogram updates lost" in r.stdout,
+          "a full histogram map is said (percentiles may be too low)")
+    summary["memcgs"].append(dict(summary["memcgs"][0]))
+    with open(full, "w") as f:
+        f.write("\n".join(lines[:-1] + [json.dumps(summary)]) + "\n")
+    r = run("report", full, ok=False)
+    check(r.returncode == 1 and "listed twice" in r.stderr,
+          f"a memcg listed twice in the summary is refused ({r.stderr.strip()[-80:]!r})")
+
+
 def main():
     global BIN
     BIN = os.path.abspath(sys.argv[1])
-    return judge.parts((verdicts, idle, partial, names, wrap, escapes, html, small)
+    return judge.parts((verdicts, idle, partial, names, wrap, escapes, html, small,
+                        histograms)
                        + ((big,) if "--big" in sys.argv else ()),
                        "rs-hostile-", "report hostile")
 

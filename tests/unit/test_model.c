@@ -513,6 +513,17 @@ static void hist_quantiles(void **state)
 			   1e-6);
 	assert_true(rs_hist_quantile(&h, 0.99) == 1 << 20);
 	assert_true(rs_hist_quantile(&h, 1.0) == 1 << 30);
+	rs_hist_free(&h);
+	/* past 2^53 the doubles round: a quantile still lies in its bucket */
+	assert_int_equal(rs_hist_add(&h, 100, 1ULL << 61), 0);
+	assert_int_equal(rs_hist_add(&h, 200, 285), 0);
+	assert_int_equal(rs_hist_add(&h, 300, (1ULL << 61) + 570), 0);
+	assert_true(rs_hist_quantile(&h, 0.5) <= rs_hist_bucket_hi(200));
+	assert_true(rs_hist_quantile(&h, 0.5) >= rs_hist_bucket_hi(199));
+	rs_hist_free(&h);
+	assert_int_equal(rs_hist_add(&h, kib, 90), 0);
+	assert_int_equal(rs_hist_add(&h, mib, 9), 0);
+	assert_int_equal(rs_hist_add(&h, gib, 1), 0);
 	/* counted in log2 buckets: the power of two, as before */
 	h.log2 = true;
 	assert_true(rs_hist_quantile(&h, 0.5) == 1024);

@@ -91,6 +91,10 @@ static void refusals(void **state)
 		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
 		"\"tiers\":{\"anon\":[{\"evicted\":-1}],\"file\":[]}}]}\n",
 		":2:", "\"evicted\" is out of range");
+	/* a memcg's summary entry twice: whose counts would they be? */
+	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1},"
+		       "{\"id\":1}]}\n",
+		":2:", "listed twice");
 	/* counts that would wrap when summed */
 	refused(HEADER "{\"type\":\"summary\",\"memcgs\":[{\"id\":1,"
 		       "\"histograms\":{\"pass\":[[1024,9000000000000000000],"
