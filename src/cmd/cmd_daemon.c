@@ -62,7 +62,8 @@ static const char doc[] =
 	"and per-hook state\n"
 	"  /api/v1/snapshot  JSON: the recording header, the last interval's "
 	"snapshot and the totals, as in a recording "
-	"(docs/recording-format.md)\n"
+	"(docs/recording-format.md), each memcg with \"metrics\": what top "
+	"can show, under the report's names\n"
 	"  /healthz          \"ok\" once the first snapshot is taken\n"
 	"Logs go to stderr.  SIGINT, SIGTERM or SIGHUP stops it cleanly.\n"
 	"\v"
@@ -334,11 +335,14 @@ static char *render_snapshot(struct server *s, size_t *len)
 	json_t *o = json_object();
 	char *out;
 
+	json_t *snapshot = rs_json_snapshot(m, &s->session.info, NULL),
+	       *summary = rs_json_summary(m, rs_model_time(m), NULL);
+
+	rs_json_add_rows(snapshot, m, true);
+	rs_json_add_rows(summary, m, false);
 	json_object_set_new(o, "header", rs_json_header(&s->session.info));
-	json_object_set_new(o, "snapshot",
-			    rs_json_snapshot(m, &s->session.info, NULL));
-	json_object_set_new(o, "summary",
-			    rs_json_summary(m, rs_model_time(m), NULL));
+	json_object_set_new(o, "snapshot", snapshot);
+	json_object_set_new(o, "summary", summary);
 	out = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	if (out)

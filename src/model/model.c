@@ -36,7 +36,7 @@ struct path_entry {
 
 struct rs_model {
 	__u64 hooks;
-	double t;
+	double t, prev_t; /* the last snapshot's time, and the one before */
 	struct rs_cell *cells; /* sorted by key */
 	size_t nr_cells, cap_cells;
 	struct rs_memcg *memcgs;
@@ -308,6 +308,7 @@ void rs_model_end(struct rs_model *m, double t)
 	size_t nr = 0, nr_sums = 0, sum = 0, cursor = 0;
 	bool clear = !m->hists_dirty;
 
+	m->prev_t = m->t;
 	m->t = t;
 	if (m->untouched) { /* nothing added: nothing moved */
 		m->untouched = false;
@@ -461,6 +462,11 @@ __u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s)
 double rs_model_time(const struct rs_model *m)
 {
 	return m->t;
+}
+
+double rs_model_interval(const struct rs_model *m)
+{
+	return m->t - m->prev_t;
 }
 
 const struct rs_cell *rs_memcg_cells(const struct rs_model *m,

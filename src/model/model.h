@@ -132,6 +132,8 @@ void rs_model_set_stats(struct rs_model *m, const __u64 stats[RS_NR_STATS]);
 __u64 rs_model_stat(const struct rs_model *m, enum rs_stat s);
 __u64 rs_model_stat_interval(const struct rs_model *m, enum rs_stat s);
 double rs_model_time(const struct rs_model *m);
+/* The last interval's length in seconds (the first: since the start). */
+double rs_model_interval(const struct rs_model *m);
 
 /* Memcgs, ordered by id; valid from rs_model_end() until the next
  * rs_model_begin() (a snapshot moves the cells they read). */

@@ -185,6 +185,49 @@ static json_t *stalls_json(const struct rs_model *m, const char *filter,
 	return arr;
 }
 
+json_t *rs_json_number(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+json_t *rs_json_rows(const struct rs_model *m, const struct rs_memcg *mc,
+		     bool interval)
+{
+	struct rs_values v;
+	json_t *o = json_object();
+
+	rs_model_values(m, mc, interval, -1,
+			interval ? rs_model_interval(m) : rs_model_time(m), &v);
+	for (int i = 0; i < rs_nr_rows; i++)
+		if (rs_row_live(i))
+			json_object_set_new(
+				o, rs_rows[i].key,
+				rs_json_number(rs_row_number(&v, i)));
+	return o;
+}
+
+void rs_json_add_rows(json_t *o, const struct rs_model *m, bool interval)
+{
+	json_t *e;
+	size_t i;
+
+	json_object_set_new(
+		o, "span",
+		json_real(interval ? rs_model_interval(m) : rs_model_time(m)));
+	json_array_foreach (json_object_get(o, "memcgs"), i, e) {
+		json_t *id = json_object_get(e, "id");
+		const struct rs_memcg *mc =
+			json_is_integer(id)
+				? rs_model_find(m,
+						(__u64)json_integer_value(id))
+				: NULL;
+
+		if (mc)
+			json_object_set_new(e, "metrics",
+					    rs_json_rows(m, mc, interval));
+	}
+}
+
 json_t *rs_json_snapshot(const struct rs_model *m,
 			 const struct rs_run_info *info, const char *filter)
 {

@@ -23,6 +23,20 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 /* Totals since start, with per-node and per-reclaimer breakdowns. */
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter);
+/* A number, or null for NaN and infinities. */
+json_t *rs_json_number(double v);
+/*
+ * The catalogue's rows that need no event records (what top can show), of
+ * a memcg over the last interval or since the start, each under its
+ * report name: null where the kernel cannot tell or there was nothing to
+ * measure.  rs_json_add_rows adds them as "metrics" to each memcg of a
+ * snapshot or summary object the model made, with the seconds they cover
+ * as "span" (the JSON API; recordings leave them out, report computes
+ * them).
+ */
+json_t *rs_json_rows(const struct rs_model *m, const struct rs_memcg *mc,
+		     bool interval);
+void rs_json_add_rows(json_t *o, const struct rs_model *m, bool interval);
 /* A memcg's latency histograms, totals or the last interval's. */
 /* A field's JSON value: null when unknown, a real for a ratio's sum. */
 json_t *rs_json_field(enum rs_field f, __u64 v, bool known);

@@ -610,11 +610,6 @@ void rs_report_text(FILE *out, const char *name, const struct rs_recording *r,
 
 /* --- JSON -------------------------------------------------------------- */
 
-json_t *rs_json_number(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 /* Every metric of m under its report name; null where unknown. */
 static json_t *metrics_json(const struct rs_recording *r,
 			    const struct rs_rec_memcg *m)

@@ -96,8 +96,16 @@ def api_checks(work, path, rec, samples):
     rec_keys = set(rec[-1]["memcgs"][0].keys()) if rec[-1]["memcgs"] else set()
     mine = [m for m in summ["memcgs"] if m["path"] == path]
     if check(len(mine) == 1, "API: the test memcg is in the summary"):
-        check(set(mine[0].keys()) == rec_keys,
-              "API: a memcg has exactly the keys of a recording's memcg")
+        check(set(mine[0].keys()) == rec_keys | {"metrics"},
+              "API: a memcg has the keys of a recording's memcg, and metrics")
+        rows = mine[0]["metrics"]
+        eff = rows.get("efficiency")
+        check(isinstance(summ.get("span"), (int, float)) and summ["span"] > 0
+              and "pass_p99" in rows and "budget_use" in rows
+              and (eff is None if not mine[0]["isolated"] else
+                   abs(eff - 100 * mine[0]["reclaimed"] / mine[0]["isolated"]) < 1e-6),
+              f"API: the report's rows per memcg since the start (efficiency {eff}, "
+              f"span {summ.get('span')})")
         check(mine[0]["reclaimed"] ==
               total(samples, "reclaimscope_reclaimed_pages_total", path),
               "API and /metrics agree on reclaimed")

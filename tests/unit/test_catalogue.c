@@ -258,6 +258,63 @@ static void raw_values_in_json_and_metrics(void **state)
 	rs_model_free(m);
 }
 
+/*
+ * The JSON API's rows: every row top can show, under its report name,
+ * over the last interval and since the start, with the seconds they cover;
+ * the same numbers the catalogue gives top.
+ */
+static void live_rows_in_json(void **state)
+{
+	struct rs_model *m = full_model();
+	json_t *sum = rs_json_summary(m, rs_model_time(m), NULL),
+	       *snap = rs_json_snapshot(m, NULL, NULL);
+	const struct rs_memcg *mc = rs_model_find(m, ID);
+
+	(void)state;
+	rs_json_add_rows(sum, m, false);
+	rs_json_add_rows(snap, m, true);
+	assert_true(json_real_value(json_object_get(sum, "span")) == 4);
+	assert_true(json_real_value(json_object_get(snap, "span")) == 2);
+	for (int k = 0; k < 2; k++) {
+		json_t *o = k ? snap : sum;
+		json_t *e = json_array_get(json_object_get(o, "memcgs"), 0),
+		       *rows = json_object_get(e, "metrics");
+		struct rs_values v;
+		int live = 0;
+
+		assert_non_null(rows);
+		rs_model_values(m, mc, k, -1, k ? 2 : 4, &v);
+		for (int i = 0; i < rs_nr_rows; i++) {
+			json_t *got = json_object_get(rows, rs_rows[i].key);
+			double want = rs_row_number(&v, i);
+
+			if (!rs_row_live(i)) {
+				assert_null(got);
+				continue;
+			}
+			live++;
+			if (isnan(want))
+				assert_true(json_is_null(got));
+			else
+				assert_float_equal(json_number_value(got), want,
+						   1e-9 * fabs(want));
+		}
+		assert_int_equal(json_object_size(rows), live);
+		/* one a person can check: reclaimed / isolated, in % */
+		assert_float_equal(
+			json_number_value(json_object_get(rows, "efficiency")),
+			100.0 *
+				json_number_value(
+					json_object_get(e, "reclaimed")) /
+				json_number_value(
+					json_object_get(e, "isolated")),
+			1e-9);
+	}
+	json_decref(sum);
+	json_decref(snap);
+	rs_model_free(m);
+}
+
 /* A line "    KEY  value" of a text table. */
 static bool has_row(const char *text, const char *key)
 {
@@ -530,6 +587,7 @@ int main(void)
 		cmocka_unit_test(raw_values_in_json_and_metrics),
 		cmocka_unit_test(report_rows_in_report_and_diff),
 		cmocka_unit_test(live_rows_in_top),
+		cmocka_unit_test(live_rows_in_json),
 		cmocka_unit_test(live_equals_recorded),
 		cmocka_unit_test(over_budget_sources),
 		cmocka_unit_test(node_share),
