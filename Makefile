@@ -80,7 +80,7 @@ UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_s
 	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -309,7 +309,20 @@ install: $(OUT)/reclaimscope
 # that must fire and must not); after vmtest, also that every series they
 # read is one the daemon serves.
 RULES := packaging/prometheus/reclaimscope-rules.yml
-promtest:
+# The rules file's group of the report's derived metrics, from the catalogue
+# (reclaimscope daemon --print-rules); promtest fails while it is stale.
+RULES_BEGIN := ^  \# BEGIN the report's derived metrics
+RULES_END := ^  \# END the report's derived metrics
+define rules_spliced
+{ sed -n "1,/$(RULES_BEGIN)/p" $(RULES); \
+  $(OUT)/reclaimscope daemon --print-rules; sed -n "/$(RULES_END)/,\$$p" $(RULES); }
+endef
+rules: $(OUT)/reclaimscope
+	$(rules_spliced) > $(RULES).new && mv $(RULES).new $(RULES)
+
+promtest: $(OUT)/reclaimscope
+	$(rules_spliced) | diff -u $(RULES) - || { \
+		echo "promtest: $(RULES) is stale: run make rules"; exit 1; }
 	promtool check rules $(RULES)
 	cd tests/prometheus && promtool test rules rules_test.yml
 	if ls $(OUT)/vm/*/results/metrics.*.txt >/dev/null 2>&1; then \

@@ -34,7 +34,7 @@ struct daemon_opts {
 	__u64 max_connections;
 };
 
-enum { OPT_EXPIRE = 0x100, OPT_MAX_CONN };
+enum { OPT_EXPIRE = 0x100, OPT_MAX_CONN, OPT_PRINT_RULES };
 
 static const struct argp_option options[] = {
 	{"listen", 'l', "ADDR", 0,
@@ -50,6 +50,12 @@ static const struct argp_option options[] = {
 	{"max-connections", OPT_MAX_CONN, "N", 0,
 	 "Serve at most N connections at once (default 64); over them, a "
 	 "new one takes the slot of the one waiting longest for a request",
+	 0},
+	{"print-rules", OPT_PRINT_RULES, NULL, 0,
+	 "Print the Prometheus recording rules that restate report's "
+	 "derived metrics (shares, means, rates) over /metrics, one per "
+	 "metric, as the group packaging/prometheus/reclaimscope-rules.yml "
+	 "keeps, and exit (needs no privileges)",
 	 0},
 	{0},
 };
@@ -100,6 +106,8 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		return 0;
+	case OPT_PRINT_RULES:
+		exit(rs_prom_rules(stdout) ? 1 : 0);
 	default:
 		return rs_cli_parse_default(key, arg, state, &o->common);
 	}

@@ -466,3 +466,70 @@ int rs_prom_write(FILE *out, const struct rs_model *m,
 	stalled_tasks(out, m);
 	return ferror(out) ? -1 : 0;
 }
+
+/* A field's counter as PromQL selects it: its metric, and for a member of
+ * a family the label matcher. */
+static void field_selector(enum rs_field f, char *buf, size_t size)
+{
+	const struct family *fam = family_of(f);
+	char name[128];
+
+	if (fam)
+		snprintf(buf, size, "%s{%s=\"%s\"}", fam->metric, fam->label,
+			 rs_prom_label_value(f));
+	else
+		snprintf(buf, size, "%s",
+			 rs_prom_field_name(f, name, sizeof(name)));
+}
+
+/* sum by (instance, memcg) (rate(SELECTOR[5m])) */
+static void rate_of(FILE *out, enum rs_field f)
+{
+	char sel[192];
+
+	field_selector(f, sel, sizeof(sel));
+	fprintf(out, "sum by (instance, memcg) (rate(%s[5m]))", sel);
+}
+
+int rs_prom_rules(FILE *out)
+{
+	fprintf(out, "  - name: reclaimscope.catalogue\n    rules:\n");
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		const struct rs_row *row = &rs_rows[i];
+		const char *suffix;
+
+		switch (row->kind) {
+		case RS_ROW_PERCENT: /* a share in 0..1: Prometheus' base unit
+				      */
+			suffix = "ratio5m";
+			break;
+		case RS_ROW_MEAN:
+			suffix = "mean5m";
+			break;
+		case RS_ROW_RATE:
+		case RS_ROW_SUM:
+			suffix = "rate5m";
+			break;
+		default: /* a counter already, or not over /metrics */
+			continue;
+		}
+		fprintf(out,
+			"      # %s (report's %s%s)\n"
+			"      - record: memcg:" PREFIX "%s:%s\n"
+			"        expr: >-\n          ",
+			row->help, row->key,
+			row->kind == RS_ROW_PERCENT ? ", / 100" : "", row->key,
+			suffix);
+		rate_of(out, row->a);
+		if (row->kind == RS_ROW_SUM) {
+			fprintf(out, "\n          + ");
+			rate_of(out, row->b);
+		} else if (row->kind != RS_ROW_RATE) {
+			fprintf(out, "\n          / (");
+			rate_of(out, row->b);
+			fprintf(out, " > 0)");
+		}
+		fputc('\n', out);
+	}
+	return fflush(out) || ferror(out) ? -1 : 0;
+}

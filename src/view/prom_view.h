@@ -21,4 +21,11 @@ int rs_prom_write(FILE *out, const struct rs_model *m,
 const char *rs_prom_label_value(enum rs_field f);
 const char *rs_prom_field_name(enum rs_field f, char *buf, size_t size);
 
+/*
+ * The recording rules that restate the report's derived metrics (shares,
+ * means, rates and sums of counters) over /metrics, one per catalogue row,
+ * as the group the rules file keeps (`make rules`); -1 on a write error.
+ */
+int rs_prom_rules(FILE *out);
+
 #endif
