@@ -80,7 +80,7 @@ UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_s
 	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -104,6 +104,13 @@ $(OUT)/reclaimscope: $(APP_OBJS)
 # The benchmark programs and their driver (tests/bench): never installed.
 $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) tests/bench/rs-bench.c $(OUT)/librsmodel.a $(LIBS) -o $@
+
+# docs/metrics.md from the catalogue (scripts/rs-docs.c); lint checks it.
+$(OUT)/rs-docs: scripts/rs-docs.c $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h)
+	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) $< $(OUT)/librsmodel.a -ljansson -lm -o $@
+
+docs: $(OUT)/rs-docs
+	$(OUT)/rs-docs > docs/metrics.md.new && mv docs/metrics.md.new docs/metrics.md
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
@@ -162,8 +169,10 @@ sanitize: $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 LINT_CPPFLAGS := -Iinclude $(addprefix -I,$(SRC_DIRS)) -D_GNU_SOURCE
 SKEL_USERS := src/collect/collector.c src/collect/kernel.c \
 	src/collect/tier_iter.c
-lint: $(SKELS)
+lint: $(SKELS) $(OUT)/rs-docs
 	clang-format --dry-run -Werror $(FORMATTED)
+	$(OUT)/rs-docs | diff -u docs/metrics.md - || { \
+		echo "lint: docs/metrics.md is stale: run make docs"; exit 1; }
 	cppcheck --enable=warning,performance,portability --std=c11 \
 		--inline-suppr --error-exitcode=1 -q --max-configs=1 -j2 \
 		--suppress=missingIncludeSystem --suppress=missingInclude \
@@ -354,7 +363,8 @@ installtest: $(OUT)/reclaimscope
 	tests/host/install.sh
 
 FORMATTED := $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS))) include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
-	tests/vm/workload.c tests/vm/labload.c tests/vm/load.h tests/bench/rs-bench.c tests/host/btf-without.c
+	tests/vm/workload.c tests/vm/labload.c tests/vm/load.h tests/bench/rs-bench.c tests/host/btf-without.c \
+	scripts/rs-docs.c
 format:
 	clang-format -i $(FORMATTED)
 

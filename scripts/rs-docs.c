@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * docs/metrics.md from the catalogue (`make docs`): every metric of report,
+ * diff and top, every counter of recordings, the JSON API and /metrics,
+ * and every latency histogram, each under the name each output gives it.
+ * Written from the tables the outputs render, so the list cannot drift
+ * from them; `make lint` fails while the committed file is stale.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "fields.h"
+#include "prom_view.h"
+#include "top_view.h"
+
+/* A cell's text with the characters a Markdown table cannot hold escaped. */
+static void cell(const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", stdout);
+		else if (*s == '\n')
+			fputc(' ', stdout);
+		else
+			fputc(*s, stdout);
+	}
+}
+
+static int top_default_place(const char *key)
+{
+	for (int c = 0; c < rs_top_nr_default_cols; c++)
+		if (!strcmp(rs_top_default_cols[c], key))
+			return c + 1;
+	return 0;
+}
+
+static void rows(void)
+{
+	puts("## The report's metrics\n");
+	puts("What `report`, `report --json`, `diff` and the JSON API's "
+	     "`metrics` call each metric, and the column `top --show` and "
+	     "`--sort` take for those that need no event records (top's "
+	     "default columns numbered in their order). `report --metrics` "
+	     "and `top --columns` list the same.\n");
+	puts("| name | unit | better | section | top column | meaning |");
+	puts("|---|---|---|---|---|---|");
+	for (int i = 0; i < rs_nr_rows; i++) {
+		char title[RS_ROW_TITLE_SIZE];
+		int place = top_default_place(rs_rows[i].key);
+
+		printf("| `%s` | ", rs_rows[i].key);
+		cell(rs_row_unit(i));
+		printf(" | %s | %s | ",
+		       rs_rows[i].better == RS_LOWER	? "lower"
+		       : rs_rows[i].better == RS_HIGHER ? "higher"
+							: "-",
+		       i < rs_nr_report_rows ? rs_rows[i].section
+					     : "(top only)");
+		if (rs_row_live(i))
+			printf("`%s`", rs_row_title(i, title, sizeof(title)));
+		else
+			fputs("-", stdout);
+		if (place)
+			printf(" (default %d)", place);
+		fputs(" | ", stdout);
+		cell(rs_row_help(i));
+		puts(" |");
+	}
+}
+
+static void fields(void)
+{
+	puts("\n## Counters\n");
+	puts("Each counter under its key in recordings and the JSON API "
+	     "(docs/recording-format.md) and its metric on the daemon's "
+	     "`/metrics` (in base units: `_ns` and `_us` as seconds).\n");
+	puts("| key | unit | /metrics | meaning |");
+	puts("|---|---|---|---|");
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		char name[128];
+
+		printf("| `%s` | %s | `%s", rs_fields[f].key, rs_fields[f].unit,
+		       rs_prom_field_name(f, name, sizeof(name)));
+		if (rs_prom_label_value(f))
+			printf("{…=\"%s\"}", rs_prom_label_value(f));
+		fputs("` | ", stdout);
+		cell(rs_fields[f].help);
+		puts(" |");
+	}
+}
+
+static void histograms(void)
+{
+	puts("\n## Latency histograms\n");
+	puts("Per memcg, in 16 buckets per power of two in recordings and the "
+	     "JSON API (`histograms`), summed to the powers of two from 2^10 "
+	     "to 2^37 ns as `le` bounds on `/metrics`.\n");
+	puts("| key | /metrics | its sum | meaning |");
+	puts("|---|---|---|---|");
+	for (int h = 0; h < RS_NR_HISTS; h++) {
+		printf("| `%s` | `reclaimscope_%s_duration_seconds` | `%s` | ",
+		       rs_hist_infos[h].key, rs_hist_infos[h].key,
+		       rs_fields[rs_hist_infos[h].sum].key);
+		cell(rs_hist_infos[h].help);
+		puts(" |");
+	}
+}
+
+int main(void)
+{
+	puts("# Metrics, counters and histograms\n");
+	puts("<!-- generated from the catalogue by `make docs` "
+	     "(scripts/rs-docs.c): do not edit; `make lint` fails while it "
+	     "is stale -->\n");
+	rows();
+	fields();
+	histograms();
+	puts("\n## Recording rules\n");
+	puts("The rules file's `reclaimscope.catalogue` group, one rule per "
+	     "metric above that `/metrics` can restate (`make rules`, "
+	     "`reclaimscope daemon --print-rules`):\n");
+	puts("```yaml");
+	if (rs_prom_rules(stdout))
+		return 1;
+	puts("```");
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
