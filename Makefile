@@ -98,6 +98,11 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 $(OUT)/%.o: %.c $(SRC_HEADERS) $(wildcard include/*.h) $(SKELS) | $(OUT)
 	$(CC) $(CPPFLAGS) $(LAYER_INC) $(ALL_CFLAGS) -c $< -o $@
 
+# The model and the views include no skeleton: their objects (and the unit
+# tests' library) build without the BPF toolchain.
+$(MODEL_OBJS): $(OUT)/%.o: %.c $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)
+	$(CC) $(CPPFLAGS) $(LAYER_INC) $(ALL_CFLAGS) -c $< -o $@
+
 $(OUT)/reclaimscope: $(APP_OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
@@ -130,6 +135,7 @@ $(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
 # The unit tests link the model and the views as the program's own objects
 # (one library), not each a compilation of its own of every source.
 $(OUT)/librsmodel.a: $(MODEL_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(OUT)/tests/%: tests/unit/%.c $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)/tests
@@ -319,18 +325,14 @@ install: $(OUT)/reclaimscope
 # read is one the daemon serves.
 RULES := packaging/prometheus/reclaimscope-rules.yml
 # The rules file's group of the report's derived metrics, from the catalogue
-# (reclaimscope daemon --print-rules); promtest fails while it is stale.
-RULES_BEGIN := ^  \# BEGIN the report's derived metrics
-RULES_END := ^  \# END the report's derived metrics
-define rules_spliced
-{ sed -n "1,/$(RULES_BEGIN)/p" $(RULES); \
-  $(OUT)/reclaimscope daemon --print-rules; sed -n "/$(RULES_END)/,\$$p" $(RULES); }
-endef
+# (scripts/rules-splice); promtest fails while it is stale.
 rules: $(OUT)/reclaimscope
-	$(rules_spliced) > $(RULES).new && mv $(RULES).new $(RULES)
+	scripts/rules-splice $(OUT)/reclaimscope $(RULES) > $(RULES).new
+	mv $(RULES).new $(RULES)
 
 promtest: $(OUT)/reclaimscope
-	$(rules_spliced) | diff -u $(RULES) - || { \
+	scripts/rules-splice $(OUT)/reclaimscope $(RULES) > $(OUT)/rules.spliced
+	diff -u $(RULES) $(OUT)/rules.spliced || { \
 		echo "promtest: $(RULES) is stale: run make rules"; exit 1; }
 	promtool check rules $(RULES)
 	cd tests/prometheus && promtool test rules rules_test.yml

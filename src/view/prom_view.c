@@ -491,6 +491,20 @@ static void rate_of(FILE *out, enum rs_field f)
 	fprintf(out, "sum by (instance, memcg) (rate(%s[5m]))", sel);
 }
 
+/*
+ * rate_of(a), or 0 where b has a series and a none: /metrics leaves out a
+ * series that has stayed 0 (a memcg that isolated pages and reclaimed
+ * none has no reclaimed series), and the share must then be 0, not absent.
+ */
+static void rate_or_zero(FILE *out, enum rs_field a, enum rs_field b)
+{
+	fputc('(', out);
+	rate_of(out, a);
+	fprintf(out, "\n           or 0 * ");
+	rate_of(out, b);
+	fputc(')', out);
+}
+
 int rs_prom_rules(FILE *out)
 {
 	fprintf(out, "  - name: reclaimscope.catalogue\n    rules:\n");
@@ -510,21 +524,27 @@ int rs_prom_rules(FILE *out)
 		case RS_ROW_SUM:
 			suffix = "rate5m";
 			break;
-		default: /* a counter already, or not over /metrics */
+		default: /* a counter already, or not of two counters */
 			continue;
 		}
 		fprintf(out,
 			"      # %s (report's %s%s)\n"
 			"      - record: memcg:" PREFIX "%s:%s\n"
 			"        expr: >-\n          ",
-			row->help, row->key,
+			rs_row_help(i), row->key,
 			row->kind == RS_ROW_PERCENT ? ", / 100" : "", row->key,
 			suffix);
-		rate_of(out, row->a);
-		if (row->kind == RS_ROW_SUM) {
+		switch (row->kind) {
+		case RS_ROW_RATE:
+			rate_of(out, row->a);
+			break;
+		case RS_ROW_SUM: /* either may have no series */
+			rate_or_zero(out, row->a, row->b);
 			fprintf(out, "\n          + ");
-			rate_of(out, row->b);
-		} else if (row->kind != RS_ROW_RATE) {
+			rate_or_zero(out, row->b, row->a);
+			break;
+		default: /* a share or a mean: none where b did not move */
+			rate_or_zero(out, row->a, row->b);
 			fprintf(out, "\n          / (");
 			rate_of(out, row->b);
 			fprintf(out, " > 0)");

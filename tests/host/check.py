@@ -253,7 +253,7 @@ def check_names(work, summary):
               f"memcg {want} is in the recording under its escaped name, "
               "with its reclaim")
     for view in ("top-names.txt", "report.txt", "rec.ndjson", "metrics.txt",
-                 "api.json"):
+                 "api.json", "api.metrics.json"):
         with open(os.path.join(work, view), "rb") as f:
             data = f.read()
         check(b"\x1b" not in data and b"\xff" not in data,

@@ -565,6 +565,9 @@ def top_prompt():
                 time.sleep(0.3)
                 os.kill(top_pid, signal.SIGTERM)
             ended = screen_has("top-exited-0")
+            # stty runs after the exit line: wait for its flags (either
+            # way), or a busy machine reads the screen before they are out
+            screen_has("icanon")
             screen = tmux_screen(session)
             check(ended and tty_restored(screen),
                   f"top prompt ({how}): top ends, exit 0, the terminal "

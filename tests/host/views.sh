@@ -10,6 +10,7 @@ promtool_rc=0
 promtool check metrics <"$work/metrics.txt" >"$work/promtool.out" 2>&1 || promtool_rc=$?
 echo $promtool_rc >"$work/promtool.rc"
 curl -sf "http://127.0.0.1:$daemon_port/api/v1/snapshot" >"$work/api.json"
+curl -sf "http://127.0.0.1:$daemon_port/api/v1/snapshot?metrics=1" >"$work/api.metrics.json"
 # The daemon runs with --bpf-stats: its hook cost metrics against the
 # kernel's own timing of its programs (bpftool, before and after one
 # /metrics read; the daemon's programs told apart by the ids it holds).
