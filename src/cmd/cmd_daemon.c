@@ -323,39 +323,55 @@ static enum MHD_Result text(struct MHD_Connection *conn, unsigned int status,
 		     strlen(msg), false);
 }
 
+/*
+ * A response's body, or NULL before the first snapshot (or without
+ * memory).  Each takes the server's lock only while it reads the model.
+ */
 static char *render_metrics(struct server *s, bool rows, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
+	int err;
 
 	(void)rows;
 	if (!f)
 		return NULL;
-	if (rs_prom_write(f, s->session.model, &s->session.info) || fclose(f)) {
+	pthread_mutex_lock(&s->lock);
+	err = !s->ready || rs_prom_write(f, s->session.model, &s->session.info);
+	pthread_mutex_unlock(&s->lock);
+	if (fclose(f) || err) {
 		free(buf);
 		return NULL;
 	}
 	return buf;
 }
 
-/* rows: each memcg's catalogue rows too (?metrics=1: 2.5 times the size
- * and the time, under the lock, with 10,000 memcgs) */
+/*
+ * rows: each memcg's catalogue rows too (?metrics=1: 2.5 times the size
+ * and the time with 10,000 memcgs).  The JSON tree copies what it holds,
+ * so it is written out (the larger half of the time) after the lock.
+ */
 static char *render_snapshot(struct server *s, bool rows, size_t *len)
 {
 	struct rs_model *m = s->session.model;
-	json_t *o = json_object();
+	json_t *o = NULL, *snapshot, *summary;
 	char *out;
 
-	json_t *snapshot = rs_json_snapshot(m, &s->session.info, NULL),
-	       *summary = rs_json_summary(m, rs_model_time(m), NULL);
-
-	if (rows) {
-		rs_json_add_rows(snapshot, m, true);
-		rs_json_add_rows(summary, m, false);
+	pthread_mutex_lock(&s->lock);
+	if (s->ready) {
+		snapshot = rs_json_snapshot(m, &s->session.info, NULL);
+		summary = rs_json_summary(m, rs_model_time(m), NULL);
+		if (rows) {
+			rs_json_add_rows(snapshot, m, true);
+			rs_json_add_rows(summary, m, false);
+		}
+		o = json_pack("{s:o,s:o,s:o}", "header",
+			      rs_json_header(&s->session.info), "snapshot",
+			      snapshot, "summary", summary);
 	}
-	json_object_set_new(o, "header", rs_json_header(&s->session.info));
-	json_object_set_new(o, "snapshot", snapshot);
-	json_object_set_new(o, "summary", summary);
+	pthread_mutex_unlock(&s->lock);
+	if (!o)
+		return NULL;
 	out = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	if (out)
@@ -439,12 +455,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			    "not found: try /metrics, /api/v1/snapshot or "
 			    "/healthz\n");
 	}
-	pthread_mutex_lock(&s->lock);
 	rows_arg = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
 					       "metrics");
-	body = s->ready ? render(s, rows_arg && !strcmp(rows_arg, "1"), &len)
-			: NULL;
-	pthread_mutex_unlock(&s->lock);
+	body = render(s, rows_arg && !strcmp(rows_arg, "1"), &len);
 	if (!body) {
 		__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
 		return text(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
