@@ -51,10 +51,7 @@ static void rows(void)
 
 		printf("| `%s` | ", rs_rows[i].key);
 		cell(rs_row_unit(i));
-		printf(" | %s | %s | ",
-		       rs_rows[i].better == RS_LOWER	? "lower"
-		       : rs_rows[i].better == RS_HIGHER ? "higher"
-							: "-",
+		printf(" | %s | %s | ", rs_row_better_name(i),
 		       i < rs_nr_report_rows ? rs_rows[i].section
 					     : "(top only)");
 		if (rs_row_live(i))

@@ -93,10 +93,7 @@ error_t rs_recordings_parse(int key, char *arg, struct argp_state *state)
 		 * --metric and scripts */
 		for (int i = 0; i < rs_nr_report_rows; i++)
 			printf("%s\t%s\t%s\t%s\t%s\n", rs_rows[i].key,
-			       rs_row_unit(i),
-			       rs_rows[i].better == RS_LOWER	? "lower"
-			       : rs_rows[i].better == RS_HIGHER ? "higher"
-								: "-",
+			       rs_row_unit(i), rs_row_better_name(i),
 			       rs_rows[i].section, rs_row_help(i));
 		exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
 	case OPT_GROUPS:

@@ -244,22 +244,9 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 
 int rs_rec_memcg_fold_log2(struct rs_rec_memcg *m)
 {
-	for (int h = 0; h < RS_NR_HISTS; h++) {
-		struct rs_histogram folded = {.log2 = true};
-		__u64 log2[RS_HIST_LOG2_BUCKETS];
-
-		if (m->hist[h].log2)
-			continue;
-		rs_hist_log2(&m->hist[h], log2);
-		for (int k = 0; k < RS_HIST_LOG2_BUCKETS; k++)
-			if (rs_hist_add(&folded, rs_hist_bucket(1ULL << k),
-					log2[k]) < 0) {
-				rs_hist_free(&folded);
-				return -1;
-			}
-		rs_hist_free(&m->hist[h]);
-		m->hist[h] = folded;
-	}
+	for (int h = 0; h < RS_NR_HISTS; h++)
+		if (rs_hist_fold_log2(&m->hist[h]))
+			return -1;
 	return 0;
 }
 
@@ -269,16 +256,6 @@ int rs_recording_fold_log2(struct rs_recording *r)
 		if (rs_rec_memcg_fold_log2(&r->memcgs[i]))
 			return -1;
 	return 0;
-}
-
-void rs_rec_memcg_release(struct rs_rec_memcg *m)
-{
-	free(m->path);
-	free(m->points);
-	m->path = NULL;
-	m->points = NULL;
-	for (int h = 0; h < RS_NR_HISTS; h++)
-		rs_hist_free(&m->hist[h]);
 }
 
 double rs_fairness(const struct rs_recording *r, int *n)

@@ -26,7 +26,6 @@ double rs_rec_row_value(const struct rs_recording *r,
  * rs_rec_memcg_release().
  */
 void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t);
-void rs_rec_memcg_release(struct rs_rec_memcg *m);
 
 /*
  * A recording before schema 3 has log2 histograms, whose percentiles are a

@@ -507,6 +507,13 @@ bool rs_row_live(int i)
 	}
 }
 
+const char *rs_row_better_name(int i)
+{
+	return rs_rows[i].better == RS_LOWER	? "lower"
+	       : rs_rows[i].better == RS_HIGHER ? "higher"
+						: "-";
+}
+
 const char *rs_row_unit(int i)
 {
 	const struct rs_row *row = &rs_rows[i];

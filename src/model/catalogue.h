@@ -168,6 +168,8 @@ bool rs_row_counts(int i);
  */
 const int *rs_report_order(void);
 const char *rs_row_help(int i);
+/* Which way is better: "lower", "higher" or "-". */
+const char *rs_row_better_name(int i);
 /* top's column title (buf of RS_ROW_TITLE_SIZE) and width. */
 #define RS_ROW_TITLE_SIZE 64
 const char *rs_row_title(int i, char *buf, size_t size);

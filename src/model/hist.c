@@ -146,6 +146,26 @@ void rs_hist_log2(const struct rs_histogram *h, __u64 out[RS_HIST_LOG2_BUCKETS])
 	}
 }
 
+int rs_hist_fold_log2(struct rs_histogram *h)
+{
+	struct rs_histogram folded = {.log2 = true};
+	__u64 log2[RS_HIST_LOG2_BUCKETS];
+
+	if (h->log2)
+		return 0;
+	rs_hist_log2(h, log2);
+	/* each power of two's count in the bucket that ends at it */
+	for (int k = 0; k < RS_HIST_LOG2_BUCKETS; k++)
+		if (rs_hist_add(&folded, rs_hist_bucket(1ULL << k), log2[k]) <
+		    0) {
+			rs_hist_free(&folded);
+			return -1;
+		}
+	rs_hist_free(h);
+	*h = folded;
+	return 0;
+}
+
 double rs_hist_quantile(const struct rs_histogram *h, double q)
 {
 	/* counted in doubles: buckets summed in a __u64 can wrap (each

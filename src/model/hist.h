@@ -49,6 +49,10 @@ unsigned int rs_hist_next(const struct rs_histogram *h, unsigned int from);
 void rs_hist_log2(const struct rs_histogram *h,
 		  __u64 out[RS_HIST_LOG2_BUCKETS]);
 
+/* The same histogram counted in log2 buckets (log2 set): 0, or -1 without
+ * memory (h kept as it was). */
+int rs_hist_fold_log2(struct rs_histogram *h);
+
 /*
  * Quantile q (0..1) in ns: the bucket that holds the value of rank
  * ceil(q * count), interpolated linearly inside it (a log2 histogram: the

@@ -1070,17 +1070,23 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 	return 0;
 }
 
+void rs_rec_memcg_release(struct rs_rec_memcg *m)
+{
+	free(m->path);
+	free(m->points);
+	m->path = NULL;
+	m->points = NULL;
+	for (int h = 0; h < RS_NR_HISTS; h++)
+		rs_hist_free(&m->hist[h]);
+}
+
 void rs_recording_free(struct rs_recording *r)
 {
 	for (size_t i = 0; i < r->nr_stalls; i++)
 		free(r->stalls[i].comm);
 	free(r->stalls);
-	for (size_t i = 0; i < r->nr_memcgs; i++) {
-		free(r->memcgs[i].path);
-		free(r->memcgs[i].points);
-		for (int h = 0; h < RS_NR_HISTS; h++)
-			rs_hist_free(&r->memcgs[i].hist[h]);
-	}
+	for (size_t i = 0; i < r->nr_memcgs; i++)
+		rs_rec_memcg_release(&r->memcgs[i]);
 	free(r->memcgs);
 	for (size_t i = 0; i < r->nr_outcomes; i++) {
 		free(r->outcomes[i].workload);

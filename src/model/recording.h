@@ -242,6 +242,8 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 			     const struct rs_event_sink *sink, char *err,
 			     size_t errsz);
 void rs_recording_free(struct rs_recording *r);
+/* What a memcg's record holds apart from itself (path, points, histograms). */
+void rs_rec_memcg_release(struct rs_rec_memcg *m);
 
 /* The longest line the reader takes (a longer one is refused unread). */
 #define RS_MAX_LINE (16 << 20)

@@ -37,10 +37,10 @@ json_t *rs_json_number(double v);
 json_t *rs_json_rows(const struct rs_model *m, const struct rs_memcg *mc,
 		     bool interval);
 void rs_json_add_rows(json_t *o, const struct rs_model *m, bool interval);
-/* A memcg's latency histograms, totals or the last interval's. */
 /* A field's JSON value: null when unknown, a real for a ratio's sum. */
 json_t *rs_json_field(enum rs_field f, __u64 v, bool known);
 json_t *rs_json_tiers(const struct rs_tiers *t);
+/* A memcg's latency histograms, totals or the last interval's. */
 json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 		      bool interval);
 /* Does the memcg's path fall under filter ("/a" matches "/a" and "/a/b")? */

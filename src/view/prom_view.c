@@ -513,8 +513,7 @@ int rs_prom_rules(FILE *out)
 		const char *suffix;
 
 		switch (row->kind) {
-		case RS_ROW_PERCENT: /* a share in 0..1: Prometheus' base unit
-				      */
+		case RS_ROW_PERCENT: /* as a share in 0..1, the base unit */
 			suffix = "ratio5m";
 			break;
 		case RS_ROW_MEAN:

@@ -29,8 +29,6 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r);
 json_t *rs_report_json(const char *name, const struct rs_recording *r,
 		       FILE *out, size_t flags);
 
-/* A figure in JSON: a number, or null where unknown (NaN) or infinite. */
-
 /* Metric i's value v for people: the figure, or n/a (and why) unknown. */
 const char *rs_metric_shown(const struct rs_recording *r, int i, double v,
 			    char *buf, size_t size);
