@@ -725,6 +725,22 @@ def daemon_views(res, m):
     check(tiers is not None and want and got == want,
           f"/metrics reclaimscope_mglru_tier_pages{{memcg={path}}}: "
           f"{len(got)} series == the API's non-zero tier counters ({len(want)})")
+    # the API's catalogue rows (?metrics=1): the same totals the recording
+    # has (which equal memory.stat and lru_gen above), and one derived row
+    with open(os.path.join(res, "api-metrics.after.json")) as f:
+        rows = next((e.get("metrics") for e in json.load(f)["summary"]["memcgs"]
+                     if e["path"] == path), None) or {}
+    wrong = [(row, rows.get(row), m[key]) for row, key in
+             (("scanned", "scanned"), ("isolated", "isolated"),
+              ("reclaimed", "reclaimed"), ("passes", "shrinks"),
+              ("agings", "agings"), ("throttles", "throttles"),
+              ("flusher_wakeups", "flusher_wakeups"))
+             if rows.get(row) != m[key]]
+    eff = rows.get("efficiency")
+    check(rows and not wrong and eff is not None
+          and abs(eff - 100 * m["reclaimed"] / m["isolated"]) < 1e-9,
+          f"API ?metrics=1 for {path}: the rows equal the summary's counts, "
+          f"efficiency {eff} (wrong: {wrong[:3]})")
     # top's frames: MGLRU columns filled on the series kernel
     check(open(os.path.join(res, "top.status")).read().strip() == "top exit 0",
           "top -b exited 0 on SIGINT")

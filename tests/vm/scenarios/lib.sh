@@ -120,6 +120,7 @@ fetch_daemon() { # TAG
 	sleep 1
 	wget -q -O "metrics.$1.txt" http://127.0.0.1:9782/metrics
 	wget -q -O "api.$1.json" http://127.0.0.1:9782/api/v1/snapshot
+	wget -q -O "api-metrics.$1.json" "http://127.0.0.1:9782/api/v1/snapshot?metrics=1"
 }
 
 stop_daemon() {
