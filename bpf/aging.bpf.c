@@ -149,7 +149,7 @@ static __always_inline void aging_exit(struct rs_task_state *st,
 	if (agg) {
 		rs_add(agg, RS_F_AGING_ATTEMPTS, 1);
 		rs_add(agg, RS_F_AGINGS, success);
-		rs_add(agg, RS_F_AGING_NS, duration);
+		rs_add(agg, RS_F_AGING_TIME, duration);
 		if (walk_known) {
 			rs_add(agg, RS_F_WALK_PTES, walk[RS_WALK_PTES]);
 			rs_add(agg, RS_F_WALK_YOUNG, walk[RS_WALK_YOUNG]);

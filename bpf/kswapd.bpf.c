@@ -107,7 +107,7 @@ static __always_inline void balance_exit(struct rs_task_state *st,
 	agg = rs_agg_get(RS_CGROUP_NONE, node, RS_RECLAIMER_KSWAPD);
 	if (agg) {
 		rs_add(agg, RS_F_KSWAPD_RUNS, 1);
-		rs_add(agg, RS_F_KSWAPD_RUN_NS, now - st->balance_start_ns);
+		rs_add(agg, RS_F_KSWAPD_RUN_TIME, now - st->balance_start_ns);
 		if (zones && free_after >= high_after)
 			rs_add(agg, RS_F_KSWAPD_PAST_HIGH,
 			       free_after - high_after);

@@ -294,7 +294,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 
 	agg = rs_agg_get(st->pass.cgid, st->pass.node, st->pass_reclaimer);
 	if (agg) {
-		rs_add(agg, RS_F_SHRINKS, 1);
+		rs_add(agg, RS_F_PASSES, 1);
 		rs_add(agg, RS_F_BATCHES, st->batches);
 		rs_add(agg, RS_F_BATCHES_ANON, st->batches_anon);
 		rs_add(agg, RS_F_BATCHES_FILE, st->batches_file);
@@ -302,7 +302,7 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 		rs_add(agg, RS_F_TYPE_FALLBACKS, st->type_fallbacks);
 		rs_add(agg, RS_F_BUDGET, st->budget);
 		rs_add(agg, RS_F_BUDGET_USED, st->budget_used);
-		rs_add(agg, RS_F_PASS_NS, duration);
+		rs_add(agg, RS_F_PASS_TIME, duration);
 		if (duration > rs_budget_ns)
 			rs_add(agg, RS_F_PASSES_OVER_BUDGET, 1);
 		rs_add(agg, RS_F_ROTATIONS, need_rotate);

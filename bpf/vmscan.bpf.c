@@ -135,7 +135,7 @@ static __always_inline void direct_end(struct rs_task_state *st,
 	agg = rs_agg_get(cgid, rs_fixed_node, RS_RECLAIMER_DIRECT);
 	if (agg) {
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMS, 1);
-		rs_tp_add(agg, RS_F_DIRECT_RECLAIM_NS, duration);
+		rs_tp_add(agg, RS_F_DIRECT_TIME, duration);
 		rs_tp_add(agg, RS_F_DIRECT_RECLAIMED, nr_reclaimed);
 		if (over)
 			rs_tp_add(agg, RS_F_DIRECT_OVER_BUDGET, 1);
@@ -206,7 +206,7 @@ static __always_inline void memcg_end(struct rs_task_state *st,
 	agg = rs_agg_get(st->target_cgid, rs_fixed_node, reclaimer);
 	if (agg) {
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMS, 1);
-		rs_tp_add(agg, RS_F_MEMCG_RECLAIM_NS, duration);
+		rs_tp_add(agg, RS_F_MEMCG_TIME, duration);
 		rs_tp_add(agg, RS_F_MEMCG_RECLAIMED, nr_reclaimed);
 		if (over)
 			rs_tp_add(agg, RS_F_MEMCG_OVER_BUDGET, 1);
@@ -373,7 +373,7 @@ static __always_inline void throttled(struct rs_task_state *st, int nid,
 	agg = rs_agg_of(&w);
 	if (agg) {
 		rs_tp_add(agg, RS_F_THROTTLES, 1);
-		rs_tp_add(agg, RS_F_THROTTLE_US, usec_delayed);
+		rs_tp_add(agg, RS_F_THROTTLED, usec_delayed);
 		if (over)
 			rs_tp_add(agg, RS_F_THROTTLES_OVER_BUDGET, 1);
 		/* enum vmscan_throttle_state, in order */

@@ -141,7 +141,7 @@ enum rs_reclaimer {
 	  "pages written out by reclaim itself")                               \
 	X(DEACTIVATED, "deactivated", pages, RS_HOOK_BIT(LRU_SHRINK_ACTIVE),   \
 	  "pages moved from active to inactive (classic LRU only)")            \
-	X(SHRINKS, "shrinks", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),        \
+	X(PASSES, "passes", count, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),          \
 	  "MGLRU lruvec reclaim passes (try_to_shrink_lruvec)")                \
 	X(BATCHES, "batches", count,                                           \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
@@ -162,7 +162,7 @@ enum rs_reclaimer {
 	X(BUDGET_USED, "budget_used", pages,                                   \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC) | RS_HOOK_BIT(EVICT_FOLIOS),       \
 	  "scan budget used (sum of evict_folios returns)")                    \
-	X(PASS_NS, "pass_ns", ns, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),           \
+	X(PASS_TIME, "pass_time", ns, RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),       \
 	  "time spent in MGLRU passes")                                        \
 	X(PASSES_OVER_BUDGET, "passes_over_budget", count,                     \
 	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),                                   \
@@ -232,7 +232,7 @@ enum rs_reclaimer {
 	  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), "calls of try_to_inc_max_seq")      \
 	X(AGINGS, "agings", count, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),            \
 	  "successful agings: max_seq advances")                               \
-	X(AGING_NS, "aging_ns", ns, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),           \
+	X(AGING_TIME, "aging_time", ns, RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),       \
 	  "time spent aging")                                                  \
 	X(WALK_PTES, "walk_ptes", count, RS_WALK_HOOKS,                        \
 	  "page-table entries aging's walk scanned (lru_gen_full T)")          \
@@ -261,7 +261,7 @@ enum rs_reclaimer {
 	  "flusher wakeups: every taken page was dirty and unqueued")          \
 	X(THROTTLES, "throttles", count, RS_HOOK_BIT(THROTTLED),               \
 	  "reclaim throttles (mm_vmscan_throttled)")                           \
-	X(THROTTLE_US, "throttle_us", us, RS_HOOK_BIT(THROTTLED),              \
+	X(THROTTLED, "throttled", us, RS_HOOK_BIT(THROTTLED),                  \
 	  "time spent throttled")                                              \
 	X(THROTTLES_WRITEBACK, "throttles_writeback", count,                   \
 	  RS_HOOK_BIT(THROTTLED), "throttles waiting for writeback")           \
@@ -277,8 +277,7 @@ enum rs_reclaimer {
 	X(DIRECT_RECLAIMS, "direct_reclaims", count,                           \
 	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
 	  "global direct reclaims by tasks of this memcg")                     \
-	X(DIRECT_RECLAIM_NS, "direct_reclaim_ns", ns,                          \
-	  RS_HOOK_BIT(DIRECT_RECLAIM),                                         \
+	X(DIRECT_TIME, "direct_time", ns, RS_HOOK_BIT(DIRECT_RECLAIM),         \
 	  "time tasks of this memcg stalled in "                               \
 	  "global direct reclaim")                                             \
 	X(DIRECT_RECLAIMED, "direct_reclaimed", pages,                         \
@@ -289,8 +288,8 @@ enum rs_reclaimer {
 	  "direct reclaims longer than the latency budget")                    \
 	X(MEMCG_RECLAIMS, "memcg_reclaims", count, RS_HOOK_BIT(MEMCG_RECLAIM), \
 	  "memcg reclaims (limit or memory.reclaim) targeting this memcg")     \
-	X(MEMCG_RECLAIM_NS, "memcg_reclaim_ns", ns,                            \
-	  RS_HOOK_BIT(MEMCG_RECLAIM), "time spent in those memcg reclaims")    \
+	X(MEMCG_TIME, "memcg_time", ns, RS_HOOK_BIT(MEMCG_RECLAIM),            \
+	  "time spent in those memcg reclaims")                                \
 	X(MEMCG_RECLAIMED, "memcg_reclaimed", pages,                           \
 	  RS_HOOK_BIT(MEMCG_RECLAIM),                                          \
 	  "pages reclaimed by those memcg reclaims")                           \
@@ -311,7 +310,7 @@ enum rs_reclaimer {
 	  "kswapd going back to sleep (per node, not per memcg)")              \
 	X(KSWAPD_RUNS, "kswapd_runs", count, RS_HOOK_BIT(BALANCE_PGDAT),       \
 	  "kswapd balance_pgdat() runs (per node, not per memcg)")             \
-	X(KSWAPD_RUN_NS, "kswapd_run_ns", ns, RS_HOOK_BIT(BALANCE_PGDAT),      \
+	X(KSWAPD_RUN_TIME, "kswapd_run_time", ns, RS_HOOK_BIT(BALANCE_PGDAT),  \
 	  "time in kswapd balance_pgdat() runs (per node)")                    \
 	X(KSWAPD_PAST_HIGH, "kswapd_past_high", pages,                         \
 	  RS_HOOK_BIT(BALANCE_PGDAT),                                          \
@@ -435,17 +434,15 @@ enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
  * bucket's hi, so the log2 `le` bounds of /metrics are exact sums.
  */
 #define RS_HISTS(X)                                                            \
-	X(DIRECT, "direct_reclaim", RS_HOOK_BIT(DIRECT_RECLAIM),               \
-	  DIRECT_RECLAIM_NS,                                                   \
+	X(DIRECT, "direct_reclaim", RS_HOOK_BIT(DIRECT_RECLAIM), DIRECT_TIME,  \
 	  "global direct reclaim stalls of this memcg's tasks")                \
-	X(MEMCG, "memcg_reclaim", RS_HOOK_BIT(MEMCG_RECLAIM),                  \
-	  MEMCG_RECLAIM_NS,                                                    \
+	X(MEMCG, "memcg_reclaim", RS_HOOK_BIT(MEMCG_RECLAIM), MEMCG_TIME,      \
 	  "memcg reclaims targeting this memcg (limit or memory.reclaim)")     \
-	X(PASS, "pass", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC), PASS_NS,            \
+	X(PASS, "pass", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC), PASS_TIME,          \
 	  "MGLRU lruvec reclaim passes")                                       \
-	X(AGING, "aging", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), AGING_NS,           \
+	X(AGING, "aging", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), AGING_TIME,         \
 	  "aging (try_to_inc_max_seq) calls")                                  \
-	X(THROTTLE, "throttle", RS_HOOK_BIT(THROTTLED), THROTTLE_US,           \
+	X(THROTTLE, "throttle", RS_HOOK_BIT(THROTTLED), THROTTLED,             \
 	  "reclaim throttle delays")
 
 #define RS_HIST_ENUM(id, key, needs, sum, help) RS_HIST_##id,

@@ -71,17 +71,16 @@ static void fields(void)
 	puts("\n## Counters\n");
 	puts("Each counter under its key in recordings and the JSON API "
 	     "(docs/recording-format.md) and its metric on the daemon's "
-	     "`/metrics` (in base units: `_ns` and `_us` as seconds).\n");
+	     "`/metrics` (in base units: a time kept in ns or us is served "
+	     "in seconds).\n");
 	puts("| key | unit | /metrics | meaning |");
 	puts("|---|---|---|---|");
 	for (int f = 0; f < RS_NR_FIELDS; f++) {
-		char name[128];
+		char sel[192];
 
-		printf("| `%s` | %s | `%s", rs_fields[f].key, rs_fields[f].unit,
-		       rs_prom_field_name(f, name, sizeof(name)));
-		if (rs_prom_label_value(f))
-			printf("{…=\"%s\"}", rs_prom_label_value(f));
-		fputs("` | ", stdout);
+		printf("| `%s` | %s | `%s` | ", rs_fields[f].key,
+		       rs_fields[f].unit,
+		       rs_prom_field_selector(f, sel, sizeof(sel)));
 		cell(rs_fields[f].help);
 		puts(" |");
 	}
@@ -104,6 +103,22 @@ static void histograms(void)
 	}
 }
 
+/* The alias list: what the reader still takes from older recordings. */
+static void old_names(void)
+{
+	puts("\n## Names before schema 4\n");
+	puts("Recordings of schema 1 to 3 (and the JSON API and `/metrics` "
+	     "before them) called these counters by other names; the reader "
+	     "takes the old key from such a recording "
+	     "(`rs_field_old_key`).\n");
+	puts("| schema 1–3 | now | unit |");
+	puts("|---|---|---|");
+	for (int f = 0; f < RS_NR_FIELDS; f++)
+		if (rs_field_old_key(f))
+			printf("| `%s` | `%s` | %s |\n", rs_field_old_key(f),
+			       rs_fields[f].key, rs_fields[f].unit);
+}
+
 int main(void)
 {
 	puts("# Metrics, counters and histograms\n");
@@ -113,6 +128,7 @@ int main(void)
 	rows();
 	fields();
 	histograms();
+	old_names();
 	puts("\n## Recording rules\n");
 	puts("The rules file's `reclaimscope.catalogue` group, one rule per "
 	     "metric above that `/metrics` can restate (`make rules`, "

@@ -38,7 +38,7 @@ int rs_field_over_budget_of(enum rs_field f)
 {
 	switch (f) {
 	case RS_F_PASSES_OVER_BUDGET:
-		return RS_F_SHRINKS;
+		return RS_F_PASSES;
 	case RS_F_DIRECT_OVER_BUDGET:
 		return RS_F_DIRECT_RECLAIMS;
 	case RS_F_MEMCG_OVER_BUDGET:
@@ -55,6 +55,43 @@ int rs_field_by_key(const char *key)
 	for (int i = 0; i < RS_NR_FIELDS; i++)
 		if (!strcmp(rs_fields[i].key, key))
 			return i;
+	return -1;
+}
+
+/*
+ * The alias list: fields whose key changed in schema 4, when every counter
+ * took the one name its catalogue row had (report, diff and top had called
+ * them so already).  A reader of schema 1 to 3 takes the old key; the
+ * recording format's documentation lists the same pairs.
+ */
+static const struct {
+	enum rs_field field;
+	const char *old_key;
+} field_aliases[] = {
+	{RS_F_PASSES, "shrinks"},
+	{RS_F_PASS_TIME, "pass_ns"},
+	{RS_F_AGING_TIME, "aging_ns"},
+	{RS_F_THROTTLED, "throttle_us"},
+	{RS_F_DIRECT_TIME, "direct_reclaim_ns"},
+	{RS_F_MEMCG_TIME, "memcg_reclaim_ns"},
+	{RS_F_KSWAPD_RUN_TIME, "kswapd_run_ns"},
+};
+
+const char *rs_field_old_key(enum rs_field f)
+{
+	for (size_t i = 0; i < sizeof(field_aliases) / sizeof(*field_aliases);
+	     i++)
+		if (field_aliases[i].field == f)
+			return field_aliases[i].old_key;
+	return NULL;
+}
+
+int rs_field_by_old_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(field_aliases) / sizeof(*field_aliases);
+	     i++)
+		if (!strcmp(field_aliases[i].old_key, key))
+			return (int)field_aliases[i].field;
 	return -1;
 }
 

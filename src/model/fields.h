@@ -92,6 +92,13 @@ const char *rs_throttle_reason_name(int reason);
 /* enum rs_event_type: the "kind" of a record in a recording */
 const char *rs_event_type_name(unsigned int type);
 int rs_field_by_key(const char *key); /* -1 if none */
+/*
+ * The key field f had in recordings before schema 4 (and in JSON and
+ * /metrics before them), where it differs; NULL if it has only one.
+ */
+const char *rs_field_old_key(enum rs_field f);
+/* A field by its old key (the alias list); -1 if none. */
+int rs_field_by_old_key(const char *key);
 /* A flusher wakeup reason (enum wb_reason); buf for unknown ones. */
 const char *rs_wb_reason_name(unsigned int reason, char *buf, size_t size);
 

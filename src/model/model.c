@@ -275,7 +275,7 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 			raw[f] += x[f];
 		if (cells[c].key.reclaimer < RS_NR_RECLAIMERS) {
 			by[cells[c].key.reclaimer] += x[RS_F_RECLAIMED];
-			pass_ns_by[cells[c].key.reclaimer] += x[RS_F_PASS_NS];
+			pass_ns_by[cells[c].key.reclaimer] += x[RS_F_PASS_TIME];
 		}
 	}
 	for (int f = 0; f < RS_NR_FIELDS; f++)
@@ -284,8 +284,8 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 	for (int r = 0;
 	     r < RS_NR_RECLAIMERS && !isnan(v->field[RS_F_RECLAIMED]); r++)
 		v->reclaimed_by[r] = by[r];
-	for (int r = 0; r < RS_NR_RECLAIMERS && !isnan(v->field[RS_F_PASS_NS]);
-	     r++)
+	for (int r = 0;
+	     r < RS_NR_RECLAIMERS && !isnan(v->field[RS_F_PASS_TIME]); r++)
 		v->pass_ms_by[r] = pass_ns_by[r] / 1e6;
 	for (int h = 0; h < RS_NR_HISTS; h++) {
 		const struct rs_hist_counts *hc = rs_memcg_hist(mc, h);

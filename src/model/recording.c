@@ -131,6 +131,22 @@ static int interval_count(struct reader *rd, json_t *o, const char *key,
 	return number_from(rd, o, key, -MAX_COUNT, out);
 }
 
+/*
+ * A counter of field f in o: under its key, or in a recording before
+ * schema 4 under the key it had then (rs_field_old_key).
+ */
+static int field_number(struct reader *rd, json_t *o, enum rs_field f,
+			double *out)
+{
+	const char *old = rs_field_old_key(f);
+
+	if (number(rd, o, rs_fields[f].key, out))
+		return -1;
+	if (isnan(*out) && old && rd->r->schema < 4)
+		return number(rd, o, old, out);
+	return 0;
+}
+
 /* The memcg of id, created if new; NULL with the error set. */
 static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 {
@@ -309,7 +325,7 @@ static int snapshot(struct reader *rd, json_t *o)
 		if (!m)
 			return -1;
 		for (int f = 0; f < RS_NR_FIELDS; f++)
-			if (number(rd, e, rs_fields[f].key, &v[f]))
+			if (field_number(rd, e, f, &v[f]))
 				return -1;
 		idx = (size_t)(m - rd->r->memcgs);
 		for (int f = 0; f < RS_NR_FIELDS; f++)
@@ -682,11 +698,11 @@ static int by_reclaimer(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 		json_t *one = json_object_get(by, rs_reclaimer_name(r));
 
 		m->reclaimed_by[r] = isnan(m->total[RS_F_RECLAIMED]) ? NAN : 0;
-		m->pass_ns_by[r] = isnan(m->total[RS_F_PASS_NS]) ? NAN : 0;
-		if (one && (number(rd, one, rs_fields[RS_F_RECLAIMED].key,
-				   &m->reclaimed_by[r]) ||
-			    number(rd, one, rs_fields[RS_F_PASS_NS].key,
-				   &m->pass_ns_by[r])))
+		m->pass_ns_by[r] = isnan(m->total[RS_F_PASS_TIME]) ? NAN : 0;
+		if (one &&
+		    (field_number(rd, one, RS_F_RECLAIMED,
+				  &m->reclaimed_by[r]) ||
+		     field_number(rd, one, RS_F_PASS_TIME, &m->pass_ns_by[r])))
 			return -1;
 	}
 	return 0;
@@ -782,7 +798,7 @@ static int summary(struct reader *rd, json_t *o)
 				    (unsigned long long)m->id);
 		m->in_summary = true;
 		for (int f = 0; f < RS_NR_FIELDS; f++)
-			if (number(rd, e, rs_fields[f].key, &m->total[f]))
+			if (field_number(rd, e, f, &m->total[f]))
 				return -1;
 		if (number(rd, e, "mem_current_avg", &m->mem_current_avg) ||
 		    histograms(rd, e, m) || by_reclaimer(rd, e, m) ||

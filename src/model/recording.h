@@ -19,9 +19,11 @@
 
 /*
  * The recording format's version (docs/recording-format.md): what `record`
- * writes and the newest this reader reads.  2 added the outcome record.
+ * writes and the newest this reader reads.  2 added the outcome record, 3
+ * log-linear histograms, 4 one name per counter (older names: the alias
+ * list, rs_field_old_key).
  */
-#define RS_SCHEMA 3
+#define RS_SCHEMA 4
 
 /*
  * Keys of `event` records that report and diff read back; event_line.c

@@ -266,11 +266,11 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 	return o;
 }
 
-/* The headline numbers, for the per-node and per-reclaimer lists (pass_ns:
+/* The headline numbers, for the per-node and per-reclaimer lists (pass_time:
  * each reclaimer's yield, report's kswapd_yield and direct_yield). */
 static const enum rs_field brief_fields[] = {RS_F_SCANNED,   RS_F_ISOLATED,
-					     RS_F_RECLAIMED, RS_F_SHRINKS,
-					     RS_F_AGINGS,    RS_F_PASS_NS};
+					     RS_F_RECLAIMED, RS_F_PASSES,
+					     RS_F_AGINGS,    RS_F_PASS_TIME};
 
 static void add_brief(json_t *o, const __u64 *v, __u64 attached)
 {

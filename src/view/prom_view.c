@@ -41,13 +41,11 @@ const char *rs_prom_label_value(enum rs_field f)
 const char *rs_prom_field_name(enum rs_field f, char *buf, size_t size)
 {
 	const struct rs_field_info *fi = &rs_fields[f];
-	size_t len = strlen(fi->key);
 
 	switch (fi->unit_id) {
 	case RS_UNIT_ns:
-	case RS_UNIT_us: /* "_ns"/"_us" become seconds, the base unit */
-		snprintf(buf, size, PREFIX "%.*s_seconds_total",
-			 (int)(len > 3 ? len - 3 : len), fi->key);
+	case RS_UNIT_us: /* served in seconds, the base unit */
+		snprintf(buf, size, PREFIX "%s_seconds_total", fi->key);
 		break;
 	case RS_UNIT_pages:
 		snprintf(buf, size, PREFIX "%s_pages_total", fi->key);
@@ -467,9 +465,7 @@ int rs_prom_write(FILE *out, const struct rs_model *m,
 	return ferror(out) ? -1 : 0;
 }
 
-/* A field's counter as PromQL selects it: its metric, and for a member of
- * a family the label matcher. */
-static void field_selector(enum rs_field f, char *buf, size_t size)
+const char *rs_prom_field_selector(enum rs_field f, char *buf, size_t size)
 {
 	const struct family *fam = family_of(f);
 	char name[128];
@@ -480,6 +476,7 @@ static void field_selector(enum rs_field f, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%s",
 			 rs_prom_field_name(f, name, sizeof(name)));
+	return buf;
 }
 
 /* sum by (instance, memcg) (rate(SELECTOR[5m])) */
@@ -487,7 +484,7 @@ static void rate_of(FILE *out, enum rs_field f)
 {
 	char sel[192];
 
-	field_selector(f, sel, sizeof(sel));
+	rs_prom_field_selector(f, sel, sizeof(sel));
 	fprintf(out, "sum by (instance, memcg) (rate(%s[5m]))", sel);
 }
 

@@ -15,11 +15,15 @@
 int rs_prom_write(FILE *out, const struct rs_model *m,
 		  const struct rs_run_info *info);
 
-/* The metric name of a field (e.g. "reclaimscope_pass_seconds_total"). */
+/* The metric name of a field (e.g. "reclaimscope_pass_time_seconds_total"). */
 /* A field that is one label value of a family's metric (exit_budget is
  * reclaimscope_pass_exits_total{exit="budget"}): that value; else NULL. */
 const char *rs_prom_label_value(enum rs_field f);
 const char *rs_prom_field_name(enum rs_field f, char *buf, size_t size);
+/* A field's counter as PromQL selects it: its metric, and for a member of
+ * a family (exit_budget) the family's metric and label matcher
+ * (reclaimscope_pass_exits_total{exit="budget"}). */
+const char *rs_prom_field_selector(enum rs_field f, char *buf, size_t size);
 
 /*
  * The recording rules that restate the report's derived metrics (shares,

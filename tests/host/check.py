@@ -58,7 +58,7 @@ def main():
     check(m["memcg_reclaims"] > 0, "memcg limit reclaims were seen")
     check("memcg" in m["by_reclaimer"], "attributed to memcg reclaim")
     # a value the kernel cannot give is null, never 0
-    for key, hook in (("shrinks", "try_to_shrink_lruvec"),
+    for key, hook in (("passes", "try_to_shrink_lruvec"),
                       ("agings", "try_to_inc_max_seq"),
                       ("flusher_wakeups", "handle_reclaim_writeback")):
         if hooks.get(hook) != "attached":

@@ -13,6 +13,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import Judge, hook_cost_checks, load_ndjson, parse_metrics  # noqa: E402
+import rs_tables  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -88,8 +89,9 @@ def api_checks(work, path, rec, samples):
     except ValueError as e:
         check(False, f"/api/v1/snapshot is JSON ({e})")
         return
-    check(api["header"]["type"] == "header" and api["header"]["schema"] == 3,
-          "API: a schema-1 header, as a recording's")
+    check(api["header"]["type"] == "header"
+          and api["header"]["schema"] == rs_tables.schema(),
+          f"API: a schema-{rs_tables.schema()} header, as a recording's")
     check(api["snapshot"]["type"] == "snapshot", "API: the last snapshot")
     summ = api["summary"]
     check(summ["type"] == "summary", "API: the totals, as a summary")
@@ -199,7 +201,7 @@ def top_checks(work, path, probe):
     if check(len(rows) == 1, "top -b: the test memcg has a row while it reclaims"):
         vals = dict(zip(cols, rows[0].split()[1:]))
         unavailable = set(probe["unavailable_fields"])
-        for col, key in (("shrinks/s", "shrinks"), ("agings/s", "agings"),
+        for col, key in (("passes/s", "passes"), ("agings/s", "agings"),
                          ("flusher_wakeups/s", "flusher_wakeups")):
             want = "n/a" if key in unavailable else None
             check(want is None or vals.get(col) == want,

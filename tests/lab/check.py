@@ -73,7 +73,7 @@ def recording_values(path):
          "refaults": own("refaults_anon") + own("refaults_file"),
          "oom_kills": own("oom_kills")}
     if header.get("series"):
-        v["passes"] = tot("shrinks")
+        v["passes"] = tot("passes")
     isolated = tot("isolated")
     if isolated:
         v["efficiency"] = 100.0 * v["reclaimed"] / isolated

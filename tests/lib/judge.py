@@ -89,7 +89,7 @@ def parse_metrics(text, judge=None):
 # Each record kind and the in-kernel per-memcg counters that count the
 # events it is emitted for (kept whether or not the record fits the ring).
 RECORD_COUNTS = {
-    "shrink": ("shrinks",),
+    "shrink": ("passes",),
     "aging": ("aging_attempts",),
     "writeback": ("writeback_checks",),
     "throttle": ("throttles",),

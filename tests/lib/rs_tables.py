@@ -10,6 +10,7 @@ unread_protos(): {hook id: [pattern, ...]} of src/collect/hooks.c's
 rs_unread_protos, prototypes that leave the hook missing.
 hook_targets(): {function or tracepoint: {hook id, ...}} of hooks.c's
 rs_prog_specs: the hooks whose programs attach there.
+schema(): RS_SCHEMA of src/model/recording.h, the schema `record` writes.
 """
 import os
 import re
@@ -17,6 +18,11 @@ import re
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 HEADER = os.path.join(TOP, "include", "rs_common.h")
 HOOKS_C = os.path.join(TOP, "src", "collect", "hooks.c")
+RECORDING_H = os.path.join(TOP, "src", "model", "recording.h")
+
+
+def schema():
+    return int(re.search(r"#define RS_SCHEMA (\d+)", _text(RECORDING_H)).group(1))
 
 
 def _text(path=None):

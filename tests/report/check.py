@@ -84,7 +84,7 @@ def wbstorm(budget_ms):
         "scanned": m["scanned"], "isolated": m["isolated"],
         "reclaimed": m["reclaimed"],
         "efficiency": 100 * m["reclaimed"] / m["isolated"],
-        "passes": m["shrinks"], "budget_used": m["budget_used"],
+        "passes": m["passes"], "budget_used": m["budget_used"],
         "exit_budget": m["exit_budget"], "exit_target": m["exit_target"],
         "passes_over_budget": sum(e["duration_ns"] > budget_ns for e in shrink),
         "memcg_over_budget": sum(e["duration_ns"] > budget_ns for e in recl),
@@ -94,7 +94,7 @@ def wbstorm(budget_ms):
         "pass_p99": min(pass_max, quantile_ms(m["histograms"]["pass"], 0.99)),
         "memcg_max": max(e["duration_ns"] for e in recl) / 1e6,
         "throttle_max": max(e["delayed_us"] for e in thr) / 1e3,
-        "throttled": m["throttle_us"] / 1e3,
+        "throttled": m["throttled"] / 1e3,
         "over_reclaim": sum(e["nr_reclaimed"] / e["nr_to_reclaim"]
                             for e in with_ratio) / len(with_ratio),
         "aging_rate": m["agings"] / summ["duration"],

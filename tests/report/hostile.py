@@ -248,7 +248,7 @@ def html(d):
 def small(d):
     """The small items: headings, folding, '1 run', the notice's place."""
     a = os.path.join(d, "s.ndjson")
-    write_recording(a, {"/a": {"scanned": 10, "isolated": 9, "reclaimed": 5, "shrinks": 3}})
+    write_recording(a, {"/a": {"scanned": 10, "isolated": 9, "reclaimed": 5, "passes": 3}})
     text = run("report", a).stdout
     block = text.split("== (total) ==", 1)[1].split("\n== ", 1)[0]
     sections = [l.strip() for l in block.splitlines() if re.fullmatch(r"  [a-zA-Z].*", l)]

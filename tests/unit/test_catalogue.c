@@ -59,7 +59,7 @@ static struct rs_model *full_model(void)
 		v[RS_F_GOAL_RATIO] =
 			v[RS_F_GOAL_RECLAIMS] * 3 * RS_RATIO_ONE / 2;
 		/* a count over the latency budget is part of its kind's */
-		v[RS_F_PASSES_OVER_BUDGET] = v[RS_F_SHRINKS] / 4;
+		v[RS_F_PASSES_OVER_BUDGET] = v[RS_F_PASSES] / 4;
 		v[RS_F_DIRECT_OVER_BUDGET] = v[RS_F_DIRECT_RECLAIMS] / 4;
 		v[RS_F_MEMCG_OVER_BUDGET] = v[RS_F_MEMCG_RECLAIMS] / 4;
 		v[RS_F_THROTTLES_OVER_BUDGET] = v[RS_F_THROTTLES] / 4;
@@ -193,8 +193,11 @@ static void table_is_whole(void **state)
 		/* report rows first, then the live-only ones */
 		assert_true((row->section != NULL) == (i < rs_nr_report_rows));
 		assert_true(row->section || rs_row_live(i));
-		if (row->kind == RS_ROW_FIELD)
+		if (row->kind == RS_ROW_FIELD) {
 			field_rows[row->a]++;
+			/* one name: the recording's, JSON's and /metrics' */
+			assert_string_equal(row->key, rs_fields[row->a].key);
+		}
 		for (int j = 0; j < i; j++) {
 			if (!strcmp(rs_rows[j].key, row->key))
 				fail_msg("key %s twice", row->key);
@@ -450,11 +453,11 @@ static void live_equals_recorded(void **state)
 		    0);
 	/* each reclaimer's yield: its pages over its own pass time */
 	assert_true(rs_row_number(&live, rs_row_by_key("kswapd_yield")) ==
-		    live.field[RS_F_RECLAIMED] / live.field[RS_F_PASS_NS] *
+		    live.field[RS_F_RECLAIMED] / live.field[RS_F_PASS_TIME] *
 			    1e6);
 	assert_true(rs_row_number(&live, rs_row_by_key("kswapd_pass_time")) *
 			    2 ==
-		    live.field[RS_F_PASS_NS] / 1e6);
+		    live.field[RS_F_PASS_TIME] / 1e6);
 	rs_recording_free(&r);
 	rs_model_free(m);
 }

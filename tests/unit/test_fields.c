@@ -36,8 +36,8 @@ static void table_is_sane(void **state)
 		assert_int_equal(rs_field_by_key(k), i);
 	}
 	assert_int_equal(rs_field_by_key("no_such_field"), -1);
-	assert_string_equal(rs_fields[RS_F_THROTTLE_US].unit, "us");
-	assert_int_equal(rs_fields[RS_F_PASS_NS].unit_id, RS_UNIT_ns);
+	assert_string_equal(rs_fields[RS_F_THROTTLED].unit, "us");
+	assert_int_equal(rs_fields[RS_F_PASS_TIME].unit_id, RS_UNIT_ns);
 }
 
 /* Render, serialize, parse back: what a consumer of the file sees. */

@@ -194,8 +194,9 @@ def common(res):
     if not check(len(rec) >= 2, "recording has a header and a summary"):
         return None, None, rec
     header, summary = rec[0], rec[-1]
-    check(header.get("type") == "header" and header.get("schema") == 3,
-          "first line is a schema-3 header")
+    check(header.get("type") == "header"
+          and header.get("schema") == rs_tables.schema(),
+          f"first line is a schema-{rs_tables.schema()} header")
     check(summary.get("type") == "summary", "last line is the summary")
     check(summary.get("drops") == 0, f"no record dropped ({summary.get('drops')})")
     check(summary.get("agg_full") == 0, "aggregation map never full")
@@ -299,11 +300,11 @@ def hist_exact(summary, rec):
 # each kind of stall per task, and the memcg counters they add up to (a
 # throttle's time is kept in ns per task, in us per memcg; the count over
 # the latency budget last)
-STALL_SUMS = {"direct": (("direct_reclaims", 1), ("direct_reclaim_ns", 1),
+STALL_SUMS = {"direct": (("direct_reclaims", 1), ("direct_time", 1),
                          "direct_over_budget"),
-              "memcg": (("memcg_reclaims", 1), ("memcg_reclaim_ns", 1),
+              "memcg": (("memcg_reclaims", 1), ("memcg_time", 1),
                         "memcg_over_budget"),
-              "throttle": (("throttles", 1), ("throttle_us", 1000),
+              "throttle": (("throttles", 1), ("throttled", 1000),
                            "throttles_over_budget")}
 
 
@@ -354,10 +355,10 @@ def consistent(rec, m):
     """The event stream and the in-kernel totals of one memcg agree, and
     every record is plausible.  Holds only when nothing was dropped."""
     name = m["path"]
-    if m["shrinks"] is not None:
+    if m["passes"] is not None:
         sh = events_of(rec, "shrink", m["id"])
-        check(len(sh) == m["shrinks"],
-              f"{name}: one shrink record per pass ({len(sh)} == {m['shrinks']})")
+        check(len(sh) == m["passes"],
+              f"{name}: one shrink record per pass ({len(sh)} == {m['passes']})")
         check(sum(e["budget_used"] for e in sh) == m["budget_used"],
               f"{name}: shrink records add up to budget_used")
         if m["budget"] is not None:
@@ -367,7 +368,7 @@ def consistent(rec, m):
             check(not bad, f"{name}: budget_used <= budget + last batch "
                   f"in every pass ({len(bad)} not)")
         exits = sum(m[k] for k in EXIT_KEYS)
-        check(exits == m["shrinks"],
+        check(exits == m["passes"],
               f"{name}: exit reasons add up to the passes ({exits})")
         # the mirror of get_nr_to_scan() against the kernel's own budget,
         # and the deduced "target met" against should_abort_scan()'s answer
@@ -442,8 +443,8 @@ def consistent(rec, m):
     th = events_of(rec, "throttle", m["id"])
     check(len(th) == m["throttles"],
           f"{name}: one throttle record per throttle ({len(th)})")
-    check(sum(e["delayed_us"] for e in th) == m["throttle_us"],
-          f"{name}: throttle delays add up to throttle_us")
+    check(sum(e["delayed_us"] for e in th) == m["throttled"],
+          f"{name}: throttle delays add up to throttled")
     check(all(e["reason"] in KNOWN_THROTTLE_REASONS for e in th),
           f"{name}: every throttle has a known reason")
 
@@ -457,7 +458,7 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
     pgsteal = delta(res, f"memstat.{name}", "pgsteal")
     print(f"  info  {m['path']}: isolated {m['isolated']} pgscan {pgscan}, "
           f"reclaimed {m['reclaimed']} pgsteal {pgsteal}, "
-          f"shrinks {m['shrinks']} agings {m['agings']}")
+          f"passes {m['passes']} agings {m['agings']}")
     if active:
         check(pgscan > 0, "the workload made the kernel scan (pgscan > 0)")
     key = "isolated" if mglru else "scanned"
@@ -470,10 +471,10 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
     check(by == kswapd, f"reclaimed by kswapd {by} == memory.stat "
           f"pgsteal_kswapd delta {kswapd}")
     # the reclaimers' pass time (their yields' divisor) adds up
-    split = sum(e.get("pass_ns") or 0
+    split = sum(e.get("pass_time") or 0
                 for e in (m.get("by_reclaimer") or {}).values())
-    check(m["pass_ns"] is None or split == m["pass_ns"],
-          f"pass time by reclaimer {split} == pass_ns {m['pass_ns']}")
+    check(m["pass_time"] is None or split == m["pass_time"],
+          f"pass time by reclaimer {split} == pass_time {m['pass_time']}")
 
     before = read_lru_gen(os.path.join(res, "lru_gen.before"))
     after = read_lru_gen(os.path.join(res, "lru_gen.after"))
@@ -602,10 +603,10 @@ def scenario_core(res, header, summary, rec):
           f"{m['walk_young']} young)")
     check(m["budget_kernel_passes"] > 0,
           f"apply_proportional_protection seen in the passes "
-          f"({m['budget_kernel_passes']} of {m['shrinks']})")
+          f"({m['budget_kernel_passes']} of {m['passes']})")
     # /test is removed before the end: its memory.stat after the last
     # sample is gone with it (documented), so refaults are judged in "mix"
-    check(m["shrinks"] > 0, f"shrinks {m['shrinks']} > 0")
+    check(m["passes"] > 0, f"passes {m['passes']} > 0")
     check(m["budget_used"] > 0, f"budget_used {m['budget_used']} > 0")
     check(m["budget"] is not None and m["budget"] > 0, f"budget {m['budget']} > 0")
 
@@ -633,7 +634,7 @@ def scenario_legacy(res, header, summary, rec):
     # inlined in 6.12: missing, and its count null rather than 0
     if hooks.get("try_to_inc_min_seq") == "missing":
         check(m["min_seq_advances"] is None, "min_seq_advances is null")
-    check(m["shrinks"] > 0 and m["batches"] > 0, "passes and batches are counted")
+    check(m["passes"] > 0 and m["batches"] > 0, "passes and batches are counted")
     check(m["budget_used"] > 0, "budget_used (evict_folios returns) counted")
     check(all(e["budget"] is None for e in events_of(rec, "shrink", m["id"])),
           "shrink records carry no budget")
@@ -656,7 +657,7 @@ def scenario_wbstorm(res, header, summary, rec):
           f"(kernel trace: {order[:1]})")
     exact_totals(res, m, gone=False)
     print(f"  info  /wb: flusher wakeups {m['flusher_wakeups']}, throttles "
-          f"{m['throttles']} ({m['throttle_us']} us), dirty {m['dirty']}, "
+          f"{m['throttles']} ({m['throttled']} us), dirty {m['dirty']}, "
           f"unqueued dirty {m['unqueued_dirty']}")
     check(m["flusher_wakeups"] > 0, "reclaim woke the flushers")
     check(m["throttles"] > 0, "reclaim was throttled")
@@ -699,7 +700,7 @@ def daemon_views(res, m):
                       ("reclaimscope_isolated_pages_total", "isolated"),
                       ("reclaimscope_reclaimed_pages_total", "reclaimed"),
                       ("reclaimscope_agings_total", "agings"),
-                      ("reclaimscope_shrinks_total", "shrinks"),
+                      ("reclaimscope_passes_total", "passes"),
                       ("reclaimscope_flusher_wakeups_total", "flusher_wakeups"),
                       ("reclaimscope_throttles_total", "throttles")):
         got = metric_total(samples, name, path)
@@ -709,7 +710,7 @@ def daemon_views(res, m):
     check(got == m["throttles"], f"throttle delay histogram counts {got:.0f} throttles")
     with open(os.path.join(res, "api.after.json")) as f:
         api = json.load(f)
-    check(api["header"]["schema"] == 3 and api["summary"]["type"] == "summary",
+    check(api["header"]["schema"] == rs_tables.schema() and api["summary"]["type"] == "summary",
           "the JSON API answers with a header and a summary")
     # the tiers: each non-zero counter a series, equal to the API's (both
     # read the same model; the tiers are state, quiet after the workload)
@@ -732,7 +733,7 @@ def daemon_views(res, m):
                      if e["path"] == path), None) or {}
     wrong = [(row, rows.get(row), m[key]) for row, key in
              (("scanned", "scanned"), ("isolated", "isolated"),
-              ("reclaimed", "reclaimed"), ("passes", "shrinks"),
+              ("reclaimed", "reclaimed"), ("passes", "passes"),
               ("agings", "agings"), ("throttles", "throttles"),
               ("flusher_wakeups", "flusher_wakeups"))
              if rows.get(row) != m[key]]
@@ -761,10 +762,10 @@ def daemon_views(res, m):
             if heads and line.split() and line.split()[0] == path:
                 rows.append(dict(zip(heads[0].split()[1:], line.split()[1:])))
     check(len(rows) > 0, f"top -b shows {path} in {len(rows)} frames")
-    cols = ("shrinks/s", "agings/s", "budget%", "flusher_wakeups/s", "throttles/s")
+    cols = ("passes/s", "agings/s", "budget%", "flusher_wakeups/s", "throttles/s")
     check(rows and all(r.get(c) != "n/a" for r in rows for c in cols),
           "top -b: the MGLRU columns are filled (never n/a) on the series kernel")
-    check(any(float(r.get("shrinks/s", "0").replace("-", "0")) > 0 for r in rows),
+    check(any(float(r.get("passes/s", "0").replace("-", "0")) > 0 for r in rows),
           "top -b: some frame shows passes per second")
 
 
@@ -799,7 +800,7 @@ def scenario_tenants(res, header, summary, rec):
         return
     for m in kids:
         exact_totals(res, m, gone=False)
-        check(m["shrinks"] > 0, f"{m['path']}: reclaim passes reached it")
+        check(m["passes"] > 0, f"{m['path']}: reclaim passes reached it")
         consistent(rec, m)
     # memory.stat is hierarchical: the parent's counts are its children's
     parent_scan = delta(res, "memstat.tenants", "pgscan")
@@ -872,7 +873,7 @@ def scenario_classic(res, header, summary, rec):
     if not check(m is not None, "memcg /test is in the summary"):
         return
     exact_totals(res, m, mglru=False)
-    check(m["shrinks"] == 0 and m["agings"] == 0,
+    check(m["passes"] == 0 and m["agings"] == 0,
           "the MGLRU hooks fall quiet (0 passes, 0 agings: known, not null)")
     check(m["classic_shrinks"] > 0, f"classic passes counted ({m['classic_shrinks']})")
     check(m["writeback_checks"] > 0,
@@ -979,8 +980,8 @@ def kswapd_runs_exact(res, summary, rec):
           f"kswapd_past_high {node.get('kswapd_past_high')} == {past} and "
           f"kswapd_runs_short {node.get('kswapd_runs_short')} == {short}, from the records")
     time_ns = sum(e["duration_ns"] for e in runs)
-    check(node.get("kswapd_run_ns") == time_ns,
-          f"kswapd_run_ns {node.get('kswapd_run_ns')} == the records' durations {time_ns}")
+    check(node.get("kswapd_run_time") == time_ns,
+          f"kswapd_run_time {node.get('kswapd_run_time')} == the records' durations {time_ns}")
     print(f"  info  kswapd runs: {len(runs)}, past the high watermarks at the end "
           f"{past} pages in all, {short} ended short")
 
@@ -1045,7 +1046,7 @@ def scenario_mix(res, header, summary, rec):
         return
     exact_totals(res, m, gone=False)
     oom = delta(res, "memevents.mix", "oom_kill")
-    print(f"  info  /mix: agings {m['agings']} ({m['aging_ns']} ns), "
+    print(f"  info  /mix: agings {m['agings']} ({m['aging_time']} ns), "
           f"OOM kills {m['oom_kills']} (memory.events {oom})")
     check(oom > 0, "more anon than the limit got a task OOM-killed")
     check(m["oom_kills"] == oom, "oom_kills == memory.events oom_kill delta")
@@ -1065,7 +1066,7 @@ def scenario_mix(res, header, summary, rec):
               + f", last pass {e.get('last_pass_exit')}")
     oom_context(res, recs)
     refaults_exact(res, m, header)
-    check(m["agings"] > 0 and m["aging_ns"] > 0, "agings with their durations")
+    check(m["agings"] > 0 and m["aging_time"] > 0, "agings with their durations")
     ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]
     check(all(e["duration_ns"] > 0 for e in ag), "every aging has a duration")
     check(all(any(g["anon"] or g["file"] for g in e["generations"]) for e in ag),
