@@ -110,12 +110,18 @@ $(OUT)/reclaimscope: $(APP_OBJS)
 $(OUT)/rs-bench: tests/bench/rs-bench.c $(OUT)/bench.skel.h $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) tests/bench/rs-bench.c $(OUT)/librsmodel.a $(LIBS) -o $@
 
-# docs/metrics.md from the catalogue (scripts/rs-docs.c); lint checks it.
+# docs/metrics.md from the catalogue (scripts/rs-docs.c), and the lists
+# other documents restate between "generated" markers (scripts/docs-splice);
+# lint checks both.
 $(OUT)/rs-docs: scripts/rs-docs.c $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) $< $(OUT)/librsmodel.a -ljansson -lm -o $@
 
+SPLICED_DOCS := README.md docs/reclaimscope.8 docs/recording-format.md
+
 docs: $(OUT)/rs-docs
 	$(OUT)/rs-docs > docs/metrics.md.new && mv docs/metrics.md.new docs/metrics.md
+	set -e; for f in $(SPLICED_DOCS); do \
+		scripts/docs-splice $(OUT)/rs-docs $$f > $$f.new && mv $$f.new $$f; done
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
@@ -124,7 +130,7 @@ $(OUT)/rs-workload: tests/vm/workload.c tests/vm/load.h | $(OUT)
 
 # The reclaim lab's workloads (tests/vm/workloads/), static as well.
 $(OUT)/rs-labload: tests/vm/labload.c tests/vm/load.h | $(OUT)
-	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -lm -o $@
+	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -pthread -lm -o $@
 
 # A kernel's BTF with one struct member left out (tests/host/fields.sh).
 $(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
@@ -179,6 +185,9 @@ lint: $(SKELS) $(OUT)/rs-docs
 	clang-format --dry-run -Werror $(FORMATTED)
 	$(OUT)/rs-docs | diff -u docs/metrics.md - || { \
 		echo "lint: docs/metrics.md is stale: run make docs"; exit 1; }
+	set -e; for f in $(SPLICED_DOCS); do \
+		scripts/docs-splice $(OUT)/rs-docs $$f | diff -u $$f - || { \
+			echo "lint: $$f is stale: run make docs"; exit 1; }; done
 	cppcheck --enable=warning,performance,portability --std=c11 \
 		--inline-suppr --error-exitcode=1 -q --max-configs=1 -j2 \
 		--suppress=missingIncludeSystem --suppress=missingInclude \

@@ -27,27 +27,21 @@ static void cell(const char *s)
 	}
 }
 
-static int top_default_place(const char *key)
-{
-	for (int c = 0; c < rs_top_nr_default_cols; c++)
-		if (!strcmp(rs_top_default_cols[c], key))
-			return c + 1;
-	return 0;
-}
-
 static void rows(void)
 {
 	puts("## The report's metrics\n");
 	puts("What `report`, `report --json`, `diff` and the JSON API's "
 	     "`metrics` call each metric, and the column `top --show` and "
 	     "`--sort` take for those that need no event records (top's "
-	     "default columns numbered in their order). `report --metrics` "
-	     "and `top --columns` list the same.\n");
-	puts("| name | unit | better | section | top column | meaning |");
-	puts("|---|---|---|---|---|---|");
+	     "default columns numbered in their order), and its place in the "
+	     "headline table (`diff --headline`, the lab's report). `report "
+	     "--metrics` and `top --columns` list the same.\n");
+	puts("| name | unit | better | section | top column | headline | "
+	     "meaning |");
+	puts("|---|---|---|---|---|---|---|");
 	for (int i = 0; i < rs_nr_rows; i++) {
 		char title[RS_ROW_TITLE_SIZE];
-		int place = top_default_place(rs_rows[i].key);
+		int place = rs_rows[i].top_place;
 
 		printf("| `%s` | ", rs_rows[i].key);
 		cell(rs_row_unit(i));
@@ -60,6 +54,9 @@ static void rows(void)
 			fputs("-", stdout);
 		if (place)
 			printf(" (default %d)", place);
+		fputs(" | ", stdout);
+		if (rs_rows[i].headline_place)
+			printf("%d", rs_rows[i].headline_place);
 		fputs(" | ", stdout);
 		cell(rs_row_help(i));
 		puts(" |");
@@ -119,8 +116,42 @@ static void old_names(void)
 			       rs_fields[f].key, rs_fields[f].unit);
 }
 
-int main(void)
+/*
+ * The lists other documents restate, for scripts/docs-splice: top's
+ * default columns, and the workload section's metrics.
+ */
+static int list(const char *name)
 {
+	if (!strcmp(name, "top-columns")) {
+		char buf[1024];
+
+		if (rs_top_default_titles(buf, sizeof(buf)))
+			return 1;
+		puts(buf);
+		return 0;
+	}
+	if (!strcmp(name, "workload-metrics")) {
+		int n = 0;
+
+		for (int i = 0; i < rs_nr_report_rows; i++)
+			if (!strcmp(rs_rows[i].section, "workload"))
+				printf("%s`%s`", n++ ? ", " : "",
+				       rs_rows[i].key);
+		puts("");
+		return 0;
+	}
+	fprintf(stderr, "rs-docs: no list '%s'\n", name);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--list"))
+		return list(argv[2]) || fflush(stdout) ? 1 : 0;
+	if (argc != 1) {
+		fprintf(stderr, "usage: rs-docs [--list NAME]\n");
+		return 2;
+	}
 	puts("# Metrics, counters and histograms\n");
 	puts("<!-- generated from the catalogue by `make docs` "
 	     "(scripts/rs-docs.c): do not edit; `make lint` fails while it "

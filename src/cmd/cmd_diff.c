@@ -288,6 +288,11 @@ int rs_cmd_diff(int argc, char **argv)
 		 "Groups: only this metric, in the order given (repeat for "
 		 "more; the names are report's)",
 		 0},
+		{"headline", OPT_HEADLINE, NULL, 0,
+		 "Groups: only the headline metrics, the workload's outcome "
+		 "first, then what reclaim did behind it (docs/metrics.md "
+		 "numbers them; scripts/lab's report is this table)",
+		 0},
 		{0},
 	};
 	static const char doc[] =
@@ -327,6 +332,8 @@ int rs_cmd_diff(int argc, char **argv)
 		"  reclaimscope diff runs/6.18-mglru runs/7.2-mglru "
 		"runs/7.2-classic\n"
 		"  reclaimscope diff --markdown --total before/ after/\n"
+		"  reclaimscope diff --markdown --total --headline before/ "
+		"after/\n"
 		"  reclaimscope diff --html cmp.html before/ after/\n";
 	static const struct argp argp = {
 		options, rs_recordings_parse, "A B [C]", doc, NULL, NULL, NULL};
@@ -346,8 +353,8 @@ int rs_cmd_diff(int argc, char **argv)
 	}
 	free(o.metrics);
 	if (o.markdown || o.html || o.compare.total_only || o.compare.metrics) {
-		fprintf(stderr, "reclaimscope: --markdown, --html, --total and "
-				"--metric "
+		fprintf(stderr, "reclaimscope: --markdown, --html, --total, "
+				"--metric and --headline "
 				"compare groups of runs: add --groups (or give "
 				"folders)\n");
 		return 2;

@@ -51,7 +51,7 @@ static const struct argp_option options[] = {
 	{"show", 'c', "COLUMNS", 0,
 	 "Show COLUMNS, comma-separated titles or metric names, in that "
 	 "order: any metric of `reclaimscope report --metrics` that needs no "
-	 "event records (default: scanned/s ... maxMiB)",
+	 "event records",
 	 0},
 	{"filter", 'f', "TEXT", 0, "Only memcgs whose path contains TEXT", 0},
 	{"tree", 't', NULL, 0, "Show the hierarchy, sorted by path", 0},
@@ -747,10 +747,22 @@ static int run_ui(struct rs_session *s, const struct top_opts *o,
 	return 0;
 }
 
+/* --show's help names the default columns, from the catalogue. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char cols[1024], *out;
+
+	(void)input;
+	if (key != 'c' || !text || rs_top_default_titles(cols, sizeof(cols)) ||
+	    asprintf(&out, "%s (default: %s)", text, cols) < 0)
+		return (char *)text;
+	return out; /* argp frees it */
+}
+
 int rs_cmd_top(int argc, char **argv)
 {
-	static const struct argp argp = {options,	   parse, NULL, doc,
-					 rs_live_children, NULL,  NULL};
+	static const struct argp argp = {
+		options, parse, NULL, doc, rs_live_children, help_filter, NULL};
 	struct top_opts o = {.interval = 1.0, .sort = "reclaimed/s"};
 	struct rs_collector_opts copts = {0};
 	struct rs_session s = {0};

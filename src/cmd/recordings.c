@@ -105,6 +105,32 @@ error_t rs_recordings_parse(int key, char *arg, struct argp_state *state)
 	case OPT_TOTAL:
 		o->compare.total_only = true;
 		return 0;
+	case OPT_HEADLINE: {
+		/* the catalogue's headline rows, after any --metric given
+		 * before (repeats skipped); every one a report row */
+		int *rows = calloc(rs_nr_rows, sizeof(int)), n;
+
+		if (!rows ||
+		    (!o->metrics &&
+		     !(o->metrics = calloc(rs_nr_report_rows, sizeof(int))))) {
+			free(rows);
+			return ENOMEM;
+		}
+		n = rs_row_list(RS_LIST_HEADLINE, rows, rs_nr_rows);
+		for (int k = 0; k < n; k++) {
+			int j = 0;
+
+			while (j < o->compare.nr_metrics &&
+			       o->metrics[j] != rows[k])
+				j++;
+			if (j == o->compare.nr_metrics &&
+			    rows[k] < rs_nr_report_rows)
+				o->metrics[o->compare.nr_metrics++] = rows[k];
+		}
+		free(rows);
+		o->compare.metrics = o->metrics;
+		return 0;
+	}
 	case OPT_METRIC: {
 		int i = 0;
 

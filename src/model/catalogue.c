@@ -19,17 +19,12 @@
 #define FIELD_KEY(id, k, u, n, h) static const char field_key_##id[] = k;
 RS_FIELDS(FIELD_KEY)
 #undef FIELD_KEY
-#define FIELD(f, better_, sec)                                                 \
-	{                                                                      \
-		.key = field_key_##f, .better = (better_), .section = (sec),   \
-		.kind = RS_ROW_FIELD, .a = RS_F_##f, .per_second = true        \
-	}
-/* ... with top's column title and width */
-#define FIELD_COLUMN(f, better_, sec, title_, width_)                          \
+/* (after the section: more of the row's members, e.g. .title) */
+#define FIELD(f, better_, sec, ...)                                            \
 	{                                                                      \
 		.key = field_key_##f, .better = (better_), .section = (sec),   \
 		.kind = RS_ROW_FIELD, .a = RS_F_##f, .per_second = true,       \
-		.title = (title_), .width = (width_)                           \
+		__VA_ARGS__                                                    \
 	}
 #define EXIT(f)                                                                \
 	{                                                                      \
@@ -42,11 +37,11 @@ RS_FIELDS(FIELD_KEY)
 		.help = (help_), .kind = RS_ROW_RECLAIMED_BY,                  \
 		.reclaimer = RS_RECLAIMER_##r, .per_second = true              \
 	}
-#define QUANT(hist, quant, k, sec, help_)                                      \
+#define QUANT(hist, quant, k, sec, help_, ...)                                 \
 	{                                                                      \
 		.key = (k), .unit = "ms", .better = RS_LOWER,                  \
 		.section = (sec), .help = (help_), .kind = RS_ROW_QUANTILE,    \
-		.h = RS_HIST_##hist, .q = (quant)                              \
+		.h = RS_HIST_##hist, .q = (quant), __VA_ARGS__                 \
 	}
 #define EVMAX(hist, k, sec, help_)                                             \
 	{                                                                      \
@@ -54,12 +49,12 @@ RS_FIELDS(FIELD_KEY)
 		.section = (sec), .help = (help_), .kind = RS_ROW_EVENT_MAX,   \
 		.h = RS_HIST_##hist                                            \
 	}
-#define OUT(k, unit_, better_, outkey, how, help_)                             \
+#define OUT(k, unit_, better_, outkey, how, help_, ...)                        \
 	{                                                                      \
 		.key = (k), .unit = (unit_), .better = (better_),              \
 		.section = "workload", .help = (help_),                        \
 		.kind = RS_ROW_OUTCOME, .out = RS_OUT_##outkey,                \
-		.combine = RS_OUT_COMBINE_##how                                \
+		.combine = RS_OUT_COMBINE_##how, __VA_ARGS__                   \
 	}
 
 #define SEC_RECLAIM "reclaim"
@@ -72,6 +67,7 @@ RS_FIELDS(FIELD_KEY)
 /* Rows of top only (gauges a recording does not keep): after the others. */
 #define LIVE_ONLY_ROWS                                                         \
 	{.key = "psi_some_avg10",                                              \
+	 .top_place = 14,                                                      \
 	 .unit = "%",                                                          \
 	 .better = RS_LOWER,                                                   \
 	 .help = "memory.pressure some avg10 (%)",                             \
@@ -80,17 +76,21 @@ RS_FIELDS(FIELD_KEY)
 	 .title = "psi10",                                                     \
 	 .width = 6},                                                          \
 	{                                                                      \
-		.key = "mem_max", .unit = "MiB", .help = "memory.max",         \
-		.kind = RS_ROW_GAUGE, .g = RS_GAUGE_MEM_MAX,                   \
-		.title = "maxMiB", .width = 7                                  \
+		.key = "mem_max", .top_place = 16, .unit = "MiB",              \
+		.help = "memory.max", .kind = RS_ROW_GAUGE,                    \
+		.g = RS_GAUGE_MEM_MAX, .title = "maxMiB", .width = 7           \
 	}
 
 const struct rs_row rs_rows[] = {
 	/* reclaim */
-	FIELD(SCANNED, RS_NEUTRAL, SEC_RECLAIM),
-	FIELD(ISOLATED, RS_NEUTRAL, SEC_RECLAIM),
-	FIELD(RECLAIMED, RS_NEUTRAL, SEC_RECLAIM),
+	FIELD(SCANNED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 1,
+	      .headline_place = 11),
+	FIELD(ISOLATED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 2),
+	FIELD(RECLAIMED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 3,
+	      .headline_place = 12),
 	{.key = "efficiency",
+	 .top_place = 4,
+	 .headline_place = 13,
 	 .unit = "% reclaimed/isolated",
 	 .better = RS_HIGHER,
 	 .section = SEC_RECLAIM,
@@ -108,6 +108,7 @@ const struct rs_row rs_rows[] = {
 	 .a = RS_F_RECLAIMED_FILE,
 	 .b = RS_F_RECLAIMED},
 	{.key = "file_share_isolated",
+	 .top_place = 5,
 	 .unit = "%",
 	 .section = SEC_RECLAIM,
 	 .help = "file share of the isolated pages",
@@ -174,7 +175,8 @@ const struct rs_row rs_rows[] = {
 	FIELD(KSWAPD_PAST_HIGH, RS_LOWER, SEC_RECLAIM),
 	FIELD(KSWAPD_RUNS_SHORT, RS_LOWER, SEC_RECLAIM),
 	/* MGLRU passes */
-	FIELD_COLUMN(PASSES, RS_NEUTRAL, SEC_PASSES, "passes/s", 0),
+	FIELD(PASSES, RS_NEUTRAL, SEC_PASSES, .title = "passes/s",
+	      .top_place = 7, .headline_place = 18),
 	FIELD(BATCHES, RS_NEUTRAL, SEC_PASSES),
 	FIELD(BATCHES_ANON, RS_NEUTRAL, SEC_PASSES),
 	FIELD(BATCHES_FILE, RS_NEUTRAL, SEC_PASSES),
@@ -229,6 +231,8 @@ const struct rs_row rs_rows[] = {
 	 .per_second = true},
 	FIELD(BUDGET_USED, RS_NEUTRAL, SEC_PASSES),
 	{.key = "budget_use",
+	 .top_place = 6,
+	 .headline_place = 19,
 	 .unit = "% used/assigned",
 	 .section = SEC_PASSES,
 	 .help = "MGLRU scan budget used / assigned",
@@ -261,7 +265,8 @@ const struct rs_row rs_rows[] = {
 	EVMAX(PASS, "pass_max", SEC_PASSES, "the longest MGLRU pass"),
 	FIELD(PASSES_OVER_BUDGET, RS_LOWER, SEC_PASSES),
 	/* aging */
-	FIELD(AGINGS, RS_NEUTRAL, SEC_AGING),
+	FIELD(AGINGS, RS_NEUTRAL, SEC_AGING, .top_place = 8,
+	      .headline_place = 20),
 	{.key = "aging_rate",
 	 .unit = "per s",
 	 .section = SEC_AGING,
@@ -298,14 +303,17 @@ const struct rs_row rs_rows[] = {
 	QUANT(AGING, 0.99, "aging_p99", SEC_AGING,
 	      "aging latency, 99th percentile"),
 	/* writeback */
-	FIELD(FLUSHER_WAKEUPS, RS_NEUTRAL, SEC_WB),
-	FIELD(THROTTLES, RS_LOWER, SEC_WB),
+	FIELD(FLUSHER_WAKEUPS, RS_NEUTRAL, SEC_WB, .top_place = 9,
+	      .headline_place = 21),
+	FIELD(THROTTLES, RS_LOWER, SEC_WB, .top_place = 10,
+	      .headline_place = 22),
 	FIELD(THROTTLES_WRITEBACK, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_ISOLATED, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_NOPROGRESS, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_CONGESTED, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_OVER_BUDGET, RS_LOWER, SEC_WB),
-	FIELD_COLUMN(THROTTLED, RS_LOWER, SEC_WB, "thrms/s", 8),
+	FIELD(THROTTLED, RS_LOWER, SEC_WB, .title = "thrms/s", .width = 8,
+	      .top_place = 11, .headline_place = 23),
 	QUANT(THROTTLE, 0.5, "throttle_p50", SEC_WB, "throttle delay, median"),
 	QUANT(THROTTLE, 0.9, "throttle_p90", SEC_WB,
 	      "throttle delay, 90th percentile"),
@@ -320,12 +328,14 @@ const struct rs_row rs_rows[] = {
 	FIELD(IMMEDIATE, RS_NEUTRAL, SEC_WB),
 	FIELD(PAGEOUT, RS_NEUTRAL, SEC_WB),
 	/* latency */
-	FIELD(DIRECT_RECLAIMS, RS_LOWER, SEC_LATENCY),
+	FIELD(DIRECT_RECLAIMS, RS_LOWER, SEC_LATENCY, .headline_place = 26),
 	QUANT(DIRECT, 0.5, "direct_p50", SEC_LATENCY,
 	      "direct reclaim latency, median"),
 	QUANT(DIRECT, 0.9, "direct_p90", SEC_LATENCY,
 	      "direct reclaim latency, 90th percentile"),
 	{.key = "direct_p99",
+	 .top_place = 12,
+	 .headline_place = 27,
 	 .unit = "ms",
 	 .better = RS_LOWER,
 	 .section = SEC_LATENCY,
@@ -339,13 +349,13 @@ const struct rs_row rs_rows[] = {
 	FIELD(DIRECT_OVER_BUDGET, RS_LOWER, SEC_LATENCY),
 	FIELD(DIRECT_TIME, RS_LOWER, SEC_LATENCY),
 	FIELD(DIRECT_RECLAIMED, RS_NEUTRAL, SEC_LATENCY),
-	FIELD(MEMCG_RECLAIMS, RS_NEUTRAL, SEC_LATENCY),
+	FIELD(MEMCG_RECLAIMS, RS_NEUTRAL, SEC_LATENCY, .headline_place = 24),
 	QUANT(MEMCG, 0.5, "memcg_p50", SEC_LATENCY,
 	      "memcg reclaim latency, median"),
 	QUANT(MEMCG, 0.9, "memcg_p90", SEC_LATENCY,
 	      "memcg reclaim latency, 90th percentile"),
 	QUANT(MEMCG, 0.99, "memcg_p99", SEC_LATENCY,
-	      "memcg reclaim latency, 99th percentile"),
+	      "memcg reclaim latency, 99th percentile", .headline_place = 25),
 	EVMAX(MEMCG, "memcg_max", SEC_LATENCY, "the longest memcg reclaim"),
 	FIELD(MEMCG_OVER_BUDGET, RS_LOWER, SEC_LATENCY),
 	FIELD(MEMCG_TIME, RS_NEUTRAL, SEC_LATENCY),
@@ -366,6 +376,8 @@ const struct rs_row rs_rows[] = {
 	FIELD(GOAL_RATIO, RS_NEUTRAL, SEC_LATENCY),
 	/* outcome */
 	{.key = "refaults",
+	 .top_place = 13,
+	 .headline_place = 14,
 	 .unit = "pages",
 	 .better = RS_LOWER,
 	 .section = SEC_OUTCOME,
@@ -401,6 +413,7 @@ const struct rs_row rs_rows[] = {
 	FIELD(REFAULT_DIST_RACED, RS_NEUTRAL, SEC_OUTCOME),
 	FIELD(OOMS, RS_LOWER, SEC_OUTCOME),
 	{.key = "oom_file_lru",
+	 .headline_place = 16,
 	 .unit = "MiB",
 	 .section = SEC_OUTCOME,
 	 .help = "file pages on the memcg's LRU when it OOMed, mean over its "
@@ -410,14 +423,16 @@ const struct rs_row rs_rows[] = {
 	 .kind = RS_ROW_EVENT_VALUE,
 	 .ev = RS_EVV_OOM_FILE_MIB},
 	{.key = "oom_anon_lru",
+	 .headline_place = 17,
 	 .unit = "MiB",
 	 .section = SEC_OUTCOME,
 	 .help = "anon pages on the memcg's LRU when it OOMed, mean over its "
 		 "OOMs",
 	 .kind = RS_ROW_EVENT_VALUE,
 	 .ev = RS_EVV_OOM_ANON_MIB},
-	FIELD(OOM_KILLS, RS_LOWER, SEC_OUTCOME),
+	FIELD(OOM_KILLS, RS_LOWER, SEC_OUTCOME, .headline_place = 15),
 	{.key = "mem_avg",
+	 .top_place = 15,
 	 .unit = "MiB",
 	 .section = SEC_OUTCOME,
 	 .help = "memory.current",
@@ -427,36 +442,39 @@ const struct rs_row rs_rows[] = {
 	 .width = 7},
 	/* workload: the workload's own figures (outcome records) */
 	OUT("ops_per_s", "ops/s", RS_HIGHER, OPS_PER_S, SUM,
-	    "the workload's throughput"),
+	    "the workload's throughput", .headline_place = 1),
 	OUT("mb_per_s", "MB/s", RS_HIGHER, MB_PER_S, SUM,
-	    "the workload's throughput"),
+	    "the workload's throughput", .headline_place = 2),
 	OUT("lat_mean", "ms", RS_LOWER, LAT_MEAN_MS, ONE,
-	    "the workload's mean latency"),
+	    "the workload's mean latency", .headline_place = 3),
 	OUT("lat_p50", "ms", RS_LOWER, LAT_P50_MS, ONE,
 	    "the workload's median latency"),
 	OUT("lat_p95", "ms", RS_LOWER, LAT_P95_MS, ONE,
 	    "the workload's 95th percentile latency"),
 	OUT("lat_p99", "ms", RS_LOWER, LAT_P99_MS, ONE,
-	    "the workload's 99th percentile latency"),
+	    "the workload's 99th percentile latency", .headline_place = 4),
 	OUT("iterations", "completed", RS_HIGHER, ITERATIONS, SUM,
-	    "iterations the workload completed"),
+	    "iterations the workload completed", .headline_place = 5),
 	OUT("ops", "operations", RS_HIGHER, OPS, SUM,
 	    "operations the workload completed"),
 	OUT("worker_progress", "mean per worker", RS_HIGHER, PROGRESS,
-	    WORKER_MEAN, "the workers' mean progress"),
+	    WORKER_MEAN, "the workers' mean progress", .headline_place = 6),
 	OUT("worker_fairness", "Jain's index of progress", RS_HIGHER, PROGRESS,
-	    WORKER_JAIN, "how evenly the workers progressed (1: evenly)"),
+	    WORKER_JAIN, "how evenly the workers progressed (1: evenly)",
+	    .headline_place = 7),
 	OUT("pgpgin", "KiB", RS_LOWER, PGPGIN_KIB, SUM,
 	    "KiB read from block devices while the workload ran (the "
 	    "machine's /proc/vmstat pgpgin, as the series' cover letter "
-	    "counts it; in the lab, less the tools disk's)"),
+	    "counts it; in the lab, less the tools disk's)",
+	    .headline_place = 10),
 	OUT("pgpgout", "KiB", RS_NEUTRAL, PGPGOUT_KIB, SUM,
 	    "KiB written to block devices while the workload ran "
 	    "(/proc/vmstat pgpgout)"),
 	OUT("oom_killed", "processes", RS_LOWER, OOM_KILLED, TRUE,
-	    "the workload's processes OOM-killed"),
+	    "the workload's processes OOM-killed", .headline_place = 8),
 	OUT("failed", "processes (exit != 0, not OOM)", RS_LOWER, EXIT_STATUS,
-	    FAILED, "the workload's processes that failed otherwise"),
+	    FAILED, "the workload's processes that failed otherwise",
+	    .headline_place = 9),
 	LIVE_ONLY_ROWS,
 };
 const int rs_nr_rows = sizeof(rs_rows) / sizeof(rs_rows[0]);
@@ -478,6 +496,29 @@ int rs_row_by_key(const char *key)
 		if (!strcmp(rs_rows[i].key, key))
 			return i;
 	return -1;
+}
+
+static int row_place(enum rs_row_list l, int i)
+{
+	return l == RS_LIST_TOP ? rs_rows[i].top_place
+				: rs_rows[i].headline_place;
+}
+
+int rs_row_list(enum rs_row_list l, int *rows, int max)
+{
+	int n = 0;
+
+	/* places are small and few: find place 1, 2, ... in turn */
+	for (int place = 1;; place++) {
+		int found = -1;
+
+		for (int i = 0; i < rs_nr_rows && found < 0; i++)
+			if (row_place(l, i) == place)
+				found = i;
+		if (found < 0 || n == max)
+			return n;
+		rows[n++] = found;
+	}
 }
 
 bool rs_row_live(int i)

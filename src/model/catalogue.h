@@ -125,6 +125,13 @@ struct rs_row {
 	const char *title;
 	int width;
 	bool per_second;
+	/*
+	 * Places in two short lists, 1 the first, 0 not in it: top's
+	 * default columns, and the headline table (`diff --headline`, the
+	 * lab's report: the workload's outcome first, then what reclaim did
+	 * behind it).
+	 */
+	int top_place, headline_place;
 };
 
 /*
@@ -135,6 +142,14 @@ struct rs_row {
 extern const struct rs_row rs_rows[];
 extern const int rs_nr_rows, rs_nr_report_rows;
 int rs_row_by_key(const char *key); /* -1 if none */
+
+/* The short lists rows hold places in (struct rs_row's *_place). */
+enum rs_row_list {
+	RS_LIST_TOP,	  /* top's default columns */
+	RS_LIST_HEADLINE, /* diff --headline: the lab's table */
+};
+/* The rows of list l in their places' order, at most max; how many. */
+int rs_row_list(enum rs_row_list l, int *rows, int max);
 
 enum rs_value_state {
 	RS_VALUE_OK,

@@ -5,32 +5,9 @@
 #include "top_view.h"
 #include "fields.h"
 
-const char *const rs_top_default_cols[] = {
-	"scanned",
-	"isolated",
-	"reclaimed",
-	"efficiency",
-	"file_share_isolated",
-	"budget_use",
-	"passes",
-	"agings",
-	"flusher_wakeups",
-	"throttles",
-	"throttled",
-	"direct_p99",
-	"refaults",
-	"psi_some_avg10",
-	"mem_avg",
-	"mem_max",
-};
-const int rs_top_nr_default_cols =
-	sizeof(rs_top_default_cols) / sizeof(rs_top_default_cols[0]);
-
 void rs_top_default(struct rs_top_opts *o)
 {
-	o->nr_cols = 0;
-	for (int c = 0; c < rs_top_nr_default_cols; c++)
-		o->cols[o->nr_cols++] = rs_row_by_key(rs_top_default_cols[c]);
+	o->nr_cols = rs_row_list(RS_LIST_TOP, o->cols, RS_TOP_MAX_COLS);
 }
 
 int rs_top_row_by_name(const char *name)
@@ -43,6 +20,28 @@ int rs_top_row_by_name(const char *name)
 		     !strcmp(rs_row_title(i, buf, sizeof(buf)), name)))
 			return i;
 	return -1;
+}
+
+int rs_top_default_titles(char *buf, size_t size)
+{
+	struct rs_top_opts o;
+	size_t len = 0;
+
+	rs_top_default(&o);
+	buf[0] = '\0';
+	for (int c = 0; c < o.nr_cols; c++) {
+		char title[RS_ROW_TITLE_SIZE];
+		int n = snprintf(buf + len, size - len, "%s%s",
+				 c == 0		      ? ""
+				 : c == o.nr_cols - 1 ? " and "
+						      : ", ",
+				 rs_row_title(o.cols[c], title, sizeof(title)));
+
+		if (n < 0 || (size_t)n >= size - len)
+			return -1;
+		len += (size_t)n;
+	}
+	return 0;
 }
 
 int rs_top_set_cols(struct rs_top_opts *o, const char *list, char *err,

@@ -13,9 +13,6 @@
 #include "model.h"
 #include "run_info.h"
 
-/* The columns top shows when not told: catalogue rows, by key. */
-extern const char *const rs_top_default_cols[];
-extern const int rs_top_nr_default_cols;
 #define RS_TOP_MAX_COLS 64
 
 struct rs_top_row {
@@ -37,6 +34,9 @@ struct rs_top_opts {
 
 /* The default columns into o. */
 void rs_top_default(struct rs_top_opts *o);
+/* The default columns' titles for people: "scanned/s, ... and maxMiB";
+ * -1 if they do not fit in size. */
+int rs_top_default_titles(char *buf, size_t size);
 /*
  * Columns from a list of catalogue keys or column titles ("eff%,pass_p99"):
  * 0, or -1 with err naming what is wrong.

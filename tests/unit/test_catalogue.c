@@ -212,8 +212,27 @@ static void table_is_whole(void **state)
 		if (field_rows[f] != 1)
 			fail_msg("field %s has %d rows, not 1",
 				 rs_fields[f].key, field_rows[f]);
-	for (int c = 0; c < rs_top_nr_default_cols; c++)
-		assert_true(rs_top_row_by_name(rs_top_default_cols[c]) >= 0);
+	/* the short lists: places 1..n, each once (a gap would end the
+	 * list there, a repeat would hide a row); top's are live rows, the
+	 * headline's report rows */
+	for (int l = RS_LIST_TOP; l <= RS_LIST_HEADLINE; l++) {
+		int rows[256], n = rs_row_list(l, rows, 256), placed = 0;
+
+		for (int i = 0; i < rs_nr_rows; i++)
+			placed += (l == RS_LIST_TOP
+					   ? rs_rows[i].top_place
+					   : rs_rows[i].headline_place) > 0;
+		assert_true(n > 10);
+		assert_int_equal(n, placed);
+		for (int k = 0; k < n; k++) {
+			if (l == RS_LIST_TOP)
+				assert_true(rs_row_live(rows[k]));
+			else
+				assert_true(rows[k] < rs_nr_report_rows);
+			for (int j = 0; j < k; j++)
+				assert_int_not_equal(rows[j], rows[k]);
+		}
+	}
 }
 
 /* Every counter and histogram in the JSON summary and in /metrics. */
