@@ -13,12 +13,13 @@
  *
  *
  *   writeback MEMCG PATH MB        write MB to PATH in 1 MiB writes, no sync
- *   aging MEMCG FILE READERS ANONS ANON_MB ITERATIONS BATCH_MB
- *                                  READERS all read FILE through mmap,
- *                                  ITERATIONS passes each, pausing 120 ms
- *                                  after every BATCH_MB; ANONS allocate,
- *                                  touch and free ANON_MB over and over
- *                                  until the readers are done
+ *   aging MEMCG FILE READERS THREADS ANON_MB ROUNDS
+ *                                  READERS read all of FILE through mmap,
+ *                                  pausing 120 ms after each pass; once
+ *                                  each read it once, THREADS threads of
+ *                                  one process fault ANON_MB of anon
+ *                                  between them, which is then freed, 1 s
+ *                                  apart, ROUNDS times
  *   tenants PARENT MEMCGS WORKERS ANON_MB DIR SECONDS
  *                                  MEMCGS memcgs PARENT/t0.. of WORKERS
  *                                  workers each; a worker holds ANON_MB of
@@ -32,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -57,7 +59,8 @@
 /* What workers share with the parent: survives a worker's OOM kill. */
 struct shared {
 	uint64_t progress[MAX_WORKERS]; /* requests, iterations or passes */
-	int readers_left; /* aging: readers not yet done (the anons stop) */
+	int readers_left; /* aging: readers yet to read the file once */
+	int stop;	  /* aging: the readers stop */
 	uint64_t bytes[MAX_WORKERS];
 	uint64_t lat[POWERS * SUB];
 	uint64_t lat_sum_ns, lat_n;
@@ -334,20 +337,29 @@ static void do_writeback(const char *memcg, const char *path, long mb)
 
 /* --- aging: the file/anon mix that OOM-killed MGLRU ---------------------- */
 
-static const char *ag_file;
-static long ag_anon_mb, ag_iterations, ag_batch_mb;
-
 /*
- * The cover letter's reader: "workers that keep reading the given file
- * using mmap, and pauses for 120ms after one file read batch".  Every
- * reader reads the one file, a pass of it an iteration.
+ * The cover letter's reproducer (file_anon_mix_pressure, its link [4]),
+ * in the shape it has there: READERS processes, each with its own mm,
+ * read every page of one shared FILE through mmap and pause 120 ms after
+ * each whole pass, for the whole run; once every reader has read the file
+ * once (the page cache primed), one process maps ANON_MB of anonymous
+ * memory, has THREADS threads fault disjoint slices of it at once (many
+ * direct reclaimers entering reclaim together), unmaps it, waits 1 s, and
+ * does that ROUNDS times.  The outcome is the rounds it finished (the
+ * seed's "Finished N iterations"); the OOM killer ends it early.
  */
+#define AG_READER_PAUSE_US (120 * 1000)
+#define AG_ROUND_WAIT_S 1
+
+static const char *ag_file;
+static long ag_threads, ag_anon_mb, ag_rounds;
+
 static void ag_reader(int idx)
 {
 	struct stat st;
 	volatile unsigned char sum = 0;
 	unsigned char *p;
-	off_t batch = (off_t)ag_batch_mb << 20;
+	bool primed = false;
 	int fd;
 
 	fd = open(ag_file, O_RDONLY);
@@ -356,76 +368,108 @@ static void ag_reader(int idx)
 	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
-	for (long it = 0; it < ag_iterations; it++) {
-		for (off_t off = 0; off < st.st_size; off += PAGE) {
+	close(fd);
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+		for (off_t off = 0; off < st.st_size; off += PAGE)
 			sum += p[off];
-			if ((off + PAGE) % batch == 0)
-				usleep(120 * 1000); /* the pause per batch */
-		}
 		sh->progress[idx]++;
+		if (!primed) {
+			__atomic_sub_fetch(&sh->readers_left, 1,
+					   __ATOMIC_SEQ_CST);
+			primed = true;
+		}
+		usleep(AG_READER_PAUSE_US);
 	}
 	(void)sum;
-	__atomic_sub_fetch(&sh->readers_left, 1, __ATOMIC_SEQ_CST);
 }
 
-/* "another set of workers that keep allocating and freeing a given size
- * of anonymous memory", for as long as a reader reads */
-static void ag_anon(int idx)
+struct ag_slice {
+	unsigned char *base;
+	size_t len;
+};
+
+static void *ag_fault(void *arg)
+{
+	struct ag_slice *s = arg;
+
+	for (size_t off = 0; off < s->len; off += PAGE)
+		s->base[off] = (unsigned char)(off >> 12);
+	return NULL;
+}
+
+static void ag_pressure(int idx)
 {
 	size_t size = (size_t)ag_anon_mb << 20;
+	size_t per = (size / (size_t)ag_threads) & ~(size_t)(PAGE - 1);
+	pthread_t tid[MAX_WORKERS];
+	struct ag_slice slice[MAX_WORKERS];
 
-	for (long it = 0; __atomic_load_n(&sh->readers_left, __ATOMIC_SEQ_CST);
-	     it++) {
-		unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (long round = 0; round < ag_rounds; round++) {
+		unsigned char *p = mmap(
+			NULL, size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 		if (p == MAP_FAILED)
 			die("mmap anon");
-		for (size_t off = 0; off < size; off += PAGE)
-			p[off] = (unsigned char)(off + it);
+		for (long t = 0; t < ag_threads; t++) {
+			slice[t] = (struct ag_slice){p + (size_t)t * per, per};
+			errno = pthread_create(&tid[t], NULL, ag_fault,
+					       &slice[t]);
+			if (errno)
+				die("pthread_create");
+		}
+		for (long t = 0; t < ag_threads; t++)
+			pthread_join(tid[t], NULL);
 		munmap(p, size);
 		sh->progress[idx]++;
+		if (round + 1 < ag_rounds)
+			sleep(AG_ROUND_WAIT_S);
 	}
 }
 
 static void do_aging(const char *memcg, const char *file, long readers,
-		     long anons, long anon_mb, long iterations, long batch_mb)
+		     long threads, long anon_mb, long rounds)
 {
 	struct worker w[MAX_WORKERS];
 	int n = 0;
-	double t = now(), took;
-	uint64_t done = UINT64_MAX, total = 0;
+	double t, took;
+	uint64_t passes = 0;
 
-	workers_in_range(readers + anons);
+	workers_in_range(readers + 1);
+	workers_in_range(threads);
 	ag_file = file;
+	ag_threads = threads;
 	ag_anon_mb = anon_mb;
-	ag_iterations = iterations;
-	ag_batch_mb = batch_mb;
+	ag_rounds = rounds;
 	sh->readers_left = (int)readers;
 	for (int i = 0; i < readers; i++, n++)
 		spawn(&w[n], memcg, ag_reader, n);
-	for (int i = 0; i < anons; i++, n++)
-		spawn(&w[n], memcg, ag_anon, n);
-	/* a reader killed (the OOM killer) never says it is done: say it
-	 * for it, so that the anons stop once no reader reads */
-	for (int i = 0; i < readers; i++) {
-		reap(&w[i], 1);
-		if (w[i].exit_status >= 128)
-			__atomic_sub_fetch(&sh->readers_left, 1,
-					   __ATOMIC_SEQ_CST);
+	/* primed: every reader has read the whole file once (a reader that
+	 * died before that is a failed run: stop waiting for it) */
+	while (__atomic_load_n(&sh->readers_left, __ATOMIC_SEQ_CST) > 0) {
+		for (int i = 0; i < readers; i++)
+			if (waitpid(w[i].pid, NULL, WNOHANG) == w[i].pid) {
+				fprintf(stderr, LOAD_NAME
+					": a reader ended before it read the "
+					"file once\n");
+				exit(1);
+			}
+		usleep(10 * 1000);
 	}
-	reap(&w[readers], (int)anons);
+	t = now();
+	spawn(&w[n], memcg, ag_pressure, n);
+	reap(&w[n], 1);
 	took = now() - t;
-	/* passes every reader finished: the reproducer's "Finished N
-	 * iterations" (an OOM-killed reader's stop short) */
+	n++;
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_SEQ_CST);
+	reap(w, (int)readers);
 	for (int i = 0; i < readers; i++)
-		done = sh->progress[i] < done ? sh->progress[i] : done;
-	for (int i = 0; i < n; i++) {
-		total += sh->progress[i];
-	}
+		passes += sh->progress[i];
 	workload_record("aging", memcg, w, n, took);
-	key_num("iterations", (double)done);
-	key_num("ops", (double)total);
+	/* rounds of anon pressure finished: the reproducer's "Finished N
+	 * iterations" (an OOM kill ends them short) */
+	key_num("iterations", (double)sh->progress[readers]);
+	key_num("ops", (double)passes); /* the readers' passes */
 	fprintf(out, "}\n");
 	worker_records("aging", w, n);
 }
@@ -501,8 +545,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rs-labload writeback MEMCG PATH MB\n"
-		"       rs-labload aging MEMCG FILE READERS ANONS ANON_MB "
-		"ITERATIONS BATCH_MB\n"
+		"       rs-labload aging MEMCG FILE READERS THREADS ANON_MB "
+		"ROUNDS\n"
 		"       rs-labload tenants PARENT MEMCGS WORKERS ANON_MB DIR "
 		"SECONDS\n");
 	exit(2);
@@ -523,9 +567,9 @@ int main(int argc, char **argv)
 		die(outcome);
 	if (!strcmp(argv[1], "writeback") && argc == 5)
 		do_writeback(argv[2], argv[3], number(argv[4]));
-	else if (!strcmp(argv[1], "aging") && argc == 9)
+	else if (!strcmp(argv[1], "aging") && argc == 8)
 		do_aging(argv[2], argv[3], number(argv[4]), number(argv[5]),
-			 number(argv[6]), number(argv[7]), number(argv[8]));
+			 number(argv[6]), number(argv[7]));
 	else if (!strcmp(argv[1], "tenants") && argc == 8)
 		do_tenants(argv[2], number(argv[3]), number(argv[4]),
 			   number(argv[5]), argv[6], number(argv[7]));

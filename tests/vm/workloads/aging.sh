@@ -9,18 +9,29 @@
 #   - MGLRU enabled: OOM [...] after about ~10-20 iterations [...]
 #   - MGLRU enabled after this series: Finished 128 iterations."
 #
-# As the hand runs of the lab's issue made it, which OOM-killed 6.18 with
-# MGLRU in 6 of 8 runs at this scale: four readers of one shared 64 MiB
-# file through mmap, pausing 120 ms after every 8 MiB, beside four anon
-# workers each allocating, touching and freeing 28 MiB for as long as a
-# reader reads (112M anon + 64M file against a 128M limit: the seed's 22
-# over 16), no swap.  Outcome: passes every reader finished (the seed's
-# "Finished N iterations"), OOM kills.
+# The reproducer itself is linked from the cover letter ([4],
+# file-anon-mix-pressure in the author's test project); rs-labload aging
+# has its shape, scaled from the cover letter's 14 GiB anon + 8 GiB file
+# in a 16 GiB memcg to 112 MiB + 64 MiB in 128 MiB: reader processes,
+# each with its own mapping of one shared 64 MiB file, read all of it and
+# pause 120 ms, over and over; once each has read it once, threads of one
+# process fault 112 MiB of anon between them, which is then freed, 1 s
+# apart, round after round.  No swap.  Outcome: the rounds finished (the
+# seed's "Finished N iterations"), OOM kills.
+#
+# 16 readers and 16 threads.  The reproducer starts one of each per CPU
+# (96 of each on the seed's machine): more mms for aging to walk, more
+# tasks reclaiming at once ("multiple direct reclaimers all hitting the
+# age-then-break path simultaneously is what exhausts reclaim budget").
+# With 4 of each, 2 runs a kernel OOM-killed nothing on 6.18 or 7.2; with
+# 16 of each, 6.18 OOM-killed in its first run, with 30 MiB of file pages
+# in its oldest generation.  A run takes about 800 s of host time on 6.18
+# on the counted clock, more on 7.2: give the lab --timeout 3000.
 SWAP=none
 MEMCGS=aging
 case "$SIZE" in
-smoke) AG_ITER=4 ;;
-*) AG_ITER=24 ;;
+smoke) AG_ROUNDS=2 ;;
+*) AG_ROUNDS=32 ;;
 esac
 workload_setup() {
 	setup_loop_fs 100
@@ -28,5 +39,5 @@ workload_setup() {
 	mkmemcg aging 128M
 }
 workload_run() {
-	rs-labload aging /aging /mnt/shared 4 4 28 "$AG_ITER" 8
+	rs-labload aging /aging /mnt/shared 16 16 112 "$AG_ROUNDS"
 }
