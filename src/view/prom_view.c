@@ -479,27 +479,92 @@ const char *rs_prom_field_selector(enum rs_field f, char *buf, size_t size)
 	return buf;
 }
 
-/* sum by (instance, memcg) (rate(SELECTOR[5m])) */
-static void rate_of(FILE *out, enum rs_field f)
+/* sum by (instance, memcg) (rate(SELECTOR[5m])), the selector narrowed
+ * by a label matcher (reclaimer="kswapd") where one is given */
+static void rate_where(FILE *out, enum rs_field f, const char *matcher)
 {
-	char sel[192];
+	char sel[256];
+	size_t len;
 
 	rs_prom_field_selector(f, sel, sizeof(sel));
+	len = strlen(sel);
+	if (matcher && len && sel[len - 1] == '}')
+		snprintf(sel + len - 1, sizeof(sel) - len + 1, ",%s}", matcher);
+	else if (matcher)
+		snprintf(sel + len, sizeof(sel) - len, "{%s}", matcher);
 	fprintf(out, "sum by (instance, memcg) (rate(%s[5m]))", sel);
+}
+
+static void rate_of(FILE *out, enum rs_field f)
+{
+	rate_where(out, f, NULL);
 }
 
 /*
  * rate_of(a), or 0 where b has a series and a none: /metrics leaves out a
  * series that has stayed 0 (a memcg that isolated pages and reclaimed
  * none has no reclaimed series), and the share must then be 0, not absent.
+ * Both narrowed by matcher, if any.
  */
-static void rate_or_zero(FILE *out, enum rs_field a, enum rs_field b)
+static void rate_or_zero_where(FILE *out, enum rs_field a, enum rs_field b,
+			       const char *matcher)
 {
 	fputc('(', out);
-	rate_of(out, a);
+	rate_where(out, a, matcher);
 	fprintf(out, "\n           or 0 * ");
-	rate_of(out, b);
+	rate_where(out, b, matcher);
 	fputc(')', out);
+}
+
+static void rate_or_zero(FILE *out, enum rs_field a, enum rs_field b)
+{
+	rate_or_zero_where(out, a, b, NULL);
+}
+
+/*
+ * A quantile row as PromQL computes it from /metrics' histogram, in
+ * seconds: the same quantile, but interpolated in power-of-two buckets
+ * (report's are 16 times finer), named after the histogram so that it
+ * reads as one: memcg:reclaimscope_pass_duration_seconds:p99_5m.
+ */
+static void quantile_rule(FILE *out, int i)
+{
+	const struct rs_row *row = &rs_rows[i];
+	const char *hist = rs_hist_infos[row->h].key;
+
+	fprintf(out,
+		"      # %s (report's %s, in seconds; from /metrics' "
+		"power-of-two\n      # buckets, coarser than report's)\n"
+		"      - record: memcg:" PREFIX "%s_duration_seconds:p%g_5m\n"
+		"        expr: >-\n"
+		"          histogram_quantile(%g, sum by (instance, memcg, "
+		"le)\n"
+		"          (rate(" PREFIX "%s_duration_seconds_bucket[5m])))\n",
+		rs_row_help(i), row->key, hist, row->q * 100, row->q, hist);
+}
+
+/*
+ * A reclaimer's yield: pages it reclaimed per second of its passes (in
+ * base units, so 1000 times report's pages per ms); none where its passes
+ * took no time.
+ */
+static void yield_rule(FILE *out, int i)
+{
+	const struct rs_row *row = &rs_rows[i];
+	char matcher[64];
+
+	snprintf(matcher, sizeof(matcher), "reclaimer=\"%s\"",
+		 rs_reclaimer_name(row->reclaimer));
+	fprintf(out,
+		"      # %s (report's %s, x 1000: pages per second of "
+		"passes)\n"
+		"      - record: memcg:" PREFIX "%s:mean5m\n"
+		"        expr: >-\n          ",
+		rs_row_help(i), row->key, row->key);
+	rate_or_zero_where(out, RS_F_RECLAIMED, RS_F_PASS_TIME, matcher);
+	fprintf(out, "\n          / (");
+	rate_where(out, RS_F_PASS_TIME, matcher);
+	fprintf(out, " > 0)\n");
 }
 
 int rs_prom_rules(FILE *out)
@@ -520,7 +585,13 @@ int rs_prom_rules(FILE *out)
 		case RS_ROW_SUM:
 			suffix = "rate5m";
 			break;
-		default: /* a counter already, or not of two counters */
+		case RS_ROW_QUANTILE:
+			quantile_rule(out, i);
+			continue;
+		case RS_ROW_YIELD:
+			yield_rule(out, i);
+			continue;
+		default: /* a counter already, or not of counters */
 			continue;
 		}
 		fprintf(out,

@@ -280,6 +280,74 @@ static void raw_values_in_json_and_metrics(void **state)
 	rs_model_free(m);
 }
 
+/* A line of /metrics that is a series of name with every matcher in
+ * matchers (`k="v",k2="v2"`, or empty). */
+static bool served(const char *prom, const char *name, const char *matchers)
+{
+	size_t nlen = strlen(name);
+
+	for (const char *line = prom; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *eol = strchrnul(line, '\n');
+		char want[160];
+		const char *m = matchers;
+		bool all = true;
+
+		if (strncmp(line, name, nlen) || line[nlen] != '{')
+			continue;
+		while (*m && all) {
+			size_t len = strcspn(m, ",");
+			const char *hit;
+
+			snprintf(want, sizeof(want), "%.*s", (int)len, m);
+			hit = strstr(line, want);
+			all = hit && hit < eol;
+			m += len + (m[len] == ',');
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every series a generated rule selects is one /metrics serves (its name
+ * and label matchers), on a model where every counter and histogram
+ * moved: a rule cannot name a metric, or a label value, that is not
+ * there.
+ */
+static void rules_select_served_series(void **state)
+{
+	struct rs_model *m = full_model();
+	struct rs_run_info info = {0};
+	char *prom = NULL, *rules = NULL;
+	int selectors = 0;
+
+	(void)state;
+	CAPTURE(prom, assert_int_equal(rs_prom_write(f_, m, &info), 0));
+	CAPTURE(rules, assert_int_equal(rs_prom_rules(f_), 0));
+	for (const char *p = rules; (p = strstr(p, "(rate(")); selectors++) {
+		char name[128], matchers[160] = "";
+		size_t len;
+
+		p += strlen("(rate(");
+		len = strcspn(p, "{[");
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (p[len] == '{')
+			snprintf(matchers, sizeof(matchers), "%.*s",
+				 (int)strcspn(p + len + 1, "}"), p + len + 1);
+		if (!served(prom, name, matchers))
+			fail_msg("a rule selects %s{%s}, which /metrics does "
+				 "not serve",
+				 name, matchers);
+	}
+	/* the shares, means, rates, quantiles and yields: dozens */
+	assert_true(selectors > 40);
+	free(prom);
+	free(rules);
+	rs_model_free(m);
+}
+
 /*
  * The JSON API's rows: every row top can show, under its report name,
  * over the last interval and since the start, with the seconds they cover;
@@ -607,6 +675,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_is_whole),
 		cmocka_unit_test(raw_values_in_json_and_metrics),
+		cmocka_unit_test(rules_select_served_series),
 		cmocka_unit_test(report_rows_in_report_and_diff),
 		cmocka_unit_test(live_rows_in_top),
 		cmocka_unit_test(live_rows_in_json),
