@@ -147,6 +147,24 @@ $(OUT)/librsmodel.a: $(MODEL_OBJS)
 $(OUT)/tests/%: tests/unit/%.c $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)/tests
 	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) $< $(OUT)/librsmodel.a -lcmocka -ljansson -lm -o $@
 
+# "Adding a metric" proven: the catalogue with one row more
+# (tests/unit/new_row.h), and test_catalogue, which checks every row in
+# every output, built against it.
+$(OUT)/newrow/catalogue.o: src/model/catalogue.c tests/unit/new_row.h $(SRC_HEADERS) $(wildcard include/*.h)
+	mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc -Isrc/model $(ALL_CFLAGS) \
+		-DRS_EXTRA_ROWS='"../../tests/unit/new_row.h"' -c $< -o $@
+
+$(OUT)/librsmodel-newrow.a: $(filter-out $(OUT)/catalogue.o,$(MODEL_OBJS)) $(OUT)/newrow/catalogue.o
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(OUT)/tests/test_catalogue_newrow: tests/unit/test_catalogue.c $(OUT)/librsmodel-newrow.a $(SRC_HEADERS) $(wildcard include/*.h) | $(OUT)/tests
+	$(CC) $(CPPFLAGS) $(ALL_INC) $(ALL_CFLAGS) -DRS_NEW_ROW_TEST $< \
+		$(OUT)/librsmodel-newrow.a -lcmocka -ljansson -lm -o $@
+
+UNIT_BINS += $(OUT)/tests/test_catalogue_newrow
+
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 

@@ -475,6 +475,9 @@ const struct rs_row rs_rows[] = {
 	OUT("failed", "processes (exit != 0, not OOM)", RS_LOWER, EXIT_STATUS,
 	    FAILED, "the workload's processes that failed otherwise",
 	    .headline_place = 9),
+#ifdef RS_EXTRA_ROWS /* tests: a row added as a contributor would */
+#include RS_EXTRA_ROWS
+#endif
 	LIVE_ONLY_ROWS,
 };
 const int rs_nr_rows = sizeof(rs_rows) / sizeof(rs_rows[0]);

@@ -670,6 +670,38 @@ static void node_share(void **state)
 	rs_model_free(m);
 }
 
+#ifdef RS_NEW_ROW_TEST
+/*
+ * Built with tests/unit/new_row.h's row and nothing else: the every-row
+ * tests above cover it in each output; here its value, its generated rule
+ * and its places.
+ */
+static void new_row_everywhere(void **state)
+{
+	struct rs_model *m = full_model();
+	const struct rs_memcg *mc = rs_model_find(m, ID);
+	int i = rs_row_by_key("reclaimed_per_pass"), rows[256], n;
+	struct rs_values v;
+	char *rules = NULL;
+
+	(void)state;
+	assert_true(i >= 0 && i < rs_nr_report_rows);
+	rs_model_values(m, mc, false, -1, rs_model_time(m), &v);
+	assert_true(v.field[RS_F_PASSES] > 0);
+	assert_true(rs_row_number(&v, i) ==
+		    v.field[RS_F_RECLAIMED] / v.field[RS_F_PASSES]);
+	CAPTURE(rules, assert_int_equal(rs_prom_rules(f_), 0));
+	assert_non_null(strstr(rules, "record: memcg:reclaimscope_"
+				      "reclaimed_per_pass:mean5m"));
+	n = rs_row_list(RS_LIST_HEADLINE, rows, 256);
+	assert_int_equal(rows[n - 1], i);
+	n = rs_row_list(RS_LIST_TOP, rows, 256);
+	assert_int_equal(rows[n - 1], i);
+	free(rules);
+	rs_model_free(m);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +714,9 @@ int main(void)
 		cmocka_unit_test(live_equals_recorded),
 		cmocka_unit_test(over_budget_sources),
 		cmocka_unit_test(node_share),
+#ifdef RS_NEW_ROW_TEST
+		cmocka_unit_test(new_row_everywhere),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
