@@ -60,7 +60,8 @@ run = int(os.path.basename(d).split("-")[1])
 with open(log, "a") as f:
     f.write(json.dumps({"kdir": kdir, "image": image, "dir": d,
                         "args": sys.argv[3:],
-                        "clock": os.environ.get("RS_VM_CLOCK")}) + "\n")
+                        "clock": os.environ.get("RS_VM_CLOCK"),
+                        "timeout": os.environ.get("RS_VM_TIMEOUT")}) + "\n")
 os.makedirs(os.path.join(d, "results"), exist_ok=True)
 lines = []
 for line in open(os.environ["FAKE_TEMPLATE"]):
@@ -332,6 +333,29 @@ class LabTest(unittest.TestCase):
             report = f.read()
         for g in booted:
             self.assertIn(f": {g} |", report)
+
+    def test_a_full_aging_run_gets_a_longer_timeout(self):
+        a = self.kernel("k1", "6.18.0", 10)
+        b = self.kernel("k2", "7.2.0", 50)
+        runs = ("-k", f"a={a}", "-k", f"b={b}", "-l", "mglru", "-n", "1")
+        self.lab_main(*runs, "-w", "aging", "-w", "writeback", "-s", "full")
+        by_workload = {}
+        for boot in self.boots():
+            workload = os.path.basename(os.path.dirname(os.path.dirname(boot["dir"])))
+            by_workload.setdefault(workload, set()).add(boot["timeout"])
+        self.assertEqual(by_workload, {"aging": {"3000"}, "writeback": {"900"}})
+        # smoke runs, and a --timeout given, take the same for every run
+        os.remove(self.log)
+        shutil.rmtree(self.out)
+        self.lab_main(*runs, "-w", "aging", "-s", "smoke")
+        self.assertEqual({b["timeout"] for b in self.boots()}, {"900"})
+        os.remove(self.log)
+        shutil.rmtree(self.out)
+        self.lab_main(*runs, "-w", "aging", "-s", "full", "--timeout", "60")
+        self.assertEqual({b["timeout"] for b in self.boots()}, {"60"})
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main(*runs, "--timeout", "0")
+        self.assertIn("--timeout", e.exception.stderr)
 
     # 7
     def test_duplicate_lrus_and_workloads_schedule_each_run_once(self):

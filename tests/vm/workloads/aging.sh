@@ -26,7 +26,8 @@
 # With 4 of each, 2 runs a kernel OOM-killed nothing on 6.18 or 7.2; with
 # 16 of each, 6.18 OOM-killed in its first run, with 30 MiB of file pages
 # in its oldest generation.  A run takes about 800 s of host time on 6.18
-# on the counted clock, more on 7.2: give the lab --timeout 3000.
+# on the counted clock, more on 7.2: the lab gives a full-size aging run
+# 3000 s (FULL_TIMEOUT in scripts/lab).
 SWAP=none
 MEMCGS=aging
 case "$SIZE" in
