@@ -119,9 +119,11 @@ $(OUT)/rs-docs: scripts/rs-docs.c $(OUT)/librsmodel.a $(SRC_HEADERS) $(wildcard 
 SPLICED_DOCS := README.md docs/reclaimscope.8 docs/recording-format.md
 
 docs: $(OUT)/rs-docs
-	$(OUT)/rs-docs > docs/metrics.md.new && mv docs/metrics.md.new docs/metrics.md
-	set -e; for f in $(SPLICED_DOCS); do \
-		scripts/docs-splice $(OUT)/rs-docs $$f > $$f.new && mv $$f.new $$f; done
+	$(OUT)/rs-docs > docs/metrics.md.new || { rm -f docs/metrics.md.new; exit 1; }
+	mv docs/metrics.md.new docs/metrics.md
+	for f in $(SPLICED_DOCS); do \
+		scripts/docs-splice $(OUT)/rs-docs $$f > $$f.new || \
+			{ rm -f $$f.new; exit 1; }; mv $$f.new $$f; done
 
 # Workload generator for the VM scenarios, static: the guest has no libc
 # but what tests/vm/run copies for the dynamic tools.
@@ -165,8 +167,9 @@ $(OUT)/tests/test_catalogue_newrow: tests/unit/test_catalogue.c $(OUT)/librsmode
 
 UNIT_BINS += $(OUT)/tests/test_catalogue_newrow
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(OUT)/rs-docs
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+	tests/unit/test_docs_splice.py $(OUT)/rs-docs
 
 hosttest: $(OUT)/reclaimscope $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 	tests/host/run.sh

@@ -6,6 +6,7 @@
  * Written from the tables the outputs render, so the list cannot drift
  * from them; `make lint` fails while the committed file is stale.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,16 +105,28 @@ static void histograms(void)
 static void old_names(void)
 {
 	puts("\n## Names before schema 4\n");
-	puts("Recordings of schema 1 to 3 (and the JSON API and `/metrics` "
-	     "before them) called these counters by other names; the reader "
+	puts("Recordings of schema 1 to 3, the JSON API and `/metrics` "
+	     "before them called these counters by other names; the reader "
 	     "takes the old key from such a recording "
-	     "(`rs_field_old_key`).\n");
-	puts("| schema 1–3 | now | unit |");
-	puts("|---|---|---|");
-	for (int f = 0; f < RS_NR_FIELDS; f++)
-		if (rs_field_old_key(f))
-			printf("| `%s` | `%s` | %s |\n", rs_field_old_key(f),
-			       rs_fields[f].key, rs_fields[f].unit);
+	     "(`rs_field_old_key`), and `top --show` the old name. A "
+	     "dashboard or alert on an old metric must take the new one.\n");
+	puts("| schema 1–3 | now | unit | /metrics before | /metrics now |");
+	puts("|---|---|---|---|---|");
+	for (int f = 0; f < RS_NR_FIELDS; f++) {
+		const char *old = rs_field_old_key(f);
+		bool time = rs_fields[f].unit_id == RS_UNIT_ns ||
+			    rs_fields[f].unit_id == RS_UNIT_us;
+		char now[128];
+
+		if (!old)
+			continue;
+		/* before, a time's metric was its key less "_ns" or "_us" */
+		printf("| `%s` | `%s` | %s | `reclaimscope_%.*s%s` | `%s` |\n",
+		       old, rs_fields[f].key, rs_fields[f].unit,
+		       (int)(strlen(old) - (time ? 3 : 0)), old,
+		       time ? "_seconds_total" : "_total",
+		       rs_prom_field_name(f, now, sizeof(now)));
+	}
 }
 
 /*

@@ -55,7 +55,7 @@ extern const struct rs_hook_info rs_hooks[RS_NR_HOOKS];
 
 /*
  * For a count over the latency budget (*_over_budget), the field that
- * counts every one of its kind (passes_over_budget: shrinks); else -1.
+ * counts every one of its kind (passes_over_budget: passes); else -1.
  */
 int rs_field_over_budget_of(enum rs_field f);
 

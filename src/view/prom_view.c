@@ -525,22 +525,33 @@ static void rate_or_zero(FILE *out, enum rs_field a, enum rs_field b)
  * A quantile row as PromQL computes it from /metrics' histogram, in
  * seconds: the same quantile, but interpolated in power-of-two buckets
  * (report's are 16 times finer), named after the histogram so that it
- * reads as one: memcg:reclaimscope_pass_duration_seconds:p99_5m.
+ * reads as one: memcg:reclaimscope_pass_duration_seconds:p99_5m (a
+ * quantile's digits past the percent after an underscore: p99_9_5m).
+ * Only for memcgs with events in the window: histogram_quantile of no
+ * events is NaN, a value a graph or an alert should not see.
  */
 static void quantile_rule(FILE *out, int i)
 {
 	const struct rs_row *row = &rs_rows[i];
 	const char *hist = rs_hist_infos[row->h].key;
+	char pct[32], *dot;
 
+	snprintf(pct, sizeof(pct), "%g", row->q * 100);
+	if ((dot = strchr(pct, '.')))
+		*dot = '_';
 	fprintf(out,
-		"      # %s (report's %s, in seconds; from /metrics' "
-		"power-of-two\n      # buckets, coarser than report's)\n"
-		"      - record: memcg:" PREFIX "%s_duration_seconds:p%g_5m\n"
+		"      # %s: report's %s, here in seconds, from /metrics'\n"
+		"      # power-of-two buckets (coarser than report's)\n"
+		"      - record: memcg:" PREFIX "%s_duration_seconds:p%s_5m\n"
 		"        expr: >-\n"
 		"          histogram_quantile(%g, sum by (instance, memcg, "
 		"le)\n"
-		"          (rate(" PREFIX "%s_duration_seconds_bucket[5m])))\n",
-		rs_row_help(i), row->key, hist, row->q * 100, row->q, hist);
+		"          (rate(" PREFIX "%s_duration_seconds_bucket[5m]))\n"
+		"          and on (instance, memcg)\n"
+		"          (sum by (instance, memcg)\n"
+		"          (rate(" PREFIX "%s_duration_seconds_count[5m])) > "
+		"0))\n",
+		rs_row_help(i), row->key, hist, pct, row->q, hist, hist);
 }
 
 /*

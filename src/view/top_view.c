@@ -14,12 +14,21 @@ int rs_top_row_by_name(const char *name)
 {
 	char buf[RS_ROW_TITLE_SIZE];
 
+	size_t len = strlen(name);
+	int f;
+
 	for (int i = 0; i < rs_nr_rows; i++)
 		if (rs_row_live(i) &&
 		    (!strcmp(rs_rows[i].key, name) ||
 		     !strcmp(rs_row_title(i, buf, sizeof(buf)), name)))
 			return i;
-	return -1;
+	/* a counter's name before schema 4, and "shrinks/s", the title it
+	 * had: its row under the new name */
+	if (len > 2 && !strcmp(name + len - 2, "/s"))
+		len -= 2;
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	f = rs_field_by_old_key(buf);
+	return f < 0 ? -1 : rs_top_row_by_name(rs_fields[f].key);
 }
 
 int rs_top_default_titles(char *buf, size_t size)

@@ -26,6 +26,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import Judge, load_ndjson  # noqa: E402
+import rs_tables  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -59,7 +60,9 @@ def recording_values(path):
     header = rec[0]
     outs = [l for l in rec if l.get("type") == "outcome"]
     whole = [o for o in outs if o.get("worker") is None]
-    tot = lambda k: sum(m[k] for m in summary["memcgs"])  # noqa: E731
+    # under the key it had before schema 4 in a recording made before it
+    old = rs_tables.old_names()
+    tot = lambda k: sum(m[k] if k in m else m[old[k]] for m in summary["memcgs"])  # noqa: E731
     # a memcg's own counters on cgroup v2 include its descendants': the
     # total takes the memcgs no listed ancestor already counts
     paths = {m["path"] for m in summary["memcgs"]}

@@ -11,6 +11,8 @@ rs_unread_protos, prototypes that leave the hook missing.
 hook_targets(): {function or tracepoint: {hook id, ...}} of hooks.c's
 rs_prog_specs: the hooks whose programs attach there.
 schema(): RS_SCHEMA of src/model/recording.h, the schema `record` writes.
+old_names(): {key: the key it had before schema 4} of src/model/fields.c's
+alias list.
 """
 import os
 import re
@@ -19,6 +21,14 @@ TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 HEADER = os.path.join(TOP, "include", "rs_common.h")
 HOOKS_C = os.path.join(TOP, "src", "collect", "hooks.c")
 RECORDING_H = os.path.join(TOP, "src", "model", "recording.h")
+FIELDS_C = os.path.join(TOP, "src", "model", "fields.c")
+
+
+def old_names():
+    fields = _text().split("#define RS_FIELDS(X)", 1)[1]
+    keys = dict(re.findall(r'X\((\w+),\s*"(\w+)",', fields))
+    return {keys[i]: old for i, old in
+            re.findall(r'\{RS_F_(\w+), "(\w+)"\}', _text(FIELDS_C))}
 
 
 def schema():

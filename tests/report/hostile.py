@@ -34,6 +34,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from judge import Judge  # noqa: E402
+import rs_tables  # noqa: E402
 
 judge = Judge()
 check = judge.check
@@ -248,8 +249,11 @@ def html(d):
 def small(d):
     """The small items: headings, folding, '1 run', the notice's place."""
     a = os.path.join(d, "s.ndjson")
-    write_recording(a, {"/a": {"scanned": 10, "isolated": 9, "reclaimed": 5, "passes": 3}})
+    write_recording(a, {"/a": {"scanned": 10, "isolated": 9, "reclaimed": 5, "passes": 3}},
+                    header=dict(HEADER, schema=rs_tables.schema()))
     text = run("report", a).stdout
+    check(re.search(r"^    passes +3 ", text, re.M),
+          "a recording of today's schema: its passes read")
     block = text.split("== (total) ==", 1)[1].split("\n== ", 1)[0]
     sections = [l.strip() for l in block.splitlines() if re.fullmatch(r"  [a-zA-Z].*", l)]
     check(len(sections) == len(set(sections)), f"each heading once per memcg ({sections})")

@@ -212,6 +212,15 @@ static void table_is_whole(void **state)
 		if (field_rows[f] != 1)
 			fail_msg("field %s has %d rows, not 1",
 				 rs_fields[f].key, field_rows[f]);
+	/* a column's name before schema 4 (and its old title) still
+	 * names its row */
+	assert_true(rs_top_row_by_name("passes") >= 0);
+	assert_int_equal(rs_top_row_by_name("shrinks/s"),
+			 rs_top_row_by_name("passes"));
+	assert_int_equal(rs_top_row_by_name("throttle_us"),
+			 rs_top_row_by_name("throttled"));
+	assert_int_equal(rs_top_row_by_name("nosuch/s"), -1);
+	assert_int_equal(rs_top_row_by_name("/s"), -1);
 	/* the short lists: places 1..n, each once (a gap would end the
 	 * list there, a repeat would hide a row); top's are live rows, the
 	 * headline's report rows */
@@ -343,6 +352,15 @@ static void rules_select_served_series(void **state)
 	}
 	/* the shares, means, rates, quantiles and yields: dozens */
 	assert_true(selectors > 40);
+	/* each recorded once: two rows may not make one name */
+	for (const char *p = rules; (p = strstr(p, "record: ")); p++) {
+		size_t len = strcspn(p, "\n");
+
+		for (const char *q = strstr(p + len, "record: "); q;
+		     q = strstr(q + 1, "record: "))
+			if (strcspn(q, "\n") == len && !strncmp(p, q, len))
+				fail_msg("%.*s twice", (int)len, p);
+	}
 	free(prom);
 	free(rules);
 	rs_model_free(m);

@@ -622,8 +622,46 @@ static void old_names(void **state)
 	assert_true(rs_recording_find(&r, "/aging")->total[RS_F_PASSES] > 0);
 	assert_true(rs_recording_find(&r, "/aging")->total[RS_F_AGING_TIME] >
 		    0);
+	/* by reclaimer: its pass time, under pass_ns there */
+	e = json_object_get(
+		json_object_get(json_object_get(json_array_get(memcgs, 0),
+						"by_reclaimer"),
+				"memcg"),
+		"pass_ns");
+	assert_non_null(e);
+	assert_true(rs_recording_find(
+			    &r, json_string_value(json_object_get(
+					json_array_get(memcgs, 0), "path")))
+			    ->pass_ns_by[RS_RECLAIMER_MEMCG] ==
+		    json_number_value(e));
 	json_decref(summary);
 	rs_recording_free(&r);
+	/* without its summary, the totals are the snapshots' sums: read
+	 * under the old names too (its three snapshots: 31 + 5 + 7 passes) */
+	{
+		FILE *in = fopen(SCHEMA3, "r");
+		char *text = NULL;
+		size_t size = 0;
+		FILE *cut = open_memstream(&text, &size);
+
+		assert_non_null(in);
+		assert_non_null(cut);
+		while (fgets(line, sizeof(line), in))
+			if (!strstr(line, "\"type\":\"summary\""))
+				fputs(line, cut);
+		fclose(in);
+		assert_int_equal(fclose(cut), 0);
+		assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+		assert_false(r.has_summary);
+		assert_true(
+			rs_recording_find(&r, "/aging")->total[RS_F_PASSES] ==
+			31 + 5 + 7);
+		assert_true(
+			rs_recording_find(&r, "/aging")->total[RS_F_PASS_TIME] >
+			0);
+		rs_recording_free(&r);
+		free(text);
+	}
 	/* schema 4: an old name is not a counter any more */
 	assert_int_equal(
 		read_text(
