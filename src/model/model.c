@@ -303,37 +303,67 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 	v->path = mc->path;
 }
 
-void rs_model_end(struct rs_model *m, double t)
+/*
+ * rs_model_end, phase 1: cells not seen this round have an empty interval;
+ * how many memcgs the cells make (cells are sorted by memcg), and how many
+ * of them have more than one cell (a sum of their own).  Whether every
+ * interval is zero: *clear.
+ */
+static void count_memcgs(struct rs_model *m, size_t *nr, size_t *nr_sums,
+			 bool *clear)
 {
-	size_t nr = 0, nr_sums = 0, sum = 0, cursor = 0;
-	bool clear = !m->hists_dirty;
-
-	m->prev_t = m->t;
-	m->t = t;
-	if (m->untouched) { /* nothing added: nothing moved */
-		m->untouched = false;
-		return;
-	}
-	m->nr_memcgs = 0;
+	*nr = *nr_sums = 0;
 	for (size_t i = 0; i < m->nr_cells; i++) {
 		if (!m->cells[i].seen)
 			memset(m->cells[i].interval, 0,
 			       sizeof(m->cells[i].interval));
-		for (int f = 0; f < RS_NR_FIELDS && clear; f++)
-			clear = !m->cells[i].interval[f];
+		for (int f = 0; f < RS_NR_FIELDS && *clear; f++)
+			*clear = !m->cells[i].interval[f];
 		if (i == 0 ||
 		    m->cells[i].key.cgroup_id != m->cells[i - 1].key.cgroup_id)
-			nr++;
+			(*nr)++;
 		else if (i == 1 || m->cells[i - 1].key.cgroup_id !=
 					   m->cells[i - 2].key.cgroup_id)
-			nr_sums++; /* a memcg's second cell */
+			(*nr_sums)++; /* a memcg's second cell */
 	}
-	m->intervals_clear = false; /* until the memcgs are laid out */
+}
+
+/* A memcg laid out anew from its path entry: name, histograms, gauges. */
+static void memcg_from_entry(struct rs_memcg *mc, const struct path_entry *p)
+{
+	mc->mem_current = mc->mem_max = NAN;
+	mc->psi_some_avg10 = NAN;
+	mc->mem_current_avg = NAN;
+	if (!p)
+		return;
+	mc->path = p->path;
+	mc->gone = p->gone;
+	mc->hists = p->hists;
+	mc->tiers = p->tiers;
+	if (p->has_gauges) {
+		mc->mem_current = p->gauges[RS_GAUGE_MEM];
+		mc->mem_max = p->gauges[RS_GAUGE_MEM_MAX];
+		mc->psi_some_avg10 = p->gauges[RS_GAUGE_PSI];
+	}
+	if (p->current_samples)
+		mc->mem_current_avg =
+			p->current_sum / (double)p->current_samples;
+}
+
+/*
+ * Phase 2: the memcgs, one per run of cells of one id, each pointing at
+ * its one cell's counters or, with several cells, at a sum of them; nr and
+ * nr_sums from phase 1.  False if memory for them could not be had.
+ */
+static bool lay_out_memcgs(struct rs_model *m, size_t nr, size_t nr_sums)
+{
+	size_t sum = 0, cursor = 0;
+
 	if (!rs_grow((void **)&m->memcgs, &m->cap_memcgs, nr,
 		     sizeof(*m->memcgs)) ||
 	    !rs_grow((void **)&m->sums, &m->cap_sums, nr_sums,
 		     sizeof(*m->sums)))
-		return;
+		return false;
 	if (nr)
 		memset(m->memcgs, 0, nr * sizeof(*m->memcgs));
 	if (nr_sums)
@@ -344,33 +374,10 @@ void rs_model_end(struct rs_model *m, double t)
 
 		if (i == 0 ||
 		    cell->key.cgroup_id != m->cells[i - 1].key.cgroup_id) {
-			struct path_entry *p;
-
 			mc = &m->memcgs[m->nr_memcgs++];
 			mc->id = cell->key.cgroup_id;
 			mc->first_cell = i;
-			mc->mem_current = mc->mem_max = NAN;
-			mc->psi_some_avg10 = NAN;
-			mc->mem_current_avg = NAN;
-			p = next_path(m, &cursor, mc->id);
-			if (p) {
-				mc->path = p->path;
-				mc->gone = p->gone;
-				mc->hists = p->hists;
-				mc->tiers = p->tiers;
-				if (p->has_gauges) {
-					mc->mem_current =
-						p->gauges[RS_GAUGE_MEM];
-					mc->mem_max =
-						p->gauges[RS_GAUGE_MEM_MAX];
-					mc->psi_some_avg10 =
-						p->gauges[RS_GAUGE_PSI];
-				}
-				if (p->current_samples)
-					mc->mem_current_avg =
-						p->current_sum /
-						(double)p->current_samples;
-			}
+			memcg_from_entry(mc, next_path(m, &cursor, mc->id));
 		}
 		mc = &m->memcgs[m->nr_memcgs - 1];
 		if (++mc->nr_cells == 1) {
@@ -392,8 +399,17 @@ void rs_model_end(struct rs_model *m, double t)
 			m->sums[sum - 1][1][f] += cell->interval[f];
 		}
 	}
-	cg_restore(m);
-	cursor = 0;
+	return true;
+}
+
+/*
+ * Phase 3: when each memcg was last active and last aged, kept in its path
+ * entry (made for a memcg active for the first time) across rounds.
+ */
+static void mark_activity(struct rs_model *m, double t)
+{
+	size_t cursor = 0;
+
 	for (size_t n = 0; n < m->nr_memcgs; n++) {
 		struct rs_memcg *mc = &m->memcgs[n];
 		struct path_entry *p = next_path(m, &cursor, mc->id);
@@ -412,6 +428,26 @@ void rs_model_end(struct rs_model *m, double t)
 			p->last_aging = mc->last_aging;
 		}
 	}
+}
+
+void rs_model_end(struct rs_model *m, double t)
+{
+	size_t nr, nr_sums;
+	bool clear = !m->hists_dirty;
+
+	m->prev_t = m->t;
+	m->t = t;
+	if (m->untouched) { /* nothing added: nothing moved */
+		m->untouched = false;
+		return;
+	}
+	m->nr_memcgs = 0;
+	count_memcgs(m, &nr, &nr_sums, &clear);
+	m->intervals_clear = false; /* until the memcgs are laid out */
+	if (!lay_out_memcgs(m, nr, nr_sums))
+		return;
+	cg_restore(m);
+	mark_activity(m, t);
 	m->intervals_clear = clear;
 }
 
