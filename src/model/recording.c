@@ -274,6 +274,8 @@ static __u64 *stat_of(struct rs_recording *r, enum rs_stat stat)
 		return &r->agg_full;
 	case RS_STAT_HIST_FULL:
 		return &r->hist_full;
+	case RS_STAT_STATE_MISSES:
+		return &r->state_misses;
 	default:
 		return NULL;
 	}

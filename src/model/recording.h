@@ -182,6 +182,9 @@ struct rs_recording {
 	double duration;
 	__u64 drops, missed, agg_full;
 	__u64 hist_full; /* latency histogram updates lost: the map full */
+	/* events with no per-task state (not counted; 6.18's task storage
+	 * can refuse one: see rs_state in bpf/common.bpf.h) */
+	__u64 state_misses;
 	bool has_events, has_summary;
 	/*
 	 * The latency budget asked for (what the reader was given, else the

@@ -123,6 +123,12 @@ static void header_lines(FILE *out, const char *name,
 			"warning: %llu latency histogram updates lost (map "
 			"full): percentiles may be too low\n",
 			(unsigned long long)r->hist_full);
+	if (r->state_misses)
+		fprintf(out,
+			"warning: %llu events had no per-task state (the "
+			"kernel refused it): what they scanned and reclaimed "
+			"is not counted, so totals may be below memory.stat\n",
+			(unsigned long long)r->state_misses);
 	fprintf(out, "latency budget %.9g ms", r->budget_ns / 1e6);
 	if (rs_recording_budget_counted(r))
 		fprintf(out, " (counted in the kernel)\n");
@@ -719,6 +725,8 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r,
 			    json_integer((json_int_t)r->agg_full));
 	json_object_set_new(o, "hist_full",
 			    json_integer((json_int_t)r->hist_full));
+	json_object_set_new(o, "state_misses",
+			    json_integer((json_int_t)r->state_misses));
 	json_object_set_new(o, "budget_ms", json_real(r->budget_ns / 1e6));
 	/* the budget the kernel counted with; null before recordings said */
 	json_object_set_new(o, "kernel_budget_ms",
