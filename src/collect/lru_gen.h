@@ -7,13 +7,8 @@
 #ifndef RS_LRU_GEN_H
 #define RS_LRU_GEN_H
 
-#include <linux/types.h>
 #include <stdio.h>
-
-struct rs_gen {
-	int node;
-	__u64 seq, age_ms, anon_pages, file_pages;
-};
+#include "gens.h"
 
 #define RS_LRU_GEN_FILE "/sys/kernel/debug/lru_gen"
 
