@@ -262,11 +262,11 @@ static __always_inline bool rs_tier_layout(struct rs_tier_layout *l)
 
 /*
  * lrugen.nr_pages[MAX_NR_GENS][ANON_AND_FILE][MAX_NR_ZONES], summed over
- * zones.  The BTF of Debian's 6.12 (built with an older pahole) flattens
- * multi-dimensional arrays to nr_pages[40], which CO-RE does not take as
- * compatible with [4][2][5]; each shape gets a flavor, the one the kernel has
- * is used, and the array is indexed by hand with the zone count derived from
- * its size.
+ * zones, each at least 0 (as debugfs lru_gen shows them).  The BTF of
+ * Debian's 6.12 (built with an older pahole) flattens multi-dimensional arrays
+ * to nr_pages[40], which CO-RE does not take as compatible with [4][2][5]; each
+ * shape gets a flavor, the one the kernel has is used, and the array is indexed
+ * by hand with the zone count derived from its size.
  */
 struct lru_gen_folio___nested {
 	long nr_pages[1][2][1];
@@ -319,7 +319,11 @@ static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
 				      lrugen + offset +
 					      ((gen * 2 + type) * zones +
 					       zone) * sizeof(long));
-		sum += pages;
+		/* a zone's count goes below 0 for a moment while folios
+		 * move between generations; lru_gen_seq_show() (debugfs
+		 * lru_gen, the figure we must equal) takes each zone as
+		 * max(count, 0), and so do we */
+		sum += pages > 0 ? pages : 0;
 	}
 	return sum;
 }

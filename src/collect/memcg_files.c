@@ -82,9 +82,12 @@ static void read_counters(const struct rs_cgroups *cg, const char *rel,
 			continue;
 		err = rs_read_file_at(dir, cg_files[w].file[cg->version == 2],
 				      text, sizeof(text));
-		/* there but not ours to read: unknown, never a made-up 0 */
+		/* there but not ours to read, or a file the kernel does not
+		 * make for this memcg (memory.events on cgroup v2's root):
+		 * unknown, never a made-up 0 */
 		for (int k = 0; k < 2 && cg_files[w].keys[k].key &&
-				(err == -EACCES || err == -EPERM);
+				(err == -EACCES || err == -EPERM ||
+				 (err == -ENOENT && !strcmp(rel, "/")));
 		     k++)
 			rs_model_cg_unreadable(m, id, cg_files[w].keys[k].field,
 					       baseline);

@@ -94,11 +94,16 @@ static double add(double a, double b)
 }
 
 /*
- * The listed memcgs' paths, sorted: which of them lie above or below a
+ * The listed memcgs by path, sorted: which of them lie above or below a
  * path, in O(depth log n) rather than a scan of every memcg.
  */
+struct path_entry {
+	const char *path; /* first: the entries sort and search as strings */
+	const struct rs_rec_memcg *m;
+};
+
 struct path_index {
-	const char **paths;
+	struct path_entry *e;
 	size_t nr;
 };
 
@@ -111,31 +116,39 @@ static int by_string(const void *a, const void *b)
 static bool index_paths(const struct rs_recording *r, struct path_index *ix)
 {
 	ix->nr = 0;
-	ix->paths = calloc(r->nr_memcgs ? r->nr_memcgs : 1, sizeof(char *));
-	if (!ix->paths)
+	ix->e = calloc(r->nr_memcgs ? r->nr_memcgs : 1, sizeof(*ix->e));
+	if (!ix->e)
 		return false;
 	for (size_t i = 0; i < r->nr_memcgs; i++)
 		if (r->memcgs[i].path && r->memcgs[i].path[0] == '/' &&
 		    rs_rec_memcg_listed(r, &r->memcgs[i]))
-			ix->paths[ix->nr++] = r->memcgs[i].path;
-	qsort(ix->paths, ix->nr, sizeof(char *), by_string);
+			ix->e[ix->nr++] = (struct path_entry){r->memcgs[i].path,
+							      &r->memcgs[i]};
+	qsort(ix->e, ix->nr, sizeof(*ix->e), by_string);
 	return true;
 }
 
-static bool indexed(const struct path_index *ix, const char *path)
+/* The listed memcg of path; NULL if none. */
+static const struct rs_rec_memcg *indexed(const struct path_index *ix,
+					  const char *path)
 {
 	bool found;
+	size_t pos = rs_sorted_find(ix->e, ix->nr, sizeof(*ix->e), &path,
+				    by_string, &found);
 
-	rs_sorted_find(ix->paths, ix->nr, sizeof(char *), &path, by_string,
-		       &found);
-	return found;
+	return found ? ix->e[pos].m : NULL;
 }
 
-/* A listed memcg lies above path. */
-static bool has_ancestor(const struct path_index *ix, const char *path)
+/*
+ * A listed memcg lies above path (and, for f >= 0, knows field f: cgroup
+ * v2's root has no memory.events, so its OOM kills do not stand for its
+ * descendants').
+ */
+static bool has_ancestor(const struct path_index *ix, const char *path, int f)
 {
 	char buf[4096];
 	size_t len = strlen(path);
+	const struct rs_rec_memcg *a;
 
 	if (len >= sizeof(buf) || !strcmp(path, "/"))
 		return false;
@@ -143,9 +156,10 @@ static bool has_ancestor(const struct path_index *ix, const char *path)
 	for (char *slash = strrchr(buf, '/'); slash;
 	     slash = strrchr(buf, '/')) {
 		if (slash == buf) /* the root */
-			return indexed(ix, "/");
+			return (a = indexed(ix, "/")) &&
+			       (f < 0 || !isnan(a->total[f]));
 		*slash = '\0';
-		if (indexed(ix, buf))
+		if ((a = indexed(ix, buf)) && (f < 0 || !isnan(a->total[f])))
 			return true;
 	}
 	return false;
@@ -166,9 +180,9 @@ static bool has_descendant(const struct path_index *ix, const char *path)
 	memcpy(buf, path, len);
 	buf[len] = '/';
 	buf[len + 1] = '\0';
-	pos = rs_sorted_find(ix->paths, ix->nr, sizeof(char *), &key, by_string,
+	pos = rs_sorted_find(ix->e, ix->nr, sizeof(*ix->e), &key, by_string,
 			     &found);
-	return pos < ix->nr && !strncmp(ix->paths[pos], buf, len + 1);
+	return pos < ix->nr && !strncmp(ix->e[pos].path, buf, len + 1);
 }
 
 void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
@@ -187,16 +201,26 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		t->hist_known[h] = r->nr_memcgs > 0;
 	for (size_t i = 0; i < r->nr_memcgs; i++) {
 		const struct rs_rec_memcg *m = &r->memcgs[i];
-		bool own;
 
 		if (!rs_rec_memcg_listed(r, m))
 			continue;
-		/* a memcg a listed ancestor's own counters include */
-		own = !nested || !m->path || !has_ancestor(&ix, m->path);
-		for (int f = 0; f < RS_NR_FIELDS; f++)
-			if (own ||
-			    !(rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS)))
-				t->total[f] = add(t->total[f], m->total[f]);
+		/*
+		 * A memcg's own counters (cgroupfs) include its descendants':
+		 * left out where a listed ancestor that knows them counts it
+		 * already, and where it does not know them itself (cgroup v2's
+		 * root has no memory.events) but listed descendants do.
+		 */
+		for (int f = 0; f < RS_NR_FIELDS; f++) {
+			bool own_file =
+				rs_fields[f].needs & RS_HOOK_BIT(CGROUPFS);
+
+			if (own_file && nested && m->path &&
+			    (has_ancestor(&ix, m->path, f) ||
+			     (isnan(m->total[f]) &&
+			      has_descendant(&ix, m->path))))
+				continue;
+			t->total[f] = add(t->total[f], m->total[f]);
+		}
 		for (int h = 0; h < RS_NR_HISTS; h++) {
 			t->hist_known[h] &= m->hist_known[h];
 			/* a sum past what a __u64 holds is unknown, not
@@ -239,7 +263,7 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 	if (mem_known)
 		t->mem_current_avg = mem;
 	if (nested)
-		free(ix.paths);
+		free(ix.e);
 }
 
 int rs_rec_memcg_fold_log2(struct rs_rec_memcg *m)
@@ -282,6 +306,6 @@ double rs_fairness(const struct rs_recording *r, int *n)
 	}
 	j = *n >= 2 ? rs_jain(x, *n) : NAN;
 	free(x);
-	free(ix.paths);
+	free(ix.e);
 	return j;
 }

@@ -414,11 +414,14 @@ static int event(struct reader *rd, json_t *o)
 		json_array_foreach (gens, i, g) {
 			double anon, file;
 
-			if (number(rd, g, "anon", &anon) ||
-			    number(rd, g, "file", &file))
+			/* recordings before zones were taken at >= 0 (as
+			 * debugfs lru_gen does) could sum a moment's negative
+			 * zone count below 0: read, and counted as 0 */
+			if (number_from(rd, g, "anon", -MAX_COUNT, &anon) ||
+			    number_from(rd, g, "file", -MAX_COUNT, &file))
 				return -1;
-			m->oom_anon_pages += isnan(anon) ? 0 : anon;
-			m->oom_file_pages += isnan(file) ? 0 : file;
+			m->oom_anon_pages += isnan(anon) || anon < 0 ? 0 : anon;
+			m->oom_file_pages += isnan(file) || file < 0 ? 0 : file;
 		}
 	} else if (!strcmp(kind, rs_event_type_name(RS_EV_THROTTLE))) {
 		if (number(rd, o, RS_EVK_DELAYED_US, &delayed))
@@ -1014,6 +1017,21 @@ static void totals_from_snapshots(struct reader *rd)
 				rd->snap_sum[i * RS_NR_FIELDS + f];
 }
 
+/*
+ * cgroup v2's root has no memory.events (the kernel makes it for every
+ * memcg but the root), so its OOM kills are unknown; recordings made
+ * before the collector said so hold a 0 there, which would stand for the
+ * whole machine in a total: taken as unknown.
+ */
+static void root_without_events(struct rs_recording *r)
+{
+	if (r->cgroup_version == 1)
+		return;
+	for (size_t i = 0; i < r->nr_memcgs; i++)
+		if (r->memcgs[i].path && !strcmp(r->memcgs[i].path, "/"))
+			r->memcgs[i].total[RS_F_OOM_KILLS] = NAN;
+}
+
 bool rs_recording_budget_counted(const struct rs_recording *r)
 {
 	return r->kernel_budget_ns > 0 && r->kernel_budget_ns == r->budget_ns;
@@ -1075,6 +1093,8 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 		rc = fail(&rd, "no header: not a recording");
 	if (!rc && !r->has_summary)
 		totals_from_snapshots(&rd);
+	if (!rc)
+		root_without_events(r);
 	if (!rc)
 		rc = over_budget_within(&rd);
 	if (!rc && r->nr_memcgs)

@@ -64,14 +64,31 @@ def recording_values(path):
     old = rs_tables.old_names()
     tot = lambda k: sum(m[k] if k in m else m[old[k]] for m in summary["memcgs"])  # noqa: E731
     # a memcg's own counters on cgroup v2 include its descendants': the
-    # total takes the memcgs no listed ancestor already counts
+    # total takes, per counter, the memcgs no listed ancestor that knows
+    # it already counts; v2's root has no memory.events (its OOM kills
+    # unknown, whatever an older recording wrote), and an unknown value
+    # with listed descendants leaves the count to them
+    v1 = header.get("cgroup_version") == 1
+    value = {(m["path"], k): (None if not v1 and m["path"] == "/" and k == "oom_kills"
+                              else m.get(k))
+             for m in summary["memcgs"] for k in ("refaults_anon", "refaults_file", "oom_kills")}
     paths = {m["path"] for m in summary["memcgs"]}
-    top = [m for m in summary["memcgs"]
-           if header.get("cgroup_version") == 1 or not any(
-               p != m["path"] and (m["path"].startswith(p + "/") or
-                                   (p == "/" and m["path"].startswith("/")))
-               for p in paths)]
-    own = lambda k: sum(m[k] for m in top)  # noqa: E731
+
+    def below(p, a):
+        return p != a and (p.startswith(a + "/") or (a == "/" and p.startswith("/")))
+
+    def own(k):
+        total = 0
+        for p in paths:
+            if v1:
+                total += value[(p, k)]
+                continue
+            if any(below(p, a) and value[(a, k)] is not None for a in paths):
+                continue
+            if value[(p, k)] is None and any(below(d, p) for d in paths):
+                continue
+            total += value[(p, k)]
+        return total
     v = {"scanned": tot("scanned"), "reclaimed": tot("reclaimed"),
          "refaults": own("refaults_anon") + own("refaults_file"),
          "oom_kills": own("oom_kills")}
