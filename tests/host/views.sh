@@ -106,7 +106,12 @@ capture 1 tree
 tmux resize-window -t "$session" -x 100 -y 30
 capture 1 resized
 keys q
-capture 1 quit
+# it ends once its programs are detached and its maps freed: under the
+# sanitizer on a busy machine that took longer than a second
+for _ in $(seq 30); do
+	capture 0.5 quit
+	grep -q top-exited "$work/top.quit.txt" && break
+done
 
 
 kill -TERM "$daemon_pid"
