@@ -7,12 +7,10 @@
 #include <argp.h>
 #include <curses.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "fields.h"
 #include "lru_gen.h"
 #include "session.h"
 #include "top_tui.h"

@@ -68,6 +68,20 @@ static int check_out(struct argp_state *state, const char *opt, const char *out,
 	return why ? EINVAL : 0;
 }
 
+/* Report row i among the metrics shown (--metric, --headline), once. */
+static error_t add_metric(struct report_opts *o, int i)
+{
+	for (int j = 0; j < o->compare.nr_metrics; j++)
+		if (o->metrics[j] == i)
+			return 0;
+	if (!o->metrics &&
+	    !(o->metrics = calloc(rs_nr_report_rows, sizeof(int))))
+		return ENOMEM;
+	o->metrics[o->compare.nr_metrics++] = i;
+	o->compare.metrics = o->metrics;
+	return 0;
+}
+
 error_t rs_recordings_parse(int key, char *arg, struct argp_state *state)
 {
 	struct report_opts *o = state->input;
@@ -107,29 +121,16 @@ error_t rs_recordings_parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_HEADLINE: {
 		/* the catalogue's headline rows, after any --metric given
-		 * before (repeats skipped); every one a report row */
-		int *rows = calloc(rs_nr_rows, sizeof(int)), n;
+		 * before; the list holds report rows only */
+		int *rows = calloc(rs_nr_rows, sizeof(int));
+		int n = rows ? rs_row_list(RS_LIST_HEADLINE, rows, rs_nr_rows)
+			     : 0;
+		error_t err = rows ? 0 : ENOMEM;
 
-		if (!rows ||
-		    (!o->metrics &&
-		     !(o->metrics = calloc(rs_nr_report_rows, sizeof(int))))) {
-			free(rows);
-			return ENOMEM;
-		}
-		n = rs_row_list(RS_LIST_HEADLINE, rows, rs_nr_rows);
-		for (int k = 0; k < n; k++) {
-			int j = 0;
-
-			while (j < o->compare.nr_metrics &&
-			       o->metrics[j] != rows[k])
-				j++;
-			if (j == o->compare.nr_metrics &&
-			    rows[k] < rs_nr_report_rows)
-				o->metrics[o->compare.nr_metrics++] = rows[k];
-		}
+		for (int k = 0; k < n && !err; k++)
+			err = add_metric(o, rows[k]);
 		free(rows);
-		o->compare.metrics = o->metrics;
-		return 0;
+		return err;
 	}
 	case OPT_METRIC: {
 		int i = 0;
@@ -144,15 +145,7 @@ error_t rs_recordings_parse(int key, char *arg, struct argp_state *state)
 				arg);
 			return EINVAL;
 		}
-		for (int j = 0; j < o->compare.nr_metrics; j++)
-			if (o->metrics[j] == i)
-				return 0;
-		if (!o->metrics &&
-		    !(o->metrics = calloc(rs_nr_report_rows, sizeof(int))))
-			return ENOMEM;
-		o->metrics[o->compare.nr_metrics++] = i;
-		o->compare.metrics = o->metrics;
-		return 0;
+		return add_metric(o, i);
 	}
 	case ARGP_KEY_ARG:
 		if (o->nr_files == o->max_files) {

@@ -139,6 +139,12 @@ static const struct rs_rec_memcg *indexed(const struct path_index *ix,
 	return found ? ix->e[pos].m : NULL;
 }
 
+/* a listed memcg that knows field f (any field for f < 0) */
+static bool knows(const struct rs_rec_memcg *a, int f)
+{
+	return a && (f < 0 || !isnan(a->total[f]));
+}
+
 /*
  * A listed memcg lies above path (and, for f >= 0, knows field f: cgroup
  * v2's root has no memory.events, so its OOM kills do not stand for its
@@ -148,7 +154,6 @@ static bool has_ancestor(const struct path_index *ix, const char *path, int f)
 {
 	char buf[4096];
 	size_t len = strlen(path);
-	const struct rs_rec_memcg *a;
 
 	if (len >= sizeof(buf) || !strcmp(path, "/"))
 		return false;
@@ -156,10 +161,9 @@ static bool has_ancestor(const struct path_index *ix, const char *path, int f)
 	for (char *slash = strrchr(buf, '/'); slash;
 	     slash = strrchr(buf, '/')) {
 		if (slash == buf) /* the root */
-			return (a = indexed(ix, "/")) &&
-			       (f < 0 || !isnan(a->total[f]));
+			return knows(indexed(ix, "/"), f);
 		*slash = '\0';
-		if ((a = indexed(ix, buf)) && (f < 0 || !isnan(a->total[f])))
+		if (knows(indexed(ix, buf), f))
 			return true;
 	}
 	return false;

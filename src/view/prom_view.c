@@ -521,6 +521,17 @@ static void rate_or_zero(FILE *out, enum rs_field a, enum rs_field b)
 	rate_or_zero_where(out, a, b, NULL);
 }
 
+/* a's rate over b's (both narrowed by matcher, if any): none where b did
+ * not move, 0 where only a has no series */
+static void ratio_where(FILE *out, enum rs_field a, enum rs_field b,
+			const char *matcher)
+{
+	rate_or_zero_where(out, a, b, matcher);
+	fprintf(out, "\n          / (");
+	rate_where(out, b, matcher);
+	fprintf(out, " > 0)");
+}
+
 /*
  * A quantile row as PromQL computes it from /metrics' histogram, in
  * seconds: the same quantile, but interpolated in power-of-two buckets
@@ -572,10 +583,8 @@ static void yield_rule(FILE *out, int i)
 		"      - record: memcg:" PREFIX "%s:mean5m\n"
 		"        expr: >-\n          ",
 		rs_row_help(i), row->key, row->key);
-	rate_or_zero_where(out, RS_F_RECLAIMED, RS_F_PASS_TIME, matcher);
-	fprintf(out, "\n          / (");
-	rate_where(out, RS_F_PASS_TIME, matcher);
-	fprintf(out, " > 0)\n");
+	ratio_where(out, RS_F_RECLAIMED, RS_F_PASS_TIME, matcher);
+	fputc('\n', out);
 }
 
 int rs_prom_rules(FILE *out)
@@ -621,11 +630,8 @@ int rs_prom_rules(FILE *out)
 			fprintf(out, "\n          + ");
 			rate_or_zero(out, row->b, row->a);
 			break;
-		default: /* a share or a mean: none where b did not move */
-			rate_or_zero(out, row->a, row->b);
-			fprintf(out, "\n          / (");
-			rate_of(out, row->b);
-			fprintf(out, " > 0)");
+		default: /* a share or a mean */
+			ratio_where(out, row->a, row->b, NULL);
 		}
 		fputc('\n', out);
 	}
