@@ -462,9 +462,19 @@ static __always_inline bool rs_run_copy(__u32 slot, int copy,
 		return 0;                                                      \
 	}
 
-/* The program "name" and its copies "name_2" ... "name_5". */
+/* 1 when slot's section in RS_SLOTS is not sec (folded by clang). */
+#define RS_SLOT_SEC_DIFFERS(id, hook, section, target, slot, sec)              \
+	((slot) == RS_SLOT_##id &&                                             \
+	 __builtin_strcmp(#section "/" target, sec) != 0) ||
+
+/*
+ * The program "name" and its copies "name_2" ... "name_5", in the section
+ * its slot's row in RS_SLOTS names.
+ */
 _Static_assert(RS_COPIES == 5, "RS_PROGS writes out five copies");
 #define RS_PROGS(sec, name, slot, call, ...)                                   \
+	_Static_assert(!(RS_SLOTS(RS_SLOT_SEC_DIFFERS, slot, sec) 0), #name    \
+		       ": " sec " is not its slot's section (RS_SLOTS)");      \
 	RS_PROG_COPY(sec, name, slot, 1, call, __VA_ARGS__)                    \
 	RS_PROG_COPY(sec, name##_2, slot, 2, call, __VA_ARGS__)                \
 	RS_PROG_COPY(sec, name##_3, slot, 3, call, __VA_ARGS__)                \

@@ -580,48 +580,78 @@ struct rs_agg_value {
  * once; three copies still lost a few pass exits, five none.
  */
 #define RS_COPIES 5
-enum rs_slot {
-	RS_SLOT_PASS_ENTER,
-	RS_SLOT_PASS_EXIT,
-	RS_SLOT_EVICTABLE_EXIT,
-	RS_SLOT_PROTECTION_EXIT,
-	RS_SLOT_ABORT_EXIT,
-	RS_SLOT_ONE_ENTER,
-	RS_SLOT_ONE_EXIT,
-	RS_SLOT_ROTATE,
-	RS_SLOT_OOM_EXIT,
-	RS_SLOT_EVICT_EXIT,
-	RS_SLOT_ISOLATE_EXIT,
-	RS_SLOT_CLASSIC_ENTER,
-	RS_SLOT_CLASSIC_EXIT,
-	RS_SLOT_BALANCE_ENTER,
-	RS_SLOT_BALANCE_EXIT,
-	RS_SLOT_REFAULT_ENTER,
-	RS_SLOT_REFAULT_EXIT,
-	RS_SLOT_RECENT_EXIT,
-	RS_SLOT_AGING_ENTER,
-	RS_SLOT_AGING_EXIT,
-	RS_SLOT_MIN_SEQ_ENTER,
-	RS_SLOT_MIN_SEQ_EXIT,
-	RS_SLOT_WRITEBACK,
-	RS_SLOT_FLUSHER,
-	RS_SLOT_DIRECT_BEGIN,
-	RS_SLOT_DIRECT_END,
-	RS_SLOT_MEMCG_BEGIN,
-	RS_SLOT_MEMCG_END,
-	RS_SLOT_NODE_BEGIN,
-	RS_SLOT_NODE_END,
-	RS_SLOT_ISOLATE,
-	RS_SLOT_SHRINK_INACTIVE,
-	RS_SLOT_SHRINK_ACTIVE,
-	RS_SLOT_THROTTLED,
-	RS_SLOT_KSWAPD_WAKE,
-	RS_SLOT_KSWAPD_SLEEP,
-	RS_SLOT_SLAB_END,
-	RS_SLOT_CGROUP_MKDIR,
-	RS_SLOT_CGROUP_RMDIR,
-	RS_NR_SLOTS
-};
+/*
+ * X(id, hook, section, target, ...): a slot's programs are in the section
+ * "section/target" (fentry, fexit or tp_btf), and a failure of any of them
+ * turns off the hook; the rest of RS_SLOTS' arguments go to X.  Its
+ * programs, with what they read, are listed in src/collect/hooks.h
+ * (RS_PROG_SPECS); static asserts hold each program's section to its slot
+ * (RS_PROGS, bpf/common.bpf.h) and each listed program and its copies to
+ * the skeleton (src/collect/collector.c).
+ */
+#define RS_SLOTS(X, ...)                                                       \
+	X(PASS_ENTER, TRY_TO_SHRINK_LRUVEC, fentry, "try_to_shrink_lruvec",    \
+	  __VA_ARGS__)                                                         \
+	X(PASS_EXIT, TRY_TO_SHRINK_LRUVEC, fexit, "try_to_shrink_lruvec",      \
+	  __VA_ARGS__)                                                         \
+	X(EVICTABLE_EXIT, LRUVEC_EVICTABLE_SIZE, fexit,                        \
+	  "lruvec_evictable_size", __VA_ARGS__)                                \
+	X(PROTECTION_EXIT, APPLY_PROTECTION, fexit,                            \
+	  "apply_proportional_protection", __VA_ARGS__)                        \
+	X(ABORT_EXIT, SHOULD_ABORT_SCAN, fexit, "should_abort_scan",           \
+	  __VA_ARGS__)                                                         \
+	X(ONE_ENTER, SHRINK_ONE, fentry, "shrink_one", __VA_ARGS__)            \
+	X(ONE_EXIT, SHRINK_ONE, fexit, "shrink_one", __VA_ARGS__)              \
+	X(ROTATE, ROTATE_MEMCG, fentry, "lru_gen_rotate_memcg", __VA_ARGS__)   \
+	X(OOM_EXIT, MEMCG_OOM, fexit, "mem_cgroup_out_of_memory", __VA_ARGS__) \
+	X(EVICT_EXIT, EVICT_FOLIOS, fexit, "evict_folios", __VA_ARGS__)        \
+	X(ISOLATE_EXIT, ISOLATE_FOLIOS, fexit, "isolate_folios", __VA_ARGS__)  \
+	X(CLASSIC_ENTER, SHRINK_LRUVEC, fentry, "shrink_lruvec", __VA_ARGS__)  \
+	X(CLASSIC_EXIT, SHRINK_LRUVEC, fexit, "shrink_lruvec", __VA_ARGS__)    \
+	X(BALANCE_ENTER, BALANCE_PGDAT, fentry, "balance_pgdat", __VA_ARGS__)  \
+	X(BALANCE_EXIT, BALANCE_PGDAT, fexit, "balance_pgdat", __VA_ARGS__)    \
+	X(REFAULT_ENTER, REFAULTS, fentry, "workingset_refault", __VA_ARGS__)  \
+	X(REFAULT_EXIT, REFAULTS, fexit, "workingset_refault", __VA_ARGS__)    \
+	X(RECENT_EXIT, REFAULTS, fexit, "lru_gen_test_recent", __VA_ARGS__)    \
+	X(AGING_ENTER, TRY_TO_INC_MAX_SEQ, fentry, "try_to_inc_max_seq",       \
+	  __VA_ARGS__)                                                         \
+	X(AGING_EXIT, TRY_TO_INC_MAX_SEQ, fexit, "try_to_inc_max_seq",         \
+	  __VA_ARGS__)                                                         \
+	X(MIN_SEQ_ENTER, TRY_TO_INC_MIN_SEQ, fentry, "try_to_inc_min_seq",     \
+	  __VA_ARGS__)                                                         \
+	X(MIN_SEQ_EXIT, TRY_TO_INC_MIN_SEQ, fexit, "try_to_inc_min_seq",       \
+	  __VA_ARGS__)                                                         \
+	X(WRITEBACK, HANDLE_RECLAIM_WRITEBACK, fentry,                         \
+	  "handle_reclaim_writeback", __VA_ARGS__)                             \
+	X(FLUSHER, WAKEUP_FLUSHER_THREADS, fentry, "wakeup_flusher_threads",   \
+	  __VA_ARGS__)                                                         \
+	X(DIRECT_BEGIN, DIRECT_RECLAIM, tp_btf,                                \
+	  "mm_vmscan_direct_reclaim_begin", __VA_ARGS__)                       \
+	X(DIRECT_END, DIRECT_RECLAIM, tp_btf, "mm_vmscan_direct_reclaim_end",  \
+	  __VA_ARGS__)                                                         \
+	X(MEMCG_BEGIN, MEMCG_RECLAIM, tp_btf, "mm_vmscan_memcg_reclaim_begin", \
+	  __VA_ARGS__)                                                         \
+	X(MEMCG_END, MEMCG_RECLAIM, tp_btf, "mm_vmscan_memcg_reclaim_end",     \
+	  __VA_ARGS__)                                                         \
+	X(NODE_BEGIN, NODE_RECLAIM, tp_btf, "mm_vmscan_node_reclaim_begin",    \
+	  __VA_ARGS__)                                                         \
+	X(NODE_END, NODE_RECLAIM, tp_btf, "mm_vmscan_node_reclaim_end",        \
+	  __VA_ARGS__)                                                         \
+	X(ISOLATE, LRU_ISOLATE, tp_btf, "mm_vmscan_lru_isolate", __VA_ARGS__)  \
+	X(SHRINK_INACTIVE, LRU_SHRINK_INACTIVE, tp_btf,                        \
+	  "mm_vmscan_lru_shrink_inactive", __VA_ARGS__)                        \
+	X(SHRINK_ACTIVE, LRU_SHRINK_ACTIVE, tp_btf,                            \
+	  "mm_vmscan_lru_shrink_active", __VA_ARGS__)                          \
+	X(THROTTLED, THROTTLED, tp_btf, "mm_vmscan_throttled", __VA_ARGS__)    \
+	X(KSWAPD_WAKE, KSWAPD, tp_btf, "mm_vmscan_kswapd_wake", __VA_ARGS__)   \
+	X(KSWAPD_SLEEP, KSWAPD, tp_btf, "mm_vmscan_kswapd_sleep", __VA_ARGS__) \
+	X(SLAB_END, SHRINK_SLAB, tp_btf, "mm_shrink_slab_end", __VA_ARGS__)    \
+	X(CGROUP_MKDIR, CGROUP_NAMES, tp_btf, "cgroup_mkdir", __VA_ARGS__)     \
+	X(CGROUP_RMDIR, CGROUP_NAMES, tp_btf, "cgroup_rmdir", __VA_ARGS__)
+
+#define RS_SLOT_ENUM(id, hook, section, target, ...) RS_SLOT_##id,
+enum rs_slot { RS_SLOTS(RS_SLOT_ENUM) RS_NR_SLOTS };
+#undef RS_SLOT_ENUM
 
 /* Global (not per memcg) counters, in a per-CPU array. */
 enum rs_stat {

@@ -58,7 +58,7 @@ struct choice {
 static void hook_programs_off(struct choice *ch, enum rs_hook h)
 {
 	for (int i = 0; i < rs_nr_prog_specs; i++)
-		if (rs_prog_specs[i].hook == h)
+		if (rs_prog_specs[i].at->hook == h)
 			ch->enabled[i] = false;
 }
 
@@ -122,23 +122,24 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		for (int j = 0; j < i; j++)
 			if (rs_prog_specs[j].slot == s->slot && ch->enabled[j])
 				slot_done = true;
-		if (slot_done || ch->hook_failed[s->hook] ||
-		    info->hooks[s->hook].state == RS_HOOK_MISSING)
+		if (slot_done || ch->hook_failed[s->at->hook] ||
+		    info->hooks[s->at->hook].state == RS_HOOK_MISSING)
 			continue;
-		err = s->tracepoint ? rs_btf_tp_params(btf, s->target, sig,
-						       sizeof(sig))
-				    : rs_btf_func_params(btf, s->target, sig,
-							 sizeof(sig));
+		err = s->at->tracepoint ? rs_btf_tp_params(btf, s->at->target,
+							   sig, sizeof(sig))
+					: rs_btf_func_params(btf, s->at->target,
+							     sig, sizeof(sig));
 		if (err == -ENOENT) {
-			hook_off(info, ch, s->hook,
-				 "%s is not in this kernel%s", s->target,
-				 s->tracepoint ? ""
-					       : "'s BTF (absent or inlined)");
+			hook_off(info, ch, s->at->hook,
+				 "%s is not in this kernel%s", s->at->target,
+				 s->at->tracepoint
+					 ? ""
+					 : "'s BTF (absent or inlined)");
 			continue;
 		}
-		if (s->hook == RS_HOOK_REFAULTS && !info->refaults) {
+		if (s->at->hook == RS_HOOK_REFAULTS && !info->refaults) {
 			/* per folio: only when asked for (and there) */
-			hook_off(info, ch, s->hook,
+			hook_off(info, ch, s->at->hook,
 				 "off: it runs per refaulted folio; --refaults "
 				 "turns it on");
 			continue;
@@ -151,24 +152,24 @@ static void choose(const struct btf *btf, struct rs_run_info *info,
 		const struct rs_prog_spec *s = &rs_prog_specs[i];
 		bool slot_ok = false;
 
-		if (ch->hook_failed[s->hook] ||
-		    info->hooks[s->hook].state == RS_HOOK_MISSING)
+		if (ch->hook_failed[s->at->hook] ||
+		    info->hooks[s->at->hook].state == RS_HOOK_MISSING)
 			continue;
 		for (int j = 0; j < rs_nr_prog_specs; j++)
 			if (rs_prog_specs[j].slot == s->slot && ch->enabled[j])
 				slot_ok = true;
 		if (!slot_ok) {
-			if (s->tracepoint)
-				rs_btf_tp_params(btf, s->target, sig,
+			if (s->at->tracepoint)
+				rs_btf_tp_params(btf, s->at->target, sig,
 						 sizeof(sig));
 			else
-				rs_btf_func_params(btf, s->target, sig,
+				rs_btf_func_params(btf, s->at->target, sig,
 						   sizeof(sig));
-			if (unread_proto(info, s->hook, sig))
+			if (unread_proto(info, s->at->hook, sig))
 				continue;
-			hook_fail(info, ch, s->hook,
-				  "unsupported prototype of %s (%s)", s->target,
-				  sig);
+			hook_fail(info, ch, s->at->hook,
+				  "unsupported prototype of %s (%s)",
+				  s->at->target, sig);
 		}
 	}
 }
@@ -190,9 +191,29 @@ static struct bpf_program *prog_by_name(struct reclaimscope_bpf *skel,
  */
 static int copies_of(const struct rs_run_info *info, int i)
 {
-	return rs_prog_specs[i].tracepoint ? rs_tp_copies(info)
-					   : rs_fn_copies(info);
+	return rs_prog_specs[i].at->tracepoint ? rs_tp_copies(info)
+					       : rs_fn_copies(info);
 }
+
+/*
+ * Every program the skeleton holds is a listed spec's (RS_PROG_SPECS) or one
+ * of its copies, and every listed spec has all its copies there: a program
+ * added to bpf/ without its row, or a row without its program, does not
+ * build.
+ */
+#define SPEC_HAS_COPIES(p, s, pat)                                             \
+	_Static_assert(                                                        \
+		sizeof(((struct reclaimscope_bpf *)0)->progs.p) &&             \
+			sizeof(((struct reclaimscope_bpf *)0)->progs.p##_5),   \
+		#p " and its copies are in the skeleton");
+RS_PROG_SPECS(SPEC_HAS_COPIES)
+#undef SPEC_HAS_COPIES
+#define SPEC_COUNT(p, s, pat) +1
+_Static_assert(sizeof(((struct reclaimscope_bpf *)0)->progs) ==
+		       (0 RS_PROG_SPECS(SPEC_COUNT)) * RS_COPIES *
+			       sizeof(struct bpf_program *),
+	       "the skeleton's programs are RS_PROG_SPECS' and their copies");
+#undef SPEC_COUNT
 
 /* Copy k (0-based) of a spec's program: "name", "name_2", ... */
 static struct bpf_program *copy_of(struct reclaimscope_bpf *skel,
@@ -386,7 +407,7 @@ static int load(struct rs_collector *c, struct rs_run_info *info,
 				prog_log(&logs, spec, prog % RS_COPIES),
 				rs_prog_specs[spec].prog);
 		/* ENOSPC: the log outgrew its buffer; its end still says why */
-		hook_fail(info, ch, rs_prog_specs[spec].hook,
+		hook_fail(info, ch, rs_prog_specs[spec].at->hook,
 			  "load of %s: %s: %s%s", rs_prog_specs[spec].prog,
 			  err == -ENOSPC ? "refused" : strerror(-err),
 			  log_reason(prog_log(&logs, spec, prog % RS_COPIES),
@@ -405,8 +426,9 @@ static struct bpf_link *attach_one(struct bpf_program *prog,
 	struct bpf_link *link = bpf_program__attach(prog);
 
 	if (!link)
-		hook_fail(info, ch, s->hook, "attach of %s to %s: %s",
-			  bpf_program__name(prog), s->target, strerror(errno));
+		hook_fail(info, ch, s->at->hook, "attach of %s to %s: %s",
+			  bpf_program__name(prog), s->at->target,
+			  strerror(errno));
 	return link;
 }
 
@@ -416,7 +438,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
 		const struct rs_prog_spec *s = &rs_prog_specs[i];
 
-		if (!ch->enabled[i] || ch->hook_failed[s->hook])
+		if (!ch->enabled[i] || ch->hook_failed[s->at->hook])
 			continue;
 		/*
 		 * Copies must run in order (RS_PROGS): tracepoints call probes
@@ -425,7 +447,8 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 		 * (kernel/bpf/trampoline.c adds at the list's head).
 		 */
 		for (int n = 0; n < copies_of(info, i); n++) {
-			int k = s->tracepoint ? n : copies_of(info, i) - 1 - n;
+			int k = s->at->tracepoint ? n
+						  : copies_of(info, i) - 1 - n;
 
 			c->links[i][k] = attach_one(
 				copy_of(c->skel, s->prog, k), s, info, ch);
@@ -433,7 +456,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 	}
 	/* a hook is only useful whole: drop the links of a failed one */
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		enum rs_hook h = rs_prog_specs[i].hook;
+		enum rs_hook h = rs_prog_specs[i].at->hook;
 
 		if (ch->enabled[i] && !ch->hook_failed[h])
 			info->hooks[h].state = RS_HOOK_ATTACHED;
@@ -443,7 +466,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 			hook_fail(info, ch, h, "no program was chosen for it");
 	info->attached = 0;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		if (!ch->hook_failed[rs_prog_specs[i].hook])
+		if (!ch->hook_failed[rs_prog_specs[i].at->hook])
 			continue;
 		for (int k = 0; k < RS_COPIES; k++) {
 			bpf_link__destroy(c->links[i][k]);
@@ -454,7 +477,7 @@ static void attach(struct rs_collector *c, struct rs_run_info *info,
 		if (info->hooks[h].state == RS_HOOK_ATTACHED)
 			info->attached |= 1ULL << h;
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		char *progs = info->hooks[rs_prog_specs[i].hook].programs;
+		char *progs = info->hooks[rs_prog_specs[i].at->hook].programs;
 		size_t used = strlen(progs);
 
 		c->spec_attached[i] = c->links[i][0] != NULL;
@@ -564,19 +587,19 @@ static void probe_fentry(const struct btf *btf, struct rs_run_info *info,
 	int first = -1, err;
 
 	for (int i = 0; i < rs_nr_prog_specs && first < 0; i++)
-		if (!rs_prog_specs[i].tracepoint && ch->enabled[i])
+		if (!rs_prog_specs[i].at->tracepoint && ch->enabled[i])
 			first = i;
 	info->fentry_ok = false;
 	if (first < 0)
 		return;
-	err = rs_probe_fentry(btf, rs_prog_specs[first].target,
+	err = rs_probe_fentry(btf, rs_prog_specs[first].at->target,
 			      info->fentry_why, sizeof(info->fentry_why));
 	info->fentry_ok = !err;
 	if (err)
 		for (int i = 0; i < rs_nr_prog_specs; i++)
-			if (!rs_prog_specs[i].tracepoint)
-				hook_fail(info, ch, rs_prog_specs[i].hook, "%s",
-					  info->fentry_why);
+			if (!rs_prog_specs[i].at->tracepoint)
+				hook_fail(info, ch, rs_prog_specs[i].at->hook,
+					  "%s", info->fentry_why);
 }
 
 static struct rs_collector *new_collector(char *errbuf, size_t errsz)
@@ -1263,7 +1286,8 @@ void rs_collector_cost(struct rs_collector *c, struct rs_run_info *info)
 	 * first copy's runs count the events.
 	 */
 	for (int i = 0; i < rs_nr_prog_specs; i++) {
-		struct rs_hook_status *hs = &info->hooks[rs_prog_specs[i].hook];
+		struct rs_hook_status *hs =
+			&info->hooks[rs_prog_specs[i].at->hook];
 
 		if (!c->spec_attached[i])
 			continue;
