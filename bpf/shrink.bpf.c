@@ -247,23 +247,16 @@ RS_PROGS("fexit/isolate_folios", rs_isolate_exit, RS_SLOT_ISOLATE_EXIT,
 	 struct scan_control *sc, int swappiness, struct list_head *list,
 	 int *isolated, int *isolate_type, int *isolate_scanned, int ret)
 
-static __always_inline void pass_exit(struct rs_task_state *st,
-				      struct lruvec *lruvec,
-				      struct scan_control *sc, bool need_rotate)
+/*
+ * A pass's exit, in three steps: why it ended (the facts, and what the OOM
+ * record keeps of the last pass), its counters, its event record.
+ */
+static __always_inline enum rs_exit_reason
+pass_exit_reason(struct rs_task_state *st, struct scan_control *sc,
+		 bool need_rotate, enum rs_exit_reason *deduced)
 {
 	struct rs_pass_facts facts = {};
-	struct rs_shrink_event *ev;
-	struct rs_agg_value *agg;
-	enum rs_exit_reason why, deduced;
-	__u64 now, duration;
-
-	if (!st || !st->in_pass)
-		return;
-	st->in_pass = 0;
-	st->last_cgid = st->pass.cgid;
-	st->last_node = st->pass.node;
-	now = bpf_ktime_get_ns();
-	duration = now - st->pass_start_ns;
+	enum rs_exit_reason why;
 
 	facts.budget = st->budget;
 	facts.budget_used = st->budget_used;
@@ -278,9 +271,9 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	facts.aging_ok = st->aging_ok;
 	facts.need_rotate = need_rotate;
 	facts.order = sc->order;
-	deduced = rs_classify_exit(&facts);
+	*deduced = rs_classify_exit(&facts);
 	/* the kernel's own answer where it gave one: the loop breaks on it */
-	why = st->aborted ? RS_EXIT_TARGET : deduced;
+	why = st->aborted ? RS_EXIT_TARGET : *deduced;
 	/* kept for the OOM record, should this task's reclaim end in one */
 	st->last_exit = why;
 	st->last_exit_known = 1;
@@ -289,9 +282,17 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	st->last_pass_isolated = st->pass_isolated;
 	st->last_pass_dirty = st->pass_dirty;
 	st->last_pass_writeback = st->pass_writeback;
+	return why;
+}
+
+static __always_inline void pass_count(struct rs_task_state *st,
+				       bool need_rotate,
+				       enum rs_exit_reason why, __u64 duration)
+{
+	struct rs_agg_value *agg;
+
 	if (!st->budget_known)
 		rs_stat_add(RS_STAT_PASS_NO_BUDGET, 1);
-
 	agg = rs_agg_get(st->pass.cgid, st->pass.node, st->pass_reclaimer);
 	if (agg) {
 		rs_add(agg, RS_F_PASSES, 1);
@@ -316,6 +317,13 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 		rs_add(agg, RS_F_EXIT_BUDGET + why, 1);
 	}
 	rs_hist_add(st->pass.cgid, RS_HIST_PASS, duration);
+}
+
+static __always_inline void
+pass_event(struct rs_task_state *st, bool need_rotate, enum rs_exit_reason why,
+	   enum rs_exit_reason deduced, __u64 now, __u64 duration)
+{
+	struct rs_shrink_event *ev;
 
 	ev = rs_reserve_at(sizeof(*ev), RS_EV_SHRINK, st->pass.cgid,
 			   st->pass.node, st->pass_reclaimer, now);
@@ -343,6 +351,25 @@ static __always_inline void pass_exit(struct rs_task_state *st,
 	ev->exit_deduced = deduced;
 	__builtin_memset(ev->pad, 0, sizeof(ev->pad));
 	rs_submit(ev, sizeof(*ev));
+}
+
+static __always_inline void pass_exit(struct rs_task_state *st,
+				      struct lruvec *lruvec,
+				      struct scan_control *sc, bool need_rotate)
+{
+	enum rs_exit_reason why, deduced;
+	__u64 now, duration;
+
+	if (!st || !st->in_pass)
+		return;
+	st->in_pass = 0;
+	st->last_cgid = st->pass.cgid;
+	st->last_node = st->pass.node;
+	now = bpf_ktime_get_ns();
+	duration = now - st->pass_start_ns;
+	why = pass_exit_reason(st, sc, need_rotate, &deduced);
+	pass_count(st, need_rotate, why, duration);
+	pass_event(st, need_rotate, why, deduced, now, duration);
 }
 
 RS_PROGS("fexit/try_to_shrink_lruvec", rs_pass_exit, RS_SLOT_PASS_EXIT,
