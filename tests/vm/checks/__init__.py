@@ -1,0 +1,1 @@
+"""The VM scenarios' checks, one module per scenario (tests/vm/check.py)."""

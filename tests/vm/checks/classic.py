@@ -1,0 +1,29 @@
+"""Checks of the classic scenario (tests/vm/scenarios/)."""
+import os
+from .common import (MISSION_HOOKS, check, consistent, exact_totals, memcg)
+
+
+def scenario_classic(res, header, summary, rec):
+    check(header.get("mglru") is True, "MGLRU was on when the recording began")
+    snaps = [l for l in rec if l.get("type") == "snapshot"]
+    check(snaps and snaps[0].get("mglru") is True
+          and snaps[-1].get("mglru") is False,
+          "snapshots follow the switch: MGLRU on first, off at the end")
+    with open(os.path.join(res, "record.err")) as f:
+        err = f.read()
+    check("MGLRU switched off at" in err,
+          "record says on stderr that MGLRU was switched off")
+    hooks = header["hooks"]
+    for h in MISSION_HOOKS + ["shrink_lruvec"]:
+        check(hooks.get(h) == "attached", f"hook {h} attached ({hooks.get(h)})")
+    m = memcg(summary, "/test")
+    if not check(m is not None, "memcg /test is in the summary"):
+        return
+    exact_totals(res, m, mglru=False)
+    check(m["passes"] == 0 and m["agings"] == 0,
+          "the MGLRU hooks fall quiet (0 passes, 0 agings: known, not null)")
+    check(m["classic_shrinks"] > 0, f"classic passes counted ({m['classic_shrinks']})")
+    check(m["writeback_checks"] > 0,
+          "handle_reclaim_writeback attributes under the classic LRU too")
+    check(m["isolated"] <= m["scanned"], "isolated <= scanned")
+    consistent(rec, m)

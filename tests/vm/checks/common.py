@@ -1,0 +1,658 @@
+"""What the VM scenarios' checks share: the kernel's own counters read
+back (memory.stat, lru_gen, the walk and tier counters), the checks
+every recording passes, and those several scenarios make."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "lib"))
+from judge import (Judge, hook_cost_checks, load_ndjson, parse_metrics,  # noqa: E402,F401
+                   read_kv, ring_accounting)
+import loghist  # noqa: E402
+import rs_tables  # noqa: E402
+from btf import kernel_btf  # noqa: E402
+
+judge = Judge()
+check = judge.check
+
+
+def lru_gen_lines(path):
+    """The lines of /sys/kernel/debug/lru_gen or lru_gen_full below a memcg
+    and node header: (memcg_path, node, fields)."""
+    memcg = node = None
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "memcg":
+                memcg = parts[2] if len(parts) > 2 else "/"
+            elif parts[0] == "node":
+                node = int(parts[1])
+            elif memcg is not None:
+                yield memcg, node, parts
+
+
+def read_lru_gen(path):
+    """/sys/kernel/debug/lru_gen: {(memcg_path, node): max_seq}."""
+    out = {}
+    for memcg, node, parts in lru_gen_lines(path):
+        if parts[0].isdigit():
+            key = (memcg, node)
+            out[key] = max(out.get(key, 0), int(parts[0]))
+    return out
+
+
+WALK_KEYS = ("walk_ptes", "walk_young", "walk_pmds", "walk_bloom_added")
+
+
+def read_walk_stats(path):
+    """/sys/kernel/debug/lru_gen_full's page-table walk counters:
+    {(memcg_path, node): [T, Y, F, A]}, the running totals it prints under
+    the youngest generation with one history slot (mm/vmscan.c,
+    lru_gen_seq_show_full), or None without the file."""
+    if not os.path.exists(path):
+        return None
+    return {(memcg, node): [int(p[:-1]) for p in parts]
+            for memcg, node, parts in lru_gen_lines(path)
+            if len(parts) == 4 and [p[-1] for p in parts] == list("TYFA")}
+
+
+def walk_exact(res, m):
+    """The walk counters we summed from aging's ends equal the kernel's
+    running totals, per memcg (over its nodes), exactly."""
+    before = read_walk_stats(os.path.join(res, "lru_gen_full.before"))
+    after = read_walk_stats(os.path.join(res, "lru_gen_full.after"))
+    if not check(after is not None and before is not None,
+                 "lru_gen_full read before and after"):
+        return
+    for i, key in enumerate(WALK_KEYS):
+        kernel = sum(v[i] - before.get(k, [0] * 4)[i]
+                     for k, v in after.items() if k[0] == m["path"])
+        check(m[key] == kernel, f"{m['path']}: {key} {m[key]} == "
+              f"lru_gen_full's {'TYFA'[i]} delta {kernel}")
+
+
+TIER_KEYS = ("refaulted", "evicted", "protected", "avg_refaulted", "avg_total")
+
+
+def read_tiers_full(path):
+    """/sys/kernel/debug/lru_gen_full's tier counters, summed over nodes:
+    {memcg_path: {"anon": [[r, e, p, R, T] per tier], "file": ...}}.  Each
+    tier line holds anon's three then file's three; a type's r e p are on
+    the line of its oldest generation, R T on the youngest's (one history
+    slot; mm/vmscan.c, lru_gen_seq_show_full)."""
+    if not os.path.exists(path):
+        return None
+    out = {}
+    for memcg, _node, parts in lru_gen_lines(path):
+        if len(parts) != 7 or not parts[0].isdigit():
+            continue
+        tier = int(parts[0])
+        for t, name in enumerate(("anon", "file")):
+            tokens = parts[1 + 3 * t:4 + 3 * t]
+            suffix = "".join(tok[-1] for tok in tokens)
+            values = [int(tok[:-1]) for tok in tokens]
+            tiers = out.setdefault(memcg, {"anon": [], "file": []})[name]
+            while len(tiers) <= tier:
+                tiers.append([0] * 5)
+            if suffix == "rep":
+                for i in range(3):
+                    tiers[tier][i] += values[i]
+            elif suffix == "RTx":
+                tiers[tier][3] += values[0]
+                tiers[tier][4] += values[1]
+    return out
+
+
+def tiers_exact(res, m):
+    """The tier counters the iterator read last equal lru_gen_full's,
+    taken after the workload (nothing moves them in a quiet memcg)."""
+    full = read_tiers_full(os.path.join(res, "lru_gen_full.after"))
+    if not check(full is not None and m["path"] in full,
+                 f"{m['path']}: in lru_gen_full"):
+        return
+    ours = m.get("tiers")
+    if not check(ours is not None, f"{m['path']}: tiers read"):
+        return
+    kernel = full[m["path"]]
+    for t in ("anon", "file"):
+        mine = [[e[k] for k in TIER_KEYS] for e in ours[t]]
+        check(mine == kernel[t], f"{m['path']}: {t} tiers {mine} == "
+              f"lru_gen_full's {kernel[t]}")
+
+
+def batch_types(m):
+    """isolate_folios (fexit), where its prototype says what was isolated:
+    every evict_folios batch of a pass called it once (none inlined away),
+    and the types it isolated agree with mm_vmscan_lru_isolate's, a
+    tracepoint in scan_folios: a type has batches exactly when pages of it
+    were isolated."""
+    if m.get("batches_anon") is None:
+        return
+    typed = m["batches_anon"] + m["batches_file"] + m["batches_empty"]
+    check(typed == m["batches"], f"{m['path']}: batches by type {typed} "
+          f"(anon {m['batches_anon']}, file {m['batches_file']}, empty "
+          f"{m['batches_empty']}) == evict_folios batches {m['batches']}")
+    anon_pages = m["isolated"] - m["isolated_file"]
+    check((m["batches_file"] > 0) == (m["isolated_file"] > 0) and
+          (m["batches_anon"] > 0) == (anon_pages > 0),
+          f"{m['path']}: batch types agree with the isolate tracepoint "
+          f"(file {m['batches_file']} batches, {m['isolated_file']} pages; "
+          f"anon {m['batches_anon']} batches, {anon_pages} pages)")
+    check(m["type_fallbacks"] <= m["batches"] - m["batches_empty"],
+          f"{m['path']}: fallbacks {m['type_fallbacks']} only in batches "
+          f"that isolated")
+
+
+def load_recording(path):
+    if not check(os.path.exists(path), f"{os.path.basename(path)} exists"):
+        return []
+    return load_ndjson(judge, path)
+
+
+def memcg(summary, path):
+    for m in summary["memcgs"]:
+        if m["path"] == path:
+            return m
+    return None
+
+
+def delta(res, name, tag_key):
+    before = read_kv(os.path.join(res, f"{name}.before"))
+    after = read_kv(os.path.join(res, f"{name}.after"))
+    return after.get(tag_key, 0) - before.get(tag_key, 0)
+
+
+MISSION_HOOKS = [
+    "try_to_shrink_lruvec", "evict_folios", "lruvec_evictable_size",
+    "try_to_inc_max_seq", "try_to_inc_min_seq", "handle_reclaim_writeback",
+    "wakeup_flusher_threads", "mm_vmscan_lru_isolate",
+    "mm_vmscan_lru_shrink_inactive", "mm_vmscan_throttled",
+    "mm_vmscan_memcg_reclaim", "mm_vmscan_direct_reclaim",
+    "apply_proportional_protection", "should_abort_scan", "shrink_one",
+    "lru_gen_rotate_memcg", "mem_cgroup_out_of_memory",
+]
+
+
+def common(res):
+    with open(os.path.join(res, "status")) as f:
+        status = f.read().strip()
+    check(status == "0", f"guest scenario exited 0 (got {status})")
+    rec_status = open(os.path.join(res, "record.status")).read().strip() \
+        if os.path.exists(os.path.join(res, "record.status")) else "none"
+    check(rec_status == "record exit 0", f"record exited 0 ({rec_status})")
+    rec = load_recording(os.path.join(res, "rec.ndjson"))
+    if not check(len(rec) >= 2, "recording has a header and a summary"):
+        return None, None, rec
+    header, summary = rec[0], rec[-1]
+    check(header.get("type") == "header"
+          and header.get("schema") == rs_tables.schema(),
+          f"first line is a schema-{rs_tables.schema()} header")
+    check(summary.get("type") == "summary", "last line is the summary")
+    check(summary.get("drops") == 0, f"no record dropped ({summary.get('drops')})")
+    check(summary.get("agg_full") == 0, "aggregation map never full")
+    check(summary.get("state_misses") == 0, "per-task state always available")
+    check(summary.get("missed") == 0,
+          f"no program run skipped by the kernel ({summary.get('missed')})")
+    if any(l.get("type") == "event" for l in rec):
+        ring_accounting(judge, rec, "ring")
+    stalls_exact(summary)
+    budget_exact(header, summary, rec)
+    hist_exact(summary, rec)
+    return header, summary, rec
+
+
+# the counts over the latency budget the kernel keeps, and the event
+# records' reclaimer, kind and length they count
+OVER_BUDGET = (("passes_over_budget", "shrink", None, "duration_ns", 1),
+               ("direct_over_budget", "reclaim", ("direct",), "duration_ns", 1),
+               ("memcg_over_budget", "reclaim", ("memcg", "proactive"),
+                "duration_ns", 1),
+               ("throttles_over_budget", "throttle", None, "delayed_us", 1000))
+
+
+def budget_exact(header, summary, rec):
+    """The BPF programs count the reclaims, passes and throttles longer than
+    the budget record was given (--budget-ms, in the header): per memcg,
+    exactly the event records longer than it, when the recording has every
+    event (common() checks nothing was dropped or missed)."""
+    budget = header.get("budget_ns")
+    if not check(isinstance(budget, int) and budget > 0,
+                 f"the header names the latency budget ({budget} ns)"):
+        return
+    events = [e for e in rec if e.get("type") == "event"]
+    if not events:
+        return
+    wrong, over, seen = [], {}, {}
+    for m in summary["memcgs"]:
+        for key, kind, reclaimers, length, scale in OVER_BUDGET:
+            if m.get(key) is None:
+                continue  # not attached on this kernel
+            evs = [e for e in events if e["kind"] == kind and e["id"] == m["id"]
+                   and (reclaimers is None or e.get("reclaimer") in reclaimers)]
+            n = sum(1 for e in evs if e[length] * scale > budget)
+            over[key] = over.get(key, 0) + n
+            seen[key] = seen.get(key, 0) + len(evs)
+            if n != m[key]:
+                wrong.append((m["path"], key, m[key], n))
+    check(not wrong, f"per memcg, the kernel's counts over the {budget / 1e6:g} ms "
+          f"budget == the event records longer than it (wrong: {wrong[:3]})")
+    print("  info  over the budget, of the records: " +
+          ", ".join(f"{k} {over[k]} of {seen[k]}" for k in over))
+
+
+# each latency histogram, and the event records' kind, reclaimers and
+# length (with its scale to ns) it counts
+HIST_EVENTS = {"pass": ("shrink", None, "duration_ns", 1),
+               "direct_reclaim": ("reclaim", ("direct",), "duration_ns", 1),
+               "memcg_reclaim": ("reclaim", ("memcg", "proactive"), "duration_ns", 1),
+               "aging": ("aging", None, "duration_ns", 1),
+               "throttle": ("throttle", None, "delayed_us", 1000)}
+
+
+def hist_exact(summary, rec):
+    """Per memcg, each histogram holds exactly the event records' lengths
+    put into its log-linear buckets (when the recording has every event),
+    so its p50 and p99 lie in the bucket of the exact quantiles; the
+    histograms' buckets are each at most 1/16 of their bound wide."""
+    events = [e for e in rec if e.get("type") == "event"]
+    if not events:
+        return
+    check(summary.get("hist_full") == 0,
+          f"the histogram map never full ({summary.get('hist_full')})")
+    wrong, far, judged = [], [], 0
+    for m in summary["memcgs"]:
+        for key, (kind, reclaimers, length, scale) in HIST_EVENTS.items():
+            got = (m.get("histograms") or {}).get(key)
+            if got is None:
+                continue  # not attached on this kernel
+            lengths = [e[length] * scale for e in events
+                       if e["kind"] == kind and e["id"] == m["id"]
+                       and (reclaimers is None or e.get("reclaimer") in reclaimers)]
+            want = {}
+            for v in lengths:
+                hi = loghist.bucket_hi(loghist.bucket(v))
+                want[hi] = want.get(hi, 0) + 1
+            if {b: n for b, n in got} != want:
+                wrong.append((m["path"], key, len(lengths), sum(n for _, n in got)))
+                continue
+            for q in (0.5, 0.99) if lengths else ():
+                exact = loghist.exact_quantile_ns(lengths, q)
+                est = loghist.quantile_ns(got, q)
+                judged += 1
+                if abs(loghist.bucket(round(est)) - loghist.bucket(exact)) > 1:
+                    far.append((m["path"], key, q, exact, est))
+    check(not wrong, "per memcg, each histogram == its event records in "
+          f"16 buckets per power of two (wrong: {wrong[:3]})")
+    check(not far, f"p50 and p99 from the histograms within one bucket of "
+          f"the event records' exact ones ({judged} judged; off: {far[:3]})")
+
+
+# each kind of stall per task, and the memcg counters they add up to (a
+# throttle's time is kept in ns per task, in us per memcg; the count over
+# the latency budget last)
+STALL_SUMS = {"direct": (("direct_reclaims", 1), ("direct_time", 1),
+                         "direct_over_budget"),
+              "memcg": (("memcg_reclaims", 1), ("memcg_time", 1),
+                        "memcg_over_budget"),
+              "throttle": (("throttles", 1), ("throttled", 1000),
+                           "throttles_over_budget")}
+
+
+def stalls_exact(summary):
+    """Every stall belongs to one task: per memcg, the tasks' counts and
+    times add up to the memcg's own (memory.reclaim's proactive stalls are
+    memcg reclaims too), with nothing lost from the per-task map."""
+    stalls = summary.get("stalls")
+    if not check(isinstance(stalls, list), "the summary lists the stalls per task"):
+        return
+    check(summary.get("tasks_lost") == 0 and summary.get("stalls_unkept") == 0,
+          f"no stall lost from the per-task counts (map {summary.get('tasks_lost')}, "
+          f"memory {summary.get('stalls_unkept')})")
+    wrong, wrong_over = [], []
+    for m in summary["memcgs"]:
+        mine = [s for s in stalls if s["id"] == m["id"]]
+        for kind, ((count_key, _), (time_key, scale), over_key) in STALL_SUMS.items():
+            kinds = ("memcg", "proactive") if kind == "memcg" else (kind,)
+            ks = [s for s in mine if s["kind"] in kinds]
+            count, time_ns = sum(s["count"] for s in ks), sum(s["total_ns"] for s in ks)
+            over = sum(s["over_budget"] for s in ks)
+            if m.get(count_key) is not None and (
+                    count != m[count_key] or time_ns != m[time_key] * scale):
+                wrong.append((m["path"], kind, count, m[count_key], time_ns,
+                              m[time_key] * scale))
+            if m.get(over_key) is not None and over != m[over_key]:
+                wrong_over.append((m["path"], kind, over, m[over_key]))
+    check(not wrong, f"per memcg, the tasks' stalls add up to its counts and "
+          f"times ({len(stalls)} task entries; wrong: {wrong[:3]})")
+    check(not wrong_over, f"per memcg, the tasks' stalls over the budget add up to "
+          f"its counts over it (wrong: {wrong_over[:3]})")
+    bad_max = [s for s in stalls if s["count"] and not
+               (0 < s["max_ns"] <= s["total_ns"] or s["kind"] == "throttle")]
+    check(not bad_max, f"each task's longest stall within its total ({bad_max[:2]})")
+
+
+KNOWN_THROTTLE_REASONS = {"writeback", "isolated", "noprogress", "congested"}
+
+
+EXIT_KEYS = ("exit_budget", "exit_no_progress", "exit_target", "exit_below_min",
+             "exit_after_aging", "exit_other")
+
+
+def events_of(rec, kind, memcg_id):
+    return [e for e in rec if e.get("type") == "event"
+            and e.get("kind") == kind and e.get("id") == memcg_id]
+
+
+def consistent(rec, m):
+    """The event stream and the in-kernel totals of one memcg agree, and
+    every record is plausible.  Holds only when nothing was dropped."""
+    name = m["path"]
+    if m["passes"] is not None:
+        sh = events_of(rec, "shrink", m["id"])
+        check(len(sh) == m["passes"],
+              f"{name}: one shrink record per pass ({len(sh)} == {m['passes']})")
+        check(sum(e["budget_used"] for e in sh) == m["budget_used"],
+              f"{name}: shrink records add up to budget_used")
+        if m["budget"] is not None:
+            # before its last batch a pass had budget left
+            bad = [e for e in sh if e["budget"] is None or
+                   e["budget_used"] > e["budget"] + e["last_batch"]]
+            check(not bad, f"{name}: budget_used <= budget + last batch "
+                  f"in every pass ({len(bad)} not)")
+        exits = sum(m[k] for k in EXIT_KEYS)
+        check(exits == m["passes"],
+              f"{name}: exit reasons add up to the passes ({exits})")
+        # the mirror of get_nr_to_scan() against the kernel's own budget,
+        # and the deduced "target met" against should_abort_scan()'s answer
+        kb = [e for e in sh if "budget_kernel" in e]
+        mirrored = [e for e in kb if e["budget"] is not None]
+        off = [(e["budget"], e["budget_kernel"]) for e in mirrored
+               if e["budget"] != e["budget_kernel"]]
+        check(not off, f"{name}: budget == the kernel's in each of "
+              f"{len(mirrored)} passes that showed both ({off[:5]} differ)")
+        if m.get("budget_kernel_passes") is not None:
+            check(len(kb) == m["budget_kernel_passes"] and
+                  sum(e["budget_kernel"] for e in kb) == m["budget_kernel"],
+                  f"{name}: the kernel's budgets add up to budget_kernel")
+        ab = [e for e in sh if "aborted" in e]
+        check(all((e["exit"] == "target_met") == e["aborted"] for e in ab),
+              f"{name}: exit target_met exactly where should_abort_scan() "
+              f"ended the pass")
+        # the deduction (all a kernel without the hook gets) agrees where
+        # it can tell: with the budget known (the series)
+        # it cannot tell one case: kswapd's should_abort_scan() is also true
+        # once the watermarks are met, which the deduction does not see;
+        # met at the batch that used up the budget (or after an aging), the
+        # loop ended on both, and the deduction names the other
+        told = [e for e in ab if e["budget"] is not None]
+        both = [e for e in told if e["reclaimer"] == "kswapd" and e["aborted"]
+                and ((e["exit_deduced"] == "budget_exhausted"
+                      and e["budget_used"] >= e["budget"])
+                     or e["exit_deduced"] == "after_aging")]
+        wrong = [(e["exit_deduced"], e["aborted"]) for e in told
+                 if (e["exit_deduced"] == "target_met") != e["aborted"]
+                 and e not in both]
+        check(not wrong, f"{name}: the deduced exit is target_met exactly "
+              f"where should_abort_scan() ended the pass, in {len(told)} "
+              f"passes ({len(wrong)} disagree: {wrong[:5]}; {len(both)} kswapd "
+              f"passes ended on both the watermarks and another reason)")
+        if m.get("memcg_lru_skips") is not None:
+            # root reclaim (kswapd, global direct) walks the memcg LRU and
+            # runs a memcg's pass only from shrink_one(); limit and
+            # proactive reclaim of a memcg do not walk it
+            root = sum(1 for e in sh if e["reclaimer"] in ("kswapd", "direct"))
+            ran = m["memcg_lru_visits"] - m["memcg_lru_skips"]
+            check(ran == root, f"{name}: memcg LRU visits that ran a pass "
+                  f"({ran}) == kswapd and direct passes ({root})")
+        if m.get("aborts") is not None:
+            check(sum(e["aborted"] for e in ab) == m["aborts"],
+                  f"{name}: aborted passes == aborts ({m['aborts']})")
+    if m["agings"] is not None:
+        ag = events_of(rec, "aging", m["id"])
+        check(sum(1 for e in ag if e["success"]) == m["agings"],
+              f"{name}: successful aging records == agings")
+        check(all(e["generations"] for e in ag if e["success"]),
+              f"{name}: every successful aging lists generation sizes")
+    if m["flusher_wakeups"] is not None:
+        wb = events_of(rec, "writeback", m["id"])
+        check(len(wb) == m["writeback_checks"],
+              f"{name}: one writeback record per check")
+        check(sum(1 for e in wb if e["flusher_woken"]) == m["flusher_wakeups"],
+              f"{name}: writeback records that woke the flusher == flusher_wakeups")
+    if m.get("goal_reclaims") is not None:
+        # over-reclaim's two counters, from the reclaim records' own goal
+        # and result (the kernel sums reclaimed / goal in 2^-20 steps)
+        rc = [e for e in events_of(rec, "reclaim", m["id"])
+              if e.get("nr_to_reclaim")]
+        ratio = sum((e["nr_reclaimed"] << 20) // e["nr_to_reclaim"]
+                    for e in rc) / (1 << 20)
+        check(len(rc) == m["goal_reclaims"],
+              f"{name}: reclaim records with a goal == goal_reclaims "
+              f"({len(rc)} == {m['goal_reclaims']})")
+        check(abs(ratio - m["goal_ratio"]) <= 1e-8 * max(1, ratio),
+              f"{name}: their reclaimed / goal add up to goal_ratio "
+              f"({ratio} == {m['goal_ratio']})")
+    th = events_of(rec, "throttle", m["id"])
+    check(len(th) == m["throttles"],
+          f"{name}: one throttle record per throttle ({len(th)})")
+    check(sum(e["delayed_us"] for e in th) == m["throttled"],
+          f"{name}: throttle delays add up to throttled")
+    check(all(e["reason"] in KNOWN_THROTTLE_REASONS for e in th),
+          f"{name}: every throttle has a known reason")
+
+
+def exact_totals(res, m, gone=True, mglru=True, active=True):
+    """Against memory.stat and lru_gen.  MGLRU counts pgscan when it takes a
+    folio (isolated); the classic LRU counts every folio it looks at on an
+    inactive list (scanned), see shrink_inactive_list()."""
+    name = m["path"].strip("/").replace("/", "_")
+    pgscan = delta(res, f"memstat.{name}", "pgscan")
+    pgsteal = delta(res, f"memstat.{name}", "pgsteal")
+    print(f"  info  {m['path']}: isolated {m['isolated']} pgscan {pgscan}, "
+          f"reclaimed {m['reclaimed']} pgsteal {pgsteal}, "
+          f"passes {m['passes']} agings {m['agings']}")
+    if active:
+        check(pgscan > 0, "the workload made the kernel scan (pgscan > 0)")
+    key = "isolated" if mglru else "scanned"
+    check(m[key] == pgscan, f"{key} {m[key]} == memory.stat pgscan delta {pgscan}")
+    check(m["reclaimed"] == pgsteal, f"reclaimed {m['reclaimed']} == memory.stat pgsteal delta {pgsteal}")
+    # the split by reclaimer (report's reclaimed_by_*): memory.stat counts
+    # kswapd's part apart (every other reclaimer is "direct" to it)
+    kswapd = delta(res, f"memstat.{name}", "pgsteal_kswapd")
+    by = (m.get("by_reclaimer") or {}).get("kswapd", {}).get("reclaimed", 0)
+    check(by == kswapd, f"reclaimed by kswapd {by} == memory.stat "
+          f"pgsteal_kswapd delta {kswapd}")
+    # the reclaimers' pass time (their yields' divisor) adds up
+    split = sum(e.get("pass_time") or 0
+                for e in (m.get("by_reclaimer") or {}).values())
+    check(m["pass_time"] is None or split == m["pass_time"],
+          f"pass time by reclaimer {split} == pass_time {m['pass_time']}")
+
+    before = read_lru_gen(os.path.join(res, "lru_gen.before"))
+    after = read_lru_gen(os.path.join(res, "lru_gen.after"))
+    advance = sum(after.get(k, 0) - before.get(k, 0)
+                  for k in after if k[0] == m["path"])
+    if mglru and active:
+        check(advance > 0, f"the workload aged the memcg (max_seq advanced {advance})")
+    check(m["agings"] == advance, f"agings {m['agings']} == lru_gen max_seq advance {advance}")
+    if mglru:
+        walk_exact(res, m)
+        tiers_exact(res, m)
+        batch_types(m)
+    if gone:
+        check(m.get("gone") is True,
+              "the removed memcg is marked gone, path kept")
+
+
+def signature_matches(sig, pattern):
+    """src/collect/kernel.c's rs_signature_matches: names by position, '*'
+    any one, '...' any rest."""
+    sig = sig.split(",") if sig else []
+    pattern = pattern.split(",") if pattern else []
+    for i, p in enumerate(pattern):
+        if p == "...":
+            return True
+        if i >= len(sig) or (p != "*" and p != sig[i]):
+            return False
+    return len(sig) == len(pattern)
+
+
+def kernel_expectations(res, header, summary, path):
+    """The kernel matrix: what this kernel's own BTF says decides every
+    hook's state (a function or tracepoint it has must attach, one it lacks
+    is missing, none fails) and every kernel member's; a field of memcg
+    `path` is null exactly where a hook or member it needs is not there."""
+    # every core.sh run: record --budget-ms 2 (budget_exact() judges the
+    # counts against the event records at it)
+    check(header.get("budget_ns") == 2_000_000,
+          f"record --budget-ms 2 is the header's budget ({header.get('budget_ns')} ns)")
+    with open(os.path.join(res, "kernel.btf")) as f:
+        kb = kernel_btf(f.read().strip())
+    print(f"  info  kernel {header.get('kernel')}")
+    hooks = header["hooks"]
+    state_of = {}
+    unread = rs_tables.unread_protos()
+    for hook_id, name, kind in rs_tables.hooks():
+        if kind == "f":
+            # a prototype no program reads leaves it missing (hooks.c)
+            params = kb.func_params(name)
+            want = ("attached" if name in kb.funcs and not any(
+                signature_matches(params, p) for p in unread.get(hook_id, []))
+                else "missing")
+            # per refaulted folio: only with --refaults (header "refaults")
+            if hook_id == "REFAULTS" and not header.get("refaults"):
+                want = "missing"
+        elif kind == "i":
+            # the tier iterator: MGLRU's lrugen (the guest runs cgroup v2)
+            want = "attached" if kb.by_name.get("lru_gen_folio") else "missing"
+        elif kind == "t":
+            want = ("attached" if any(t.startswith(f"btf_trace_{name}")
+                                      for t in kb.typedefs) else "missing")
+        elif kind == "k":
+            want = "attached" if kb.has_member(*name.split(".")) else "missing"
+        else:
+            want = "attached"
+        got = hooks.get(name)
+        state_of[hook_id] = got
+        check(got == want, f"{name}: {got} as the kernel's BTF says ({want})")
+    unknown = {key for key, needs in rs_tables.field_needs().items()
+               if not all(state_of.get(h) == "attached" for h in needs)}
+    print(f"  info  null here: {sorted(unknown)}")
+    with open(os.path.join(res, "probe.json")) as f:
+        probe = json.loads(f.read() or "{}")
+    check(set(probe.get("unavailable_fields", [None])) == unknown,
+          f"probe lists exactly these as unavailable "
+          f"({sorted(probe.get('unavailable_fields', []))})")
+    names = dict((i, n) for i, n, _ in rs_tables.hooks())
+    needs = rs_tables.field_needs()
+    why = probe.get("unavailable_why", {})
+    unexplained = [k for k in unknown if not any(
+        names[h] in why.get(k, "") for h in needs[k]
+        if state_of.get(h) != "attached")]
+    check(not unexplained, f"probe names the missing hook or member of each "
+          f"({unexplained} not)")
+    m = memcg(summary, path)
+    if not check(m is not None, f"memcg {path} is in the summary"):
+        return None
+    wrong = [f"{k}={m.get(k)}" for k in needs
+             if (k in unknown) != (m.get(k) is None)]
+    check(not wrong, f"{path}: a value is null exactly where a hook or member "
+          f"it needs is not there ({wrong})")
+    return m
+
+
+def daemon_exited_ok(res):
+    check(open(os.path.join(res, "daemon.status")).read().strip() == "daemon exit 0",
+          "daemon exited 0 on SIGTERM")
+
+
+def metric_total(samples, name, memcg_path):
+    return sum(v for n, lab, v in samples
+               if n == name and lab.get("memcg") == memcg_path)
+
+
+def daemon_cgroupfs(res, paths):
+    """The daemon reads a memcg's memory.stat and memory.events only when
+    the kernel's counts say they moved (src/collect/memcg_files.c: /proc/vmstat from
+    10 s before, the parent's subtree count).  Once the scenario has been
+    quiet past that lag, /metrics must show every refault and OOM kill the
+    kernel counted between the two snapshots (nothing happens outside
+    them: the daemon started before the first)."""
+    daemon_exited_ok(res)
+    with open(os.path.join(res, "metrics.after.txt")) as f:
+        samples = parse_metrics(f.read())
+    seen = 0
+    for path in paths:
+        name = path.strip("/").replace("/", "_")
+        for metric, src, key in (
+                ("reclaimscope_refaults_file_pages_total", "memstat", "workingset_refault_file"),
+                ("reclaimscope_refaults_anon_pages_total", "memstat", "workingset_refault_anon"),
+                ("reclaimscope_oom_kills_total", "memevents", "oom_kill")):
+            want = delta(res, f"{src}.{name}", key)
+            got = metric_total(samples, metric, path)
+            seen += want
+            check(got == want, f"daemon: {metric}{{memcg={path}}} {got:.0f} "
+                  f"== {key} delta {want}")
+    check(seen > 0, f"the kernel counted refaults or OOM kills there ({seen})")
+
+
+def refaults_exact(res, m, header=None):
+    """Refaults happened, and the model's equal the memcg's memory.stat.
+    With --refaults (the header says so), the shadow tests seen too: per
+    type, refaults tested, activated and restored equal memory.stat's
+    workingset_refault_*, workingset_activate_* and workingset_restore_*
+    (the kernel counts them in the same function, on the same condition);
+    the distance from each shadow agrees with the kernel's verdict (but
+    where an aging ran during the test and may have moved max_seq after
+    the kernel read it: those are counted as raced), and the distance
+    buckets add up to the refaults tested."""
+    name = m["path"].strip("/").replace("/", "_")
+    refaults = delta(res, f"memstat.{name}", "workingset_refault_file")
+    check(refaults > 0 and m["refaults_file"] == refaults,
+          f"refaults_file {m['refaults_file']} == memory.stat "
+          f"workingset_refault_file delta {refaults} (> 0)")
+    if header is None:
+        return
+    if not header.get("refaults"):
+        check(m.get("refault_tested_file") is None,
+              "without --refaults the shadow tests are null, not 0")
+        return
+    for t in ("anon", "file"):
+        for ours, theirs in (("tested", "refault"), ("activated", "activate"),
+                             ("restored", "restore")):
+            got = m.get(f"refault_{ours}_{t}")
+            want = delta(res, f"memstat.{name}", f"workingset_{theirs}_{t}")
+            check(got == want, f"refault_{ours}_{t} {got} == memory.stat "
+                  f"workingset_{theirs}_{t} delta {want}")
+        buckets = sum(m.get(f"refault_gens_{b}_{t}") or 0
+                      for b in ("0_1", "2_3", "4_7", "8_up"))
+        check(buckets == m.get(f"refault_tested_{t}"),
+              f"{t}: the distance buckets add up to the refaults tested "
+              f"({buckets})")
+        check(m.get(f"refault_recent_{t}", 0) >= max(
+            m.get(f"refault_in_fault_{t}", 0), m.get(f"refault_restored_{t}", 0))
+            and m.get(f"refault_in_fault_{t}", 0) >= m.get(f"refault_activated_{t}", 0),
+            f"{t}: activations and restores are among the recent refaults")
+    raced = m.get("refault_dist_raced")
+    tested = sum(m.get(f"refault_tested_{t}") or 0 for t in ("anon", "file"))
+    check(raced is not None and 0 <= raced <= tested,
+          f"refaults tested during an aging counted ({raced} of at most {tested})")
+    check(m.get("refault_dist_disagree") == 0,
+          f"the distance from every shadow tested outside an aging agrees with "
+          f"the kernel's verdict ({m.get('refault_dist_disagree')} disagreed, "
+          f"{raced} raced)")
+    print(f"  info  {m['path']} file refaults: {m.get('refault_recent_file')} recent, "
+          f"{m.get('refault_in_fault_file')} of them in a fault (activated before "
+          f"the series' folio_mark_accessed change), {m.get('refault_activated_file')} "
+          f"activated now")
+    print(f"  info  {m['path']} file refaults by generations ago: "
+          + ", ".join(f"{b}: {m.get('refault_gens_' + b + '_file')}"
+                      for b in ("0_1", "2_3", "4_7", "8_up")))
+
+
+# Heap pages the allocator keeps around: the daemon's RSS may wobble by
+# this much while its model stays the same size.
+RSS_SLACK_KIB = 512
