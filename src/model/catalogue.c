@@ -162,6 +162,18 @@ const struct rs_row rs_rows[] = {
 	 .reclaimer = RS_RECLAIMER_DIRECT,
 	 .title = "direct/ms",
 	 .width = 9},
+	/* a pass's take: falls when passes end with little (budget spent on
+	 * pages that could not go, or aborted early) */
+	{.key = "reclaimed_per_pass",
+	 .unit = "pages per pass",
+	 .better = RS_HIGHER,
+	 .section = SEC_PASSES,
+	 .help = "pages reclaimed per MGLRU pass",
+	 .kind = RS_ROW_MEAN,
+	 .a = RS_F_RECLAIMED,
+	 .b = RS_F_PASSES,
+	 .title = "rcl/pass",
+	 .headline_place = 28},
 	FIELD(ISOLATED_FILE, RS_NEUTRAL, SEC_RECLAIM),
 	FIELD(RECLAIMED_FILE, RS_NEUTRAL, SEC_RECLAIM),
 	FIELD(ACTIVE_ISOLATED, RS_NEUTRAL, SEC_RECLAIM),

@@ -7,14 +7,14 @@
  * rows and the generated Prometheus rules; its own test checks the value
  * and the two lists it takes a place in.
  */
-{.key = "reclaimed_per_pass",
+{.key = "isolated_per_pass",
  .unit = "pages per pass",
- .better = RS_HIGHER,
+ .better = RS_NEUTRAL,
  .section = SEC_PASSES,
- .help = "pages reclaimed per MGLRU pass",
+ .help = "pages isolated per MGLRU pass",
  .kind = RS_ROW_MEAN,
- .a = RS_F_RECLAIMED,
+ .a = RS_F_ISOLATED,
  .b = RS_F_PASSES,
- .title = "rcl/pass",
+ .title = "iso/pass",
  .top_place = 17,
- .headline_place = 28},
+ .headline_place = 29},

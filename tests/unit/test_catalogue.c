@@ -698,7 +698,7 @@ static void new_row_everywhere(void **state)
 {
 	struct rs_model *m = full_model();
 	const struct rs_memcg *mc = rs_model_find(m, ID);
-	int i = rs_row_by_key("reclaimed_per_pass"), rows[256], n;
+	int i = rs_row_by_key("isolated_per_pass"), rows[256], n;
 	struct rs_values v;
 	char *rules = NULL;
 
@@ -707,10 +707,10 @@ static void new_row_everywhere(void **state)
 	rs_model_values(m, mc, false, -1, rs_model_time(m), &v);
 	assert_true(v.field[RS_F_PASSES] > 0);
 	assert_true(rs_row_number(&v, i) ==
-		    v.field[RS_F_RECLAIMED] / v.field[RS_F_PASSES]);
+		    v.field[RS_F_ISOLATED] / v.field[RS_F_PASSES]);
 	CAPTURE(rules, assert_int_equal(rs_prom_rules(f_), 0));
 	assert_non_null(strstr(rules, "record: memcg:reclaimscope_"
-				      "reclaimed_per_pass:mean5m"));
+				      "isolated_per_pass:mean5m"));
 	n = rs_row_list(RS_LIST_HEADLINE, rows, 256);
 	assert_int_equal(rows[n - 1], i);
 	n = rs_row_list(RS_LIST_TOP, rows, 256);
