@@ -84,10 +84,11 @@ RS_FIELDS(FIELD_KEY)
 const struct rs_row rs_rows[] = {
 	/* reclaim */
 	FIELD(SCANNED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 1,
-	      .headline_place = 11),
-	FIELD(ISOLATED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 2),
+	      .headline_place = 11, .rate_rule = true),
+	FIELD(ISOLATED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 2,
+	      .rate_rule = true),
 	FIELD(RECLAIMED, RS_NEUTRAL, SEC_RECLAIM, .top_place = 3,
-	      .headline_place = 12),
+	      .headline_place = 12, .rate_rule = true),
 	{.key = "efficiency",
 	 .top_place = 4,
 	 .headline_place = 13,
@@ -324,8 +325,9 @@ const struct rs_row rs_rows[] = {
 	FIELD(THROTTLES_NOPROGRESS, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_CONGESTED, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_OVER_BUDGET, RS_LOWER, SEC_WB),
+	/* seconds throttled per second: 0.1 is a tenth of the time */
 	FIELD(THROTTLED, RS_LOWER, SEC_WB, .title = "thrms/s", .width = 8,
-	      .top_place = 11, .headline_place = 23),
+	      .top_place = 11, .headline_place = 23, .rate_rule = true),
 	QUANT(THROTTLE, 0.5, "throttle_p50", SEC_WB, "throttle delay, median"),
 	QUANT(THROTTLE, 0.9, "throttle_p90", SEC_WB,
 	      "throttle delay, 90th percentile"),

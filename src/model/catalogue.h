@@ -132,6 +132,11 @@ struct rs_row {
 	 * behind it).
 	 */
 	int top_place, headline_place;
+	/*
+	 * A counter (RS_ROW_FIELD) whose per-memcg 5-minute rate the rules
+	 * file records, as memcg:<its /metrics name less _total>:rate5m.
+	 */
+	bool rate_rule;
 };
 
 /*

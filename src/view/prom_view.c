@@ -587,6 +587,27 @@ static void yield_rule(FILE *out, int i)
 	fputc('\n', out);
 }
 
+/* A counter's rate, named after its /metrics series. */
+static void counter_rate_rule(FILE *out, int i)
+{
+	const struct rs_row *row = &rs_rows[i];
+	char name[128];
+	size_t len;
+
+	rs_prom_field_name(row->a, name, sizeof(name));
+	len = strlen(name);
+	if (len > strlen("_total") &&
+	    !strcmp(name + len - strlen("_total"), "_total"))
+		name[len - strlen("_total")] = '\0';
+	fprintf(out,
+		"      # %s per second (report's %s)\n"
+		"      - record: memcg:%s:rate5m\n"
+		"        expr: ",
+		rs_row_help(i), row->key, name);
+	rate_of(out, row->a);
+	fputc('\n', out);
+}
+
 int rs_prom_rules(FILE *out)
 {
 	fprintf(out, "  - name: reclaimscope.catalogue\n    rules:\n");
@@ -595,6 +616,10 @@ int rs_prom_rules(FILE *out)
 		const char *suffix;
 
 		switch (row->kind) {
+		case RS_ROW_FIELD:
+			if (row->rate_rule)
+				counter_rate_rule(out, i);
+			continue;
 		case RS_ROW_PERCENT: /* as a share in 0..1, the base unit */
 			suffix = "ratio5m";
 			break;

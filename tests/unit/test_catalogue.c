@@ -361,6 +361,27 @@ static void rules_select_served_series(void **state)
 			if (strcspn(q, "\n") == len && !strncmp(p, q, len))
 				fail_msg("%.*s twice", (int)len, p);
 	}
+	/* a counter's rate, where its row asks for one, under the names the
+	 * rules file had before they were generated (the alerts use them) */
+	for (int i = 0; i < rs_nr_report_rows; i++) {
+		char want[160], name[128];
+
+		if (!rs_rows[i].rate_rule)
+			continue;
+		assert_int_equal(rs_rows[i].kind, RS_ROW_FIELD);
+		rs_prom_field_name(rs_rows[i].a, name, sizeof(name));
+		name[strlen(name) - strlen("_total")] = '\0';
+		snprintf(want, sizeof(want),
+			 "record: memcg:%s:rate5m\n"
+			 "        expr: sum by (instance, memcg) "
+			 "(rate(%s_total[5m]))\n",
+			 name, name);
+		assert_non_null(strstr(rules, want));
+	}
+	assert_non_null(strstr(
+		rules, "record: memcg:reclaimscope_scanned_pages:rate5m"));
+	assert_non_null(strstr(
+		rules, "record: memcg:reclaimscope_throttled_seconds:rate5m"));
 	free(prom);
 	free(rules);
 	rs_model_free(m);
