@@ -8,8 +8,8 @@ field_needs(): {field key: {hook id, ...}} of RS_FIELDS, through the
 RS_*_HOOKS macros some rows use.
 unread_protos(): {hook id: [pattern, ...]} of src/collect/hooks.c's
 rs_unread_protos, prototypes that leave the hook missing.
-hook_targets(): {function or tracepoint: {hook id, ...}} of hooks.c's
-rs_prog_specs: the hooks whose programs attach there.
+hook_targets(): {function or tracepoint: {hook id, ...}} of RS_SLOTS: the
+hooks whose programs attach there.
 schema(): RS_SCHEMA of src/model/recording.h, the schema `record` writes.
 old_names(): {key: the key it had before schema 4} of src/model/fields.c's
 alias list.
@@ -71,10 +71,12 @@ def unread_protos(path=None):
 
 
 def hook_targets(path=None):
-    with open(path or HOOKS_C) as f:
-        text = f.read()
+    slots = _text(path).split("#define RS_SLOTS(X, ...)", 1)[1]
+    slots = slots.split("\n\n", 1)[0].replace("\\\n", " ")
     out = {}
     for hook, target in re.findall(
-            r'\b[FT]\("\w+",\s*(\w+),\s*\w+,\s*"(\w+)"', text):
+            r'\bX\(\w+,\s*(\w+),\s*\w+,\s*"(\w+)"', slots):
         out.setdefault(target, set()).add(hook)
+    if not out:
+        raise ValueError("no RS_SLOTS rows found in " + (path or HEADER))
     return out
