@@ -364,7 +364,7 @@ static void rules_select_served_series(void **state)
 	/* a counter's rate, where its row asks for one, under the names the
 	 * rules file had before they were generated (the alerts use them) */
 	for (int i = 0; i < rs_nr_report_rows; i++) {
-		char want[160], name[128];
+		char want[400], name[128];
 
 		if (!rs_rows[i].rate_rule)
 			continue;
