@@ -145,13 +145,82 @@ static __always_inline void rs_stat_add(__u32 stat, __u64 n)
 		__sync_fetch_and_add(v, n);
 }
 
+/*
+ * A task's state where its task storage could not be made.  Kernels with
+ * the per-CPU bpf_task_storage_busy count (kernel/bpf/bpf_task_storage.c;
+ * 6.12's and 6.18's BTF have it, 7.2's and 7.3's not) refuse to create a
+ * task's storage from a tracing program while any task on the CPU is
+ * inside task storage code: one preempted there, or one exiting, which
+ * frees its own.  Under the lab's aging workload (16 fresh threads a
+ * round) 6.18 refused now and then, and every event of that task went
+ * uncounted.  Such a task's state is kept here instead, keyed by thread
+ * id with the task's start time (a reused id is another task); an LRU
+ * map, so that the states of tasks long gone make room.
+ */
+struct rs_spare_state {
+	__u64 start_time;
+	struct rs_task_state st;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, RS_SPARE_STATES);
+	__type(key, __u32);
+	__type(value, struct rs_spare_state);
+} rs_task_spare SEC(".maps");
+
+static const struct rs_spare_state rs_zero_spare;
+/* tests only: no task storage at all, every state spare (collector.c) */
+const volatile bool rs_spare_only = false;
+/* set once a state is kept spare: until then no event looks there */
+__u32 rs_spare_used = 0;
+
+static __always_inline struct rs_task_state *rs_spare(struct task_struct *task,
+						      bool create)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct rs_spare_state *sp;
+
+	sp = bpf_map_lookup_elem(&rs_task_spare, &tid);
+	if (sp && sp->start_time == task->start_time)
+		return &sp->st;
+	if (!create)
+		return NULL;
+	if (bpf_map_update_elem(&rs_task_spare, &tid, &rs_zero_spare, BPF_ANY))
+		return NULL;
+	sp = bpf_map_lookup_elem(&rs_task_spare, &tid);
+	if (!sp)
+		return NULL;
+	sp->start_time = task->start_time;
+	rs_spare_used = 1;
+	rs_stat_add(RS_STAT_SPARE_STATES, 1);
+	return &sp->st;
+}
+
 static __always_inline struct rs_task_state *rs_state(bool create)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct rs_task_state *st;
 
-	st = bpf_task_storage_get(&rs_task, bpf_get_current_task_btf(), NULL,
-				  create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	if (!st && create)
+	st = rs_spare_only ? NULL
+			   : bpf_task_storage_get(&rs_task, task, NULL, 0);
+	if (st)
+		return st;
+	/* a task whose state is spare keeps it there: a storage made
+	 * later would start it again from nothing */
+	if (rs_spare_used) {
+		st = rs_spare(task, false);
+		if (st)
+			return st;
+	}
+	if (!create)
+		return NULL;
+	if (!rs_spare_only)
+		st = bpf_task_storage_get(&rs_task, task, NULL,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		st = rs_spare(task, true);
+	if (!st)
 		rs_stat_add(RS_STAT_STATE_MISSES, 1);
 	return st;
 }

@@ -580,6 +580,8 @@ struct rs_agg_value {
  * once; three copies still lost a few pass exits, five none.
  */
 #define RS_COPIES 5
+/* Task states kept aside where task storage refuses one (common.bpf.h). */
+#define RS_SPARE_STATES 1024
 /*
  * X(id, hook, section, target, ...): a slot's programs are in the section
  * "section/target" (fentry, fexit or tp_btf), and a failure of any of them
@@ -678,6 +680,7 @@ enum rs_stat {
 	RS_STAT_NAMES_FULL,  /* memcg names lost: rs_names full (cgnames.h) */
 	RS_STAT_AGG_SPILLED, /* cells made in rs_agg_spill (common.bpf.h) */
 	RS_STAT_TASKS_LOST,  /* stalls not kept per task: rs_task_stalls full */
+	RS_STAT_SPARE_STATES, /* task states kept in rs_task_spare */
 	RS_NR_STATS
 };
 

@@ -292,6 +292,13 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 	skel->rodata->rs_tp_preempt_off = info->tp_preempt_off == 1;
 	skel->rodata->rs_fixed_node = info->nr_nodes == 1 ? 0 : RS_NODE_UNKNOWN;
 	skel->rodata->rs_budget_ns = info->budget_ns;
+	/*
+	 * For the VM test of the spare states (rs_state in
+	 * bpf/common.bpf.h): every task's state kept there, as if task
+	 * storage always refused, so that their path is proven exact.
+	 */
+	skel->rodata->rs_spare_only =
+		getenv("RECLAIMSCOPE_TEST_SPARE_STATES") != NULL;
 	if (opts->ring_bytes) {
 		err = bpf_map__set_max_entries(skel->maps.rs_events,
 					       opts->ring_bytes);

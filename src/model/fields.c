@@ -205,6 +205,10 @@ const struct rs_global_stat rs_global_stats[] = {
 	 "events without per-task state (not attributed)", false},
 	{RS_STAT_HIST_FULL, "hist_full", "hist_map_full_total",
 	 "histogram updates lost: the histogram map was full", false},
+	{RS_STAT_SPARE_STATES, "spare_states", "task_states_spare_total",
+	 "tasks whose state was kept in the spare map: the kernel would not "
+	 "make their task storage (nothing is lost)",
+	 false},
 	{RS_STAT_TASKS_LOST, "tasks_lost", "task_stalls_lost_total",
 	 "stalls not counted per task: the per-task map was full (the "
 	 "memcgs' own counts keep them)",

@@ -45,6 +45,7 @@ CORE = {
     ("css_set", "subsys"): "the current task's memcg",
     ("task_struct", "cgroups"): "the current task's memcg",
     ("task_struct", "flags"): "PF_KSWAPD: who reclaims",
+    ("task_struct", "start_time"): "whose a spare task state is (rs_state)",
     ("mem_cgroup", "css"): "cgroup id of a memcg",
     ("mem_cgroup_per_node", "lruvec"): "memcg of an lruvec",
     ("mem_cgroup_per_node", "memcg"): "memcg of an lruvec",

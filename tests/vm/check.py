@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import (bench, churn, classic, copies, core, global_reclaim, lab, legacy, matrix, mix, proactive, readahead, soak, stalls, tenants, wbstorm)  # noqa: E402
+from checks import (bench, churn, classic, copies, core, global_reclaim, lab, legacy, matrix, mix, proactive, readahead, soak, spare, stalls, tenants, wbstorm)  # noqa: E402
 from checks.common import common, judge  # noqa: E402
 
 SCENARIOS = {
@@ -22,6 +22,7 @@ SCENARIOS = {
     "bench": bench.scenario_bench,
     "soak": soak.scenario_soak,
     "churn": churn.scenario_churn,
+    "spare": spare.scenario_spare,
     "stalls": stalls.scenario_stalls,
     "readahead": readahead.scenario_readahead,
     "mix": mix.scenario_mix,
