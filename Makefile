@@ -202,7 +202,8 @@ sanitize: $(OUT)/rs-workload $(OUT)/btf-without $(OUT)/reclaimscope.bpf.o
 # (bpf_object__destroy_skeleton) frees nothing, and so reports the
 # skeleton's own error path.  make sanitize checks leaks at run time.
 LINT_CPPFLAGS := -Iinclude $(addprefix -I,$(SRC_DIRS)) -D_GNU_SOURCE
-SKEL_USERS := src/collect/collector.c src/collect/kernel.c \
+SKEL_USERS := src/collect/collector.c src/collect/collector_maps.c \
+	src/collect/kernel.c \
 	src/collect/tier_iter.c
 lint: $(SKELS) $(OUT)/rs-docs
 	clang-format --dry-run -Werror $(FORMATTED)

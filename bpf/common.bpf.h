@@ -122,7 +122,7 @@ static const struct rs_agg_value rs_zero_agg;
  * set, so the line stays shared between CPUs until a snapshot clears it.
  * No barrier orders the change before the test (it would cost every run):
  * userspace reads once more after a snapshot that found the flag set
- * (src/collect/collector.c: maps_changed).
+ * (src/collect/collector_maps.c: maps_changed).
  */
 __u32 rs_changed = 0;
 
@@ -153,23 +153,19 @@ static __always_inline void rs_stat_add(__u32 stat, __u64 n)
  * inside task storage code: one preempted there, or one exiting, which
  * frees its own.  Under the lab's aging workload (16 fresh threads a
  * round) 6.18 refused now and then, and every event of that task went
- * uncounted.  Such a task's state is kept here instead, keyed by thread
- * id with the task's start time (a reused id is another task); an LRU
- * map, so that the states of tasks long gone make room.
+ * uncounted.  Such a task's state is kept in rs_task_spare instead, keyed
+ * by thread id and start time (a reused id is another task; the idle
+ * tasks, all thread 0, by CPU).  Userspace takes out the entries of tasks
+ * that are gone (collector_maps.c); a full map counts a state miss.
  */
-struct rs_spare_state {
-	__u64 start_time;
-	struct rs_task_state st;
-};
-
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RS_SPARE_STATES);
-	__type(key, __u32);
-	__type(value, struct rs_spare_state);
+	__type(key, struct rs_spare_key);
+	__type(value, struct rs_task_state);
 } rs_task_spare SEC(".maps");
 
-static const struct rs_spare_state rs_zero_spare;
+static const struct rs_task_state rs_zero_state;
 /* tests only: no task storage at all, every state spare (collector.c) */
 const volatile bool rs_spare_only = false;
 /* set once a state is kept spare: until then no event looks there */
@@ -178,23 +174,24 @@ __u32 rs_spare_used = 0;
 static __always_inline struct rs_task_state *rs_spare(struct task_struct *task,
 						      bool create)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct rs_spare_state *sp;
+	struct rs_spare_key key = {.tid = (__u32)bpf_get_current_pid_tgid(),
+				   .start_time = task->start_time};
+	struct rs_task_state *st;
 
-	sp = bpf_map_lookup_elem(&rs_task_spare, &tid);
-	if (sp && sp->start_time == task->start_time)
-		return &sp->st;
-	if (!create)
-		return NULL;
-	if (bpf_map_update_elem(&rs_task_spare, &tid, &rs_zero_spare, BPF_ANY))
-		return NULL;
-	sp = bpf_map_lookup_elem(&rs_task_spare, &tid);
-	if (!sp)
-		return NULL;
-	sp->start_time = task->start_time;
-	rs_spare_used = 1;
-	rs_stat_add(RS_STAT_SPARE_STATES, 1);
-	return &sp->st;
+	if (!key.tid)
+		key.cpu = bpf_get_smp_processor_id();
+	st = bpf_map_lookup_elem(&rs_task_spare, &key);
+	if (st || !create)
+		return st;
+	/* BPF_NOEXIST: a state an interrupt on this task made meanwhile
+	 * stays, and nobody holds a pointer to an entry being replaced */
+	if (!bpf_map_update_elem(&rs_task_spare, &key, &rs_zero_state,
+				 BPF_NOEXIST)) {
+		rs_stat_add(RS_STAT_SPARE_STATES, 1);
+		if (!rs_spare_used)
+			rs_spare_used = 1;
+	}
+	return bpf_map_lookup_elem(&rs_task_spare, &key);
 }
 
 static __always_inline struct rs_task_state *rs_state(bool create)
@@ -536,14 +533,21 @@ static __always_inline bool rs_run_copy(__u32 slot, int copy,
 	((slot) == RS_SLOT_##id &&                                             \
 	 __builtin_strcmp(#section "/" target, sec) != 0) ||
 
+/* 1 when RS_PROG_SPECS' row p is the program name in slot (folded). */
+#define RS_SPEC_IS(p, s, pat, name, slot)                                      \
+	(__builtin_strcmp(#p, #name) == 0 && RS_SLOT_##s == (slot)) ||
+
 /*
  * The program "name" and its copies "name_2" ... "name_5", in the section
- * its slot's row in RS_SLOTS names.
+ * its slot's row in RS_SLOTS names, and listed with that slot in
+ * RS_PROG_SPECS.
  */
 _Static_assert(RS_COPIES == 5, "RS_PROGS writes out five copies");
 #define RS_PROGS(sec, name, slot, call, ...)                                   \
 	_Static_assert(!(RS_SLOTS(RS_SLOT_SEC_DIFFERS, slot, sec) 0), #name    \
 		       ": " sec " is not its slot's section (RS_SLOTS)");      \
+	_Static_assert(RS_PROG_SPECS(RS_SPEC_IS, name, slot) 0,                \
+		       #name " has no row in RS_PROG_SPECS with its slot");    \
 	RS_PROG_COPY(sec, name, slot, 1, call, __VA_ARGS__)                    \
 	RS_PROG_COPY(sec, name##_2, slot, 2, call, __VA_ARGS__)                \
 	RS_PROG_COPY(sec, name##_3, slot, 3, call, __VA_ARGS__)                \

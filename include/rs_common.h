@@ -580,8 +580,17 @@ struct rs_agg_value {
  * once; three copies still lost a few pass exits, five none.
  */
 #define RS_COPIES 5
-/* Task states kept aside where task storage refuses one (common.bpf.h). */
+/*
+ * Task states kept aside where task storage refuses one (rs_task_spare,
+ * common.bpf.h): tasks alive at once, the entries of those gone taken out
+ * every snapshot.
+ */
 #define RS_SPARE_STATES 1024
+struct rs_spare_key {
+	__u32 tid;
+	__u32 cpu; /* the idle tasks (tid 0): one per CPU; else 0 */
+	__u64 start_time;
+};
 /*
  * X(id, hook, section, target, ...): a slot's programs are in the section
  * "section/target" (fentry, fexit or tp_btf), and a failure of any of them
@@ -654,6 +663,82 @@ struct rs_agg_value {
 #define RS_SLOT_ENUM(id, hook, section, target, ...) RS_SLOT_##id,
 enum rs_slot { RS_SLOTS(RS_SLOT_ENUM) RS_NR_SLOTS };
 #undef RS_SLOT_ENUM
+
+/*
+ * X(prog, slot, pattern, ...): the BPF programs (RS_PROGS in bpf/), each
+ * with the slot it is attached to (programs of one slot are alternatives, tried
+ * in this order) and the pattern the kernel's BTF must match for it.
+ * Function patterns are parameter names, matched by name because positions
+ * moved between kernels (see the compat notes in bpf/compat.bpf.h);
+ * tracepoint patterns are parameter types from btf_trace_<name>.  The
+ * rest of RS_PROG_SPECS' arguments go to X.  RS_PROGS asserts that its
+ * program has a row here with its slot.
+ */
+#define RS_ULONG "long unsigned int"
+#define RS_PROG_SPECS(X, ...)                                                  \
+	X(rs_pass_enter, PASS_ENTER, "lruvec,sc", __VA_ARGS__)                 \
+	X(rs_pass_exit, PASS_EXIT, "lruvec,sc", __VA_ARGS__)                   \
+	X(rs_evict_exit_v2, EVICT_EXIT, "nr_to_scan,lruvec,sc,swappiness",     \
+	  __VA_ARGS__)                                                         \
+	X(rs_evict_exit_v1, EVICT_EXIT, "lruvec,sc,swappiness", __VA_ARGS__)   \
+	X(rs_isolate_exit, ISOLATE_EXIT,                                       \
+	  "nr_to_scan,lruvec,sc,swappiness,list,isolated,isolate_type,"        \
+	  "isolate_scanned",                                                   \
+	  __VA_ARGS__)                                                         \
+	X(rs_evictable_exit, EVICTABLE_EXIT, "lruvec,swappiness", __VA_ARGS__) \
+	X(rs_protection_exit, PROTECTION_EXIT, "memcg,sc,scan", __VA_ARGS__)   \
+	X(rs_abort_exit, ABORT_EXIT, "lruvec,sc", __VA_ARGS__)                 \
+	X(rs_one_enter, ONE_ENTER, "lruvec,sc", __VA_ARGS__)                   \
+	X(rs_one_exit, ONE_EXIT, "lruvec,sc", __VA_ARGS__)                     \
+	X(rs_rotate, ROTATE, "lruvec,op", __VA_ARGS__)                         \
+	X(rs_oom_exit, OOM_EXIT, "memcg,gfp_mask,order", __VA_ARGS__)          \
+	X(rs_aging_enter, AGING_ENTER, "lruvec,seq,*,force_scan", __VA_ARGS__) \
+	X(rs_aging_exit, AGING_EXIT, "lruvec,seq,*,force_scan", __VA_ARGS__)   \
+	X(rs_min_seq_enter, MIN_SEQ_ENTER, "lruvec,*", __VA_ARGS__)            \
+	X(rs_min_seq_exit, MIN_SEQ_EXIT, "lruvec,*", __VA_ARGS__)              \
+	X(rs_writeback, WRITEBACK, "nr_taken,pgdat,sc,stat", __VA_ARGS__)      \
+	X(rs_flusher, FLUSHER, "reason", __VA_ARGS__)                          \
+	X(rs_classic_enter, CLASSIC_ENTER, "lruvec,sc", __VA_ARGS__)           \
+	X(rs_classic_exit, CLASSIC_EXIT, "lruvec,sc", __VA_ARGS__)             \
+	/* the hook is the shadow's test: without it the others count nothing  \
+	 */                                                                    \
+	X(rs_recent_exit, RECENT_EXIT, "shadow,lruvec,token,workingset,...",   \
+	  __VA_ARGS__)                                                         \
+	X(rs_refault_enter, REFAULT_ENTER, "folio,shadow", __VA_ARGS__)        \
+	X(rs_refault_exit, REFAULT_EXIT, "folio,shadow", __VA_ARGS__)          \
+	X(rs_balance_enter, BALANCE_ENTER, "pgdat,order,highest_zoneidx",      \
+	  __VA_ARGS__)                                                         \
+	X(rs_balance_exit, BALANCE_EXIT, "pgdat,order,highest_zoneidx",        \
+	  __VA_ARGS__)                                                         \
+	X(rs_direct_begin_v2, DIRECT_BEGIN, "gfp_t,int,struct mem_cgroup *",   \
+	  __VA_ARGS__)                                                         \
+	X(rs_direct_begin_v1, DIRECT_BEGIN, "int,gfp_t", __VA_ARGS__)          \
+	X(rs_direct_end, DIRECT_END, RS_ULONG ",...", __VA_ARGS__)             \
+	X(rs_memcg_begin_v2, MEMCG_BEGIN, "gfp_t,int,struct mem_cgroup *",     \
+	  __VA_ARGS__)                                                         \
+	X(rs_memcg_begin_v1, MEMCG_BEGIN, "int,gfp_t", __VA_ARGS__)            \
+	X(rs_memcg_end, MEMCG_END, RS_ULONG ",...", __VA_ARGS__)               \
+	X(rs_node_begin, NODE_BEGIN, "int,int,gfp_t", __VA_ARGS__)             \
+	X(rs_node_end, NODE_END, RS_ULONG ",...", __VA_ARGS__)                 \
+	X(rs_lru_isolate, ISOLATE,                                             \
+	  "int,int," RS_ULONG "," RS_ULONG "," RS_ULONG "," RS_ULONG ",int",   \
+	  __VA_ARGS__)                                                         \
+	X(rs_lru_shrink_inactive, SHRINK_INACTIVE,                             \
+	  "int," RS_ULONG "," RS_ULONG ",struct reclaim_stat *,int,int",       \
+	  __VA_ARGS__)                                                         \
+	X(rs_lru_shrink_active, SHRINK_ACTIVE,                                 \
+	  "int," RS_ULONG "," RS_ULONG "," RS_ULONG ",...", __VA_ARGS__)       \
+	X(rs_throttled, THROTTLED, "int,int,int,int", __VA_ARGS__)             \
+	X(rs_kswapd_wake, KSWAPD_WAKE, "int,int,int", __VA_ARGS__)             \
+	X(rs_kswapd_sleep, KSWAPD_SLEEP, "int", __VA_ARGS__)                   \
+	X(rs_slab_end_v2, SLAB_END,                                            \
+	  "struct shrinker *,int,int,long int,long int,long int,"              \
+	  "struct mem_cgroup *",                                               \
+	  __VA_ARGS__)                                                         \
+	X(rs_slab_end_v1, SLAB_END, "struct shrinker *,int,int,...",           \
+	  __VA_ARGS__)                                                         \
+	X(rs_cgroup_mkdir, CGROUP_MKDIR, "struct cgroup *,...", __VA_ARGS__)   \
+	X(rs_cgroup_rmdir, CGROUP_RMDIR, "struct cgroup *,...", __VA_ARGS__)
 
 /* Global (not per memcg) counters, in a per-CPU array. */
 enum rs_stat {

@@ -61,8 +61,8 @@ void *rs_sorted_insert(void **base, size_t *nr, size_t *cap, size_t size,
 		       size_t pos);
 void rs_sorted_remove(void *base, size_t *nr, size_t size, size_t pos);
 /*
- * When a snapshot reads the BPF counter maps (src/collect/collector.c: why).
- * flag: what the exchange of the programs' change flag returned; all: a
+ * When a snapshot reads the BPF counter maps (src/collect/collector_maps.c:
+ * why). flag: what the exchange of the programs' change flag returned; all: a
  * snapshot that must read them (record's last); a failed read sets read_all.
  */
 struct rs_read_gate {

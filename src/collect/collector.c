@@ -186,12 +186,12 @@ static int copies_of(const struct rs_run_info *info, int i)
  * build.
  */
 typedef __typeof__(((struct reclaimscope_bpf *)0)->progs) skel_progs;
-#define SPEC_HAS_COPIES(p, s, pat)                                             \
+#define SPEC_HAS_COPIES(p, s, pat, ...)                                        \
 	_Static_assert(offsetof(skel_progs, p) < offsetof(skel_progs, p##_5),  \
 		       #p " and its copies are in the skeleton, in order");
 RS_PROG_SPECS(SPEC_HAS_COPIES)
 #undef SPEC_HAS_COPIES
-#define SPEC_ENUM(p, s, pat) SPEC_##p,
+#define SPEC_ENUM(p, s, pat, ...) SPEC_##p,
 enum { RS_PROG_SPECS(SPEC_ENUM) NR_PROG_SPECS };
 #undef SPEC_ENUM
 _Static_assert(sizeof(skel_progs) ==
@@ -284,6 +284,7 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    .btf_custom_path = opts->btf_path);
 	struct reclaimscope_bpf *skel = reclaimscope_bpf__open_opts(&open_opts);
+	const char *spare_test = getenv("RECLAIMSCOPE_TEST_SPARE_STATES");
 	int err;
 
 	if (!skel)
@@ -297,8 +298,12 @@ static int open_skel(struct reclaimscope_bpf **out, const struct choice *ch,
 	 * bpf/common.bpf.h): every task's state kept there, as if task
 	 * storage always refused, so that their path is proven exact.
 	 */
-	skel->rodata->rs_spare_only =
-		getenv("RECLAIMSCOPE_TEST_SPARE_STATES") != NULL;
+	if (spare_test && !strcmp(spare_test, "1")) {
+		skel->rodata->rs_spare_only = true;
+		fprintf(stderr,
+			"reclaimscope: RECLAIMSCOPE_TEST_SPARE_STATES=1: "
+			"every task's state in the spare map (a test)\n");
+	}
 	if (opts->ring_bytes) {
 		err = bpf_map__set_max_entries(skel->maps.rs_events,
 					       opts->ring_bytes);

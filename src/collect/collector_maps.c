@@ -316,6 +316,23 @@ static int read_stalls(struct rs_collector *c, struct rs_model *m)
 	return err;
 }
 
+/*
+ * Take out the spare task states (rs_task_spare, bpf/common.bpf.h) of tasks
+ * that are gone, so that the map holds the tasks alive at once.  The idle
+ * tasks' (thread 0, one per CPU) stay.
+ */
+static void prune_spare_states(struct rs_collector *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.rs_task_spare);
+	size_t nr;
+	struct rs_spare_key *keys = map_keys(fd, sizeof(*keys), NULL, 0, &nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (keys[i].tid && !task_alive(keys[i].tid))
+			bpf_map_delete_elem(fd, &keys[i]);
+	free(keys);
+}
+
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 			  bool all)
 {
@@ -324,6 +341,7 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	int fd, err = 0;
 	bool due;
 
+	prune_spare_states(c);
 	/* a failed read keeps what was read; the rest comes next time */
 	if (read_stalls(c, m) && rs_collector_verbose)
 		fprintf(stderr,

@@ -5,11 +5,11 @@
 #define IS_TP_fexit false
 #define IS_TP_tp_btf true
 #define SLOT_ROW(id, h, section, t, ...)                                       \
-	[RS_SLOT_##id] = {RS_HOOK_##h, #section "/" t, t, IS_TP_##section},
+	[RS_SLOT_##id] = {RS_HOOK_##h, t, IS_TP_##section},
 const struct rs_slot_info rs_slots[RS_NR_SLOTS] = {RS_SLOTS(SLOT_ROW)};
 #undef SLOT_ROW
 
-#define SPEC_ROW(p, s, pat) {#p, RS_SLOT_##s, &rs_slots[RS_SLOT_##s], pat},
+#define SPEC_ROW(p, s, pat, ...) {#p, RS_SLOT_##s, &rs_slots[RS_SLOT_##s], pat},
 const struct rs_prog_spec rs_prog_specs[] = {RS_PROG_SPECS(SPEC_ROW)};
 #undef SPEC_ROW
 

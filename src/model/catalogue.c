@@ -169,7 +169,8 @@ const struct rs_row rs_rows[] = {
 	 .unit = "pages per pass",
 	 .better = RS_HIGHER,
 	 .section = SEC_PASSES,
-	 .help = "pages reclaimed per MGLRU pass",
+	 .help = "pages reclaimed per MGLRU pass (with MGLRU off for part of "
+		 "the run, the classic LRU's reclaim counts too)",
 	 .kind = RS_ROW_MEAN,
 	 .a = RS_F_RECLAIMED,
 	 .b = RS_F_PASSES,

@@ -207,7 +207,7 @@ const struct rs_global_stat rs_global_stats[] = {
 	 "histogram updates lost: the histogram map was full", false},
 	{RS_STAT_SPARE_STATES, "spare_states", "task_states_spare_total",
 	 "tasks whose state was kept in the spare map: the kernel would not "
-	 "make their task storage (nothing is lost)",
+	 "make their task storage (their events are counted all the same)",
 	 false},
 	{RS_STAT_TASKS_LOST, "tasks_lost", "task_stalls_lost_total",
 	 "stalls not counted per task: the per-task map was full (the "

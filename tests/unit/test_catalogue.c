@@ -381,6 +381,10 @@ static void rules_select_served_series(void **state)
 	assert_non_null(strstr(
 		rules, "record: memcg:reclaimscope_scanned_pages:rate5m"));
 	assert_non_null(strstr(
+		rules, "record: memcg:reclaimscope_isolated_pages:rate5m"));
+	assert_non_null(strstr(
+		rules, "record: memcg:reclaimscope_reclaimed_pages:rate5m"));
+	assert_non_null(strstr(
 		rules, "record: memcg:reclaimscope_throttled_seconds:rate5m"));
 	free(prom);
 	free(rules);

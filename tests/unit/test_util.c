@@ -97,8 +97,8 @@ static void parse_size(void **state)
 
 /*
  * The snapshot that clears the programs' change flag may read the maps
- * before the last program's adds land (src/collect/collector.c): the next one
- * must read them too, and only then may snapshots skip the maps.
+ * before the last program's adds land (src/collect/collector_maps.c): the next
+ * one must read them too, and only then may snapshots skip the maps.
  */
 /* undo rs_escape_name: \xHH to the byte */
 static void unescape(const char *in, char *out)

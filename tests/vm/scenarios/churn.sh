@@ -114,20 +114,27 @@ for w in $(seq 0 $((CHURN_WORKERS - 1))); do
 	churn_worker $w $((CHURN_MEMCGS / CHURN_WORKERS)) &
 	workers="$workers $!"
 done
-# the daemon's and record's RSS about every 100 memcgs; halfway, the daemon
-# shows the memcgs removed in the last 2 s
+# Halfway, the daemon shows the memcgs removed in the last 2 s; and the
+# daemon's and record's RSS about every 100 memcgs, the first past halfway
+# after that fetch (check.py's baseline: serving it allocates).  Until
+# every memcg is made, or no worker is left (one failed: wait says so).
 sampled=-1 halfway=false
 while :; do
 	made=$(churn_made)
-	if [ $((made / 100)) -gt $sampled ]; then
-		sampled=$((made / 100))
-		echo "$made $(rss $DAEMON_PID) $(rss $RECORD_PID)" >>churn.rss
-	fi
 	if ! $halfway && [ "$made" -ge $((CHURN_MEMCGS / 2)) ]; then
 		halfway=true
 		fetch_daemon mid
 	fi
+	if [ $((made / 100)) -gt $sampled ]; then
+		sampled=$((made / 100))
+		echo "$made $(rss $DAEMON_PID) $(rss $RECORD_PID)" >>churn.rss
+	fi
 	[ "$made" -lt $CHURN_MEMCGS ] || break
+	alive=0
+	for pid in $workers; do
+		! kill -0 "$pid" 2>/dev/null || alive=$((alive + 1))
+	done
+	[ $alive -gt 0 ] || break
 	usleep 200000
 done
 for pid in $workers; do
