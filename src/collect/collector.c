@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -670,6 +671,25 @@ static int start_outputs(struct rs_collector *c,
 	return 0;
 }
 
+/*
+ * Tasks are judged gone when /proc has them no more (the spare task states,
+ * the stalls per task: collector_maps.c).  In a PID namespace of its own
+ * /proc shows only that namespace's tasks, and live tasks outside it would
+ * be taken out: say so.  The initial namespace's inode is fixed
+ * (PROC_PID_INIT_INO, include/linux/proc_ns.h).
+ */
+static void warn_pid_namespace(void)
+{
+	struct stat st;
+
+	if (!stat("/proc/self/ns/pid", &st) && st.st_ino != 0xEFFFFFFCU)
+		fprintf(stderr,
+			"reclaimscope: warning: running in a PID namespace of "
+			"its own: the tasks outside it are not in /proc, so "
+			"their stalls per task and spare states are taken out "
+			"as if gone; run in the host's PID namespace\n");
+}
+
 int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		      const struct rs_collector_opts *opts, char *errbuf,
 		      size_t errsz)
@@ -696,6 +716,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		btf__free(btf);
 		return not_permitted(info, &ch, errbuf, errsz);
 	}
+	warn_pid_namespace();
 	choose(btf, info, &ch);
 	probe_fentry(btf, info, &ch);
 	lrugen = btf__find_by_name_kind(btf, "lru_gen_folio", BTF_KIND_STRUCT) >

@@ -228,6 +228,18 @@ def privileges():
               "no BTF: probe --json says btf false, mode none, every hook missing")
     except (ValueError, KeyError) as e:
         check(False, f"no BTF: probe --json parses ({e})")
+    # a PID namespace of its own: /proc does not show the host's tasks,
+    # which the stalls per task and the spare states are judged by
+    r = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", BIN,
+                        "record", "-d", "1", "-q", "-o", "/dev/null"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and "PID namespace of its own" in r.stderr,
+          f"own PID namespace: record warns and runs (exit {r.returncode}; "
+          f"{r.stderr.strip()[:160]})")
+    r = subprocess.run([BIN, "record", "-d", "1", "-q", "-o", "/dev/null"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and "PID namespace" not in r.stderr,
+          "host's PID namespace: no such warning")
     # no tracefs, no debugfs: tp_btf and fentry need neither
     base = subprocess.run([BIN, "probe", "--json"], capture_output=True, text=True)
     bare = subprocess.run(
