@@ -2,8 +2,7 @@
 # real (virtio) disk: g1 reads a 1100 MiB file (more than the guest has)
 # through mmap, g2 churns 160 MiB of anonymous memory.  kswapd and direct
 # reclaim scan the memcgs' LRUs.
-mke2fs -q /dev/vdb
-mount -t ext4 /dev/vdb /mnt
+setup_disk_fs
 rs-workload write /mnt/data 1100
 mkmemcg g1 max
 mkmemcg g2 max

@@ -15,6 +15,14 @@ setup_loop_fs() { # SIZE_MB
 	mount -t ext4 "$LOOP" /mnt
 }
 
+# A real disk: ext2 (mounted as ext4) on the guest's virtio scratch disk
+# (/dev/vdb, tests/vm/boot), so that a page read back waits for a device
+# as it would on a machine, not a copy from the guest's own RAM.
+setup_disk_fs() {
+	mke2fs -q /dev/vdb >/dev/null
+	mount -t ext4 /dev/vdb /mnt
+}
+
 # A slow device, as in the series' writeback reproducer: dm-delay delaying
 # writes by DELAY_MS over a loop device, ext2 on it (mounted as ext4).
 setup_slow_fs() { # SIZE_MB DELAY_MS

@@ -13,8 +13,13 @@
 # beside them does not, and is what 011 stops from pushing them out.  The
 # seed's ratio (400 of 600, 107M here) left no pressure at this scale:
 # read-around stops after 100 misses (MMAP_LOTSAMISS), and 67M of the file
-# was all that came in (smoke runs on 7.2 built from source, 0 scanned).  Outcome: fio's READ MB/s and IOPS
-# (ops_per_s); refaults from the recording.  fio comes from the host's
+# was all that came in (smoke runs on 7.2 built from source, 0 scanned).
+# The file is on the guest's virtio disk, as the seed's was on a real
+# one: a refault waits for a read from a device, which is what 011's
+# throughput figure measures (on a loop device over tmpfs a refault was a
+# copy from RAM, and throughput did not move while refaults halved).
+# Outcome: fio's READ MB/s and IOPS (ops_per_s); refaults from the
+# recording.  fio comes from the host's
 # Debian package on the tools disk (tests/vm/boot: /tools).
 SWAP=none
 MEMCGS=stride
@@ -25,7 +30,7 @@ esac
 FIO="/tools/lib/ld-linux-x86-64.so.2 --library-path /tools/lib /tools/bin/fio"
 workload_setup() {
 	[ -x /tools/bin/fio ] || { log "no fio on the tools disk: install Debian's fio on the host (make deps)"; exit 3; }
-	setup_loop_fs 200
+	setup_disk_fs
 	rs-workload write /mnt/hot_data.bin 160
 	mkmemcg stride 32M
 }

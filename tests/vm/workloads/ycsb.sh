@@ -60,8 +60,7 @@ workload_setup() {
 	mkdir -p /etc
 	grep -q '^pg:' /etc/passwd 2>/dev/null || echo 'pg:x:70:70:pg:/mnt/pg:/bin/sh' >>/etc/passwd
 	grep -q '^pg:' /etc/group 2>/dev/null || echo 'pg:x:70:' >>/etc/group
-	mke2fs -q /dev/vdb >/dev/null
-	mount -t ext4 /dev/vdb /mnt
+	setup_disk_fs
 	mkdir -p /mnt/pg
 	write_scripts
 	chown -R 70:70 /mnt/pg
