@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MGLRU's tiers as the PID controller reads them (include/tiers.h): a
- * cgroup iterator that writes, for every memcg below the root it was
- * attached to and every node, the counters read_ctrl_pos() adds up.  They
- * are state, not events (the refault side moves them without any reclaim),
- * so they are read as they stand whenever userspace reads the iterator.
+ * MGLRU's state per lruvec (include/tiers.h): a cgroup iterator that
+ * writes, for every memcg below the root it was attached to and every
+ * node, the tier counters read_ctrl_pos() adds up and the generations
+ * lru_gen lists.  They are state, not events (the refault side moves the
+ * tiers without any reclaim), so they are read as they stand whenever
+ * userspace reads the iterator: nothing runs on the reclaim path for them.
  * An object of its own: a kernel without cgroup iterators (before v6.1) or
  * without MGLRU loses this view only.
  */
@@ -15,6 +16,9 @@
 #include "rs_common.h"
 #include "tiers.h"
 #include "compat.bpf.h"
+
+_Static_assert(RS_TIER_NR_GENS == RS_MAX_NR_GENS,
+	       "one count of generations for records and events");
 
 /* Set by userspace before load: the nodes a memcg has lruvecs on. */
 const volatile __u32 rs_nr_nodes = 1;
@@ -94,6 +98,35 @@ static __always_inline bool read_tiers(const void *lrugen,
 	return true;
 }
 
+/*
+ * One lruvec's generations into rec, as lru_gen_seq_show() reads them;
+ * false where the kernel's MAX_NR_GENS is not the records' (seqs would
+ * land in the wrong slots) or lrugen lacks a field.
+ */
+static __always_inline bool read_gens(struct lruvec *lruvec,
+				      struct rs_tier_record *rec)
+{
+	if (!bpf_core_field_exists(lruvec->lrugen.max_seq) ||
+	    !bpf_core_field_exists(lruvec->lrugen.min_seq) ||
+	    !bpf_core_field_exists(lruvec->lrugen.timestamps) ||
+	    !rs_lrugen_gens_fit(lruvec))
+		return false;
+	/* min before max: see include/tiers.h */
+	rec->min_seq[0] = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
+	rec->min_seq[1] = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+	rec->max_seq = BPF_CORE_READ(lruvec, lrugen.max_seq);
+	for (int gen = 0; gen < RS_TIER_NR_GENS; gen++) {
+		rec->birth[gen] = BPF_CORE_READ(lruvec, lrugen.timestamps[gen]);
+		for (int type = 0; type < 2; type++)
+			rec->pages[gen][type] =
+				(__u64)rs_lrugen_pages(lruvec, gen, type);
+	}
+	/* the births' age is jiffies minus birth, as lru_gen computes it */
+	rec->jiffies = bpf_jiffies64();
+	rec->mono_ns = bpf_ktime_get_ns();
+	return true;
+}
+
 SEC("iter/cgroup")
 int rs_tiers(struct bpf_iter__cgroup *ctx)
 {
@@ -105,13 +138,15 @@ int rs_tiers(struct bpf_iter__cgroup *ctx)
 	struct rs_tier_record *rec;
 	const void *memcg;
 	__u32 zero = 0;
+	bool tiers;
 
 	if (!cgrp || id < 0 || id >= CGROUP_SUBSYS_COUNT)
 		return 0;
 	css = cgrp->subsys[id];
 	/* on cgroup v2, a cgroup without the memory controller has none */
-	if (!css || !rs_tier_layout(&layout))
+	if (!css)
 		return 0;
+	tiers = rs_tier_layout(&layout);
 	rec = bpf_map_lookup_elem(&rs_tier_scratch, &zero);
 	if (!rec)
 		return 0;
@@ -119,7 +154,8 @@ int rs_tiers(struct bpf_iter__cgroup *ctx)
 		bpf_core_field_offset(struct mem_cgroup, css);
 	for (__u32 nid = 0; nid < RS_TIER_MAX_NODES; nid++) {
 		const void *pn = NULL;
-		const void *lrugen;
+		struct lruvec *lruvec;
+		bool tiers_read;
 
 		if (nid >= rs_nr_nodes)
 			break;
@@ -132,14 +168,20 @@ int rs_tiers(struct bpf_iter__cgroup *ctx)
 				nid * sizeof(pn));
 		if (!pn)
 			continue;
-		lrugen = pn +
-			 bpf_core_field_offset(struct mem_cgroup_per_node,
-					       lruvec) +
-			 bpf_core_field_offset(struct lruvec, lrugen);
+		lruvec = (struct lruvec *)(pn +
+					   bpf_core_field_offset(
+						   struct mem_cgroup_per_node,
+						   lruvec));
 		__builtin_memset(rec, 0, sizeof(*rec));
 		rec->cgid = cgrp->kn->id;
 		rec->node = nid;
-		if (read_tiers(lrugen, &layout, rec))
+		tiers_read = tiers &&
+			     read_tiers((const void *)lruvec +
+						bpf_core_field_offset(
+							struct lruvec, lrugen),
+					&layout, rec);
+		rec->gens_known = read_gens(lruvec, rec);
+		if (tiers_read || rec->gens_known)
 			bpf_seq_write(seq, rec, sizeof(*rec));
 	}
 	return 0;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MGLRU's tiers as the PID controller reads them (bpf/tiers.bpf.c): per
- * memcg, node, type and tier, the counters mm/vmscan.c's read_ctrl_pos()
- * adds up to choose the type to evict and the tiers to protect.  One record
- * per memcg and node, written by a cgroup iterator each time it is read.
- * Needs linux/types.h first.
+ * MGLRU's state per lruvec (bpf/tiers.bpf.c): the tiers as the PID
+ * controller reads them (per memcg, node, type and tier, the counters
+ * mm/vmscan.c's read_ctrl_pos() adds up to choose the type to evict and the
+ * tiers to protect) and the generations as /sys/kernel/debug/lru_gen lists
+ * them (the timeline's samples).  One record per memcg and node, written by
+ * a cgroup iterator each time it is read.  Needs linux/types.h first.
  */
 #ifndef RS_TIERS_H
 #define RS_TIERS_H
@@ -26,13 +27,34 @@ enum rs_tier_counter {
 	RS_NR_TIER_COUNTERS,
 };
 
+/*
+ * The generations a record holds: the kernel's MAX_NR_GENS, 4 since MGLRU
+ * came (v6.1).  A kernel with another count gets gens_known 0, so that a
+ * generation is never put in another's slot (RS_MAX_NR_GENS, aging.h, is
+ * the same number; this header includes nothing).
+ */
+#define RS_TIER_NR_GENS 4
+
 struct rs_tier_record {
 	__u64 cgid;
 	__u16 node;
-	__u8 nr_tiers; /* the kernel's MAX_NR_TIERS; 0: no MGLRU here */
-	__u8 pad[5];
+	__u8 nr_tiers;	 /* the kernel's MAX_NR_TIERS; 0: tiers not read */
+	__u8 gens_known; /* 1: the generations below were read */
+	__u8 pad[4];
 	/* [anon, file][tier][enum rs_tier_counter], pages */
 	__u64 v[2][RS_MAX_NR_TIERS][RS_NR_TIER_COUNTERS];
+	/*
+	 * The generations: min_seq read before max_seq (both only grow, so
+	 * min <= max holds between the reads), then per slot (seq %
+	 * RS_TIER_NR_GENS) its birth (lrugen.timestamps[], jiffies) and pages
+	 * by type, summed over zones as lru_gen shows them.
+	 */
+	__u64 min_seq[2], max_seq;
+	__u64 birth[RS_TIER_NR_GENS];
+	__u64 pages[RS_TIER_NR_GENS][2];
+	/* the clocks when this lruvec was read: jiffies (the births' clock)
+	 * and CLOCK_MONOTONIC, ns, from which userspace learns HZ */
+	__u64 jiffies, mono_ns;
 };
 
 #endif /* RS_TIERS_H */

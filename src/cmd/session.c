@@ -112,6 +112,10 @@ int rs_session_refresh(struct rs_session *s)
 	mglru = rs_kernel_mglru();
 	s->mglru_switched = (mglru > 0) != (s->info.mglru_enabled > 0);
 	s->info.mglru_enabled = mglru;
+	/* switched off, the kernel moves every page to the classic LRU and
+	 * the generations it leaves are not the LRU's: no timeline then */
+	if (mglru <= 0)
+		rs_model_clear_gens(s->model);
 	return 0;
 }
 
@@ -127,7 +131,8 @@ void rs_session_note_mglru(const struct rs_session *s, FILE *f)
 	else
 		fprintf(f,
 			"reclaimscope: MGLRU switched off at %.1f s: the MGLRU "
-			"hooks fall quiet, the classic-LRU ones take over\n",
+			"hooks fall quiet, the classic-LRU ones take over; "
+			"generation timelines are null from now\n",
 			rs_session_time(s));
 }
 

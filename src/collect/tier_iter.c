@@ -12,14 +12,24 @@
 #include "util.h"
 #include "tiers.skel.h"
 
+#define RS_TIER_MOVED_KEYS 6
+
 struct rs_tier_iter {
 	struct tiers_bpf *skel;
 	struct bpf_link *link;
 	int root_fd;
 	char *buf; /* what one read of the iterator gave */
 	size_t cap;
-	__u64 refaults; /* /proc/vmstat's, at the last read */
-	bool refaults_known;
+	__u64 moved[RS_TIER_MOVED_KEYS]; /* /proc/vmstat's, at the last read */
+	bool moved_known;
+	/* the first record's clocks, against which HZ is learnt (0: not yet
+	 * known), for the generations' births */
+	__u64 jiffies0, mono0;
+	unsigned hz;
+	/* the run's start (CLOCK_MONOTONIC, ns), set once the collector is
+	 * up: a record's clock in model time, so that a birth is placed by
+	 * the moment its lruvec was read, not by when the snapshot began */
+	const __u64 *start_ns;
 };
 
 __attribute__((format(printf, 2, 3))) static void
@@ -33,6 +43,9 @@ missing(struct rs_run_info *info, const char *fmt, ...)
 	vsnprintf(h->why, sizeof(h->why), fmt, ap); /* a long path is cut */
 	va_end(ap);
 }
+
+static ssize_t read_all(struct rs_tier_iter *t);
+static void learn_hz(struct rs_tier_iter *t, const struct rs_tier_record *rec);
 
 struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
 				       const char *btf_path, bool lrugen)
@@ -63,6 +76,7 @@ struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
 		missing(info, "out of memory");
 		return NULL;
 	}
+	t->start_ns = &info->start_ns;
 	t->root_fd =
 		open(info->cgroup_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (t->root_fd < 0) {
@@ -92,6 +106,9 @@ struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
 			strerror(errno));
 		goto fail;
 	}
+	/* the first clocks for HZ: the generations' ages need it */
+	if (read_all(t) >= (ssize_t)sizeof(struct rs_tier_record))
+		learn_hz(t, (const struct rs_tier_record *)t->buf);
 	info->hooks[RS_HOOK_TIERS].state = RS_HOOK_ATTACHED;
 	snprintf(info->hooks[RS_HOOK_TIERS].programs,
 		 sizeof(info->hooks[0].programs), "rs_tiers");
@@ -140,30 +157,63 @@ static ssize_t read_all(struct rs_tier_iter *t)
 }
 
 /*
- * Whether the tiers may have moved since the last read: reclaim moves
- * them (a program ran: due), and so does a refault, which runs no program
- * of ours but counts in /proc/vmstat.  An idle machine with thousands of
- * memcgs is then not walked every refresh.
+ * What in /proc/vmstat moves when the tiers or the generations may have
+ * moved without a program of ours running: refaults move the tiers, and
+ * pages added to or freed from an LRU (faults, exits) or moved into the
+ * youngest generations (which the kernel counts as active) move the
+ * generations' sizes.  Reclaim, which moves the rest, runs our programs.
+ */
+static const char *const moved_keys[RS_TIER_MOVED_KEYS] = {
+	"workingset_refault_anon", "workingset_refault_file",
+	"nr_inactive_anon",	   "nr_active_anon",
+	"nr_inactive_file",	   "nr_active_file",
+};
+
+/*
+ * Whether the tiers or generations may have moved since the last read:
+ * due (a program ran), or a count above moved.  An idle machine with
+ * thousands of memcgs is then not walked every refresh.
  */
 static bool tiers_moved(struct rs_tier_iter *t, bool due)
 {
 	char text[16384];
-	__u64 anon = 0, file = 0;
-	bool known;
+	__u64 now[RS_TIER_MOVED_KEYS];
+	bool known = !rs_read_file("/proc/vmstat", text, sizeof(text));
 
-	known = !rs_read_file("/proc/vmstat", text, sizeof(text)) &&
-		rs_key_value(text, "workingset_refault_anon", &anon) &&
-		rs_key_value(text, "workingset_refault_file", &file);
-	if (!known || !t->refaults_known || anon + file != t->refaults)
+	for (int i = 0; i < RS_TIER_MOVED_KEYS && known; i++)
+		known = rs_key_value(text, moved_keys[i], &now[i]);
+	if (!known || !t->moved_known || memcmp(now, t->moved, sizeof(now)))
 		due = true;
-	t->refaults = anon + file;
-	t->refaults_known = known;
+	if (known)
+		memcpy(t->moved, now, sizeof(now));
+	t->moved_known = known;
 	return due;
+}
+
+/* HZ, once two records' clocks are far enough apart. */
+static void learn_hz(struct rs_tier_iter *t, const struct rs_tier_record *rec)
+{
+	if (t->hz || !rec->gens_known)
+		return;
+	if (!t->mono0) {
+		t->jiffies0 = rec->jiffies;
+		t->mono0 = rec->mono_ns;
+		return;
+	}
+	t->hz = rs_hz_learn(t->jiffies0, t->mono0, rec->jiffies, rec->mono_ns);
+}
+
+/* One memcg's tiers, summed over its nodes, into the model (where any
+ * node's were read). */
+static int put_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *sum)
+{
+	return sum->nr_tiers && rs_model_set_tiers(m, id, sum) ? -ENOMEM : 0;
 }
 
 int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 {
 	const struct rs_tier_record *rec;
+	struct rs_lruvec_gens gens;
 	struct rs_tiers sum;
 	__u64 id = 0;
 	ssize_t len;
@@ -176,23 +226,32 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 		return (int)len;
 	nr = (size_t)len / sizeof(*rec);
 	rec = (const struct rs_tier_record *)t->buf;
-	/* a memcg's nodes come one after another: sum them */
+	/* a memcg's nodes come one after another: sum their tiers */
 	for (size_t i = 0; i < nr; i++) {
 		if (i == 0 || rec[i].cgid != id) {
-			if (i && rs_model_set_tiers(m, id, &sum))
+			if (i && put_tiers(m, id, &sum))
 				return -ENOMEM;
 			memset(&sum, 0, sizeof(sum));
 			id = rec[i].cgid;
 		}
 		if (rec[i].nr_tiers > sum.nr_tiers)
 			sum.nr_tiers = rec[i].nr_tiers;
-		for (int type = 0; type < 2; type++)
+		for (int type = 0; type < 2 && rec[i].nr_tiers; type++)
 			for (int tier = 0; tier < RS_MAX_NR_TIERS; tier++)
 				for (int c = 0; c < RS_NR_TIER_COUNTERS; c++)
 					sum.v[type][tier][c] +=
 						rec[i].v[type][tier][c];
+		learn_hz(t, &rec[i]);
+		if (!rec[i].gens_known)
+			continue;
+		rs_gens_from_record(
+			&rec[i], t->hz,
+			((double)rec[i].mono_ns - (double)*t->start_ns) / 1e9,
+			&gens);
+		if (rs_model_set_gens(m, id, &gens))
+			return -ENOMEM;
 	}
-	if (nr && rs_model_set_tiers(m, id, &sum))
+	if (nr && put_tiers(m, id, &sum))
 		return -ENOMEM;
 	return 0;
 }

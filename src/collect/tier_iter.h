@@ -19,9 +19,10 @@ struct rs_tier_iter;
 struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
 				       const char *btf_path, bool lrugen);
 /*
- * Read every memcg's counters into the model when they may have moved:
- * due (a program ran, or the read must be whole), or refaults counted
- * since the last read.  0, or -errno.
+ * Read every memcg's counters and generations into the model when they
+ * may have moved: due (a program ran, or the read must be whole), or
+ * refaults or LRU sizes in /proc/vmstat moved since the last read.  0, or
+ * -errno.
  */
 int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due);
 void rs_tier_iter_close(struct rs_tier_iter *t);

@@ -19,7 +19,9 @@ struct path_entry {
 	bool gone;
 	double gone_since; /* model time it was first seen gone */
 	struct rs_hists *hists;
-	struct rs_tiers *tiers; /* NULL: never read */
+	struct rs_tiers *tiers;	     /* NULL: never read */
+	struct rs_lruvec_gens *gens; /* by node, nr_gens; NULL: never read */
+	unsigned nr_gens;
 	/* the last sample (RS_GAUGE_MEM: memory.current); if has_gauges */
 	double gauges[RS_NR_GAUGES];
 	bool has_gauges;
@@ -58,6 +60,7 @@ struct rs_model {
 	bool hists_dirty;     /* some histogram's interval is not */
 	bool untouched;	      /* begun with them clear, nothing added yet */
 	struct rs_stalls *stalls; /* per task; NULL: no memory for them */
+	__u64 snapshots;	  /* rs_model_begin calls */
 };
 
 static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
@@ -113,6 +116,7 @@ void rs_model_free(struct rs_model *m)
 		free(m->paths[i].path);
 		free_hists(m->paths[i].hists);
 		free(m->paths[i].tiers);
+		free(m->paths[i].gens);
 	}
 	free(m->paths);
 	free(m->cells);
@@ -128,6 +132,7 @@ __u64 rs_model_hooks(const struct rs_model *m)
 
 void rs_model_begin(struct rs_model *m)
 {
+	m->snapshots++;
 	/*
 	 * With every interval already 0 there is nothing to clear; and if
 	 * nothing is added either, rs_model_end keeps the memcgs as they are.
@@ -340,6 +345,8 @@ static void memcg_from_entry(struct rs_memcg *mc, const struct path_entry *p)
 	mc->gone = p->gone;
 	mc->hists = p->hists;
 	mc->tiers = p->tiers;
+	mc->gens = p->gens;
+	mc->nr_gens = p->nr_gens;
 	if (p->has_gauges) {
 		mc->mem_current = p->gauges[RS_GAUGE_MEM];
 		mc->mem_max = p->gauges[RS_GAUGE_MEM_MAX];
@@ -629,6 +636,7 @@ void rs_model_forget(struct rs_model *m, __u64 id)
 		free(p->path);
 		free_hists(p->hists);
 		free(p->tiers);
+		free(p->gens);
 		rs_sorted_remove(m->paths, &m->nr_paths, sizeof(*m->paths),
 				 (size_t)(p - m->paths));
 	}
@@ -754,6 +762,86 @@ int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t)
 	return 0;
 }
 
+/* Whether a and b hold the same generations with the same pages. */
+static bool same_gens(const struct rs_lruvec_gens *a,
+		      const struct rs_lruvec_gens *b)
+{
+	if (a->max_seq != b->max_seq || a->min_seq[0] != b->min_seq[0] ||
+	    a->min_seq[1] != b->min_seq[1] || a->nr != b->nr)
+		return false;
+	for (unsigned i = 0; i < a->nr; i++)
+		if (a->gen[i].seq != b->gen[i].seq ||
+		    a->gen[i].anon != b->gen[i].anon ||
+		    a->gen[i].file != b->gen[i].file)
+			return false;
+	return true;
+}
+
+int rs_model_set_gens(struct rs_model *m, __u64 id,
+		      const struct rs_lruvec_gens *g)
+{
+	struct rs_memcg *mc = memcg_of(m, id);
+	struct rs_lruvec_gens *old, next = *g;
+	struct path_entry *p;
+
+	/* as the tiers: only memcgs the model tracks, so that no entry
+	 * grows for memcgs that never reclaim; and a gone memcg's timeline
+	 * has ended, though the kernel may list it while it dies */
+	if (!mc || g->node < 0 || g->nr > RS_GENS_MAX)
+		return 0;
+	p = entry_of(m, id);
+	if (!p)
+		return -1;
+	if (p->gone)
+		return 0;
+	if ((unsigned)g->node >= p->nr_gens) {
+		unsigned nr = (unsigned)g->node + 1;
+		struct rs_lruvec_gens *gens =
+			realloc(p->gens, nr * sizeof(*gens));
+
+		if (!gens)
+			return -1;
+		for (unsigned n = p->nr_gens; n < nr; n++)
+			gens[n] = (struct rs_lruvec_gens){
+				.node = (int)n, .nr = 0, .t = NAN};
+		p->gens = gens;
+		p->nr_gens = nr;
+	}
+	old = &p->gens[g->node];
+	/* a generation keeps the birth it was first seen with: each read's
+	 * conversion from jiffies differs by the moment it was taken */
+	for (unsigned i = 0; i < next.nr; i++)
+		for (unsigned j = 0; j < old->nr; j++)
+			if (old->gen[j].seq == next.gen[i].seq &&
+			    !isnan(old->gen[j].born))
+				next.gen[i].born = old->gen[j].born;
+	next.changed = isnan(old->t) || !same_gens(old, &next) ? m->snapshots
+							       : old->changed;
+	next.ended = false;
+	*old = next;
+	mc->gens = p->gens;
+	mc->nr_gens = p->nr_gens;
+	return 0;
+}
+
+void rs_model_clear_gens(struct rs_model *m)
+{
+	for (size_t i = 0; i < m->nr_paths; i++) {
+		free(m->paths[i].gens);
+		m->paths[i].gens = NULL;
+		m->paths[i].nr_gens = 0;
+	}
+	for (size_t n = 0; n < m->nr_memcgs; n++) {
+		m->memcgs[n].gens = NULL;
+		m->memcgs[n].nr_gens = 0;
+	}
+}
+
+__u64 rs_model_snapshots(const struct rs_model *m)
+{
+	return m->snapshots;
+}
+
 void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,
 			 double max, double psi_some_avg10)
 {
@@ -809,6 +897,12 @@ void rs_model_mark_gone(struct rs_model *m, __u64 id)
 	if (p && !p->gone) {
 		p->gone = true;
 		p->gone_since = m->t;
+		/* the timeline's last entry: it ends in this snapshot */
+		for (unsigned n = 0; n < p->nr_gens; n++)
+			if (!isnan(p->gens[n].t)) {
+				p->gens[n].ended = true;
+				p->gens[n].changed = m->snapshots;
+			}
 	}
 	if (mc)
 		mc->gone = true;

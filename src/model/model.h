@@ -13,6 +13,7 @@
 #include "rs_common.h"
 #include "catalogue.h"
 #include "hist.h"
+#include "gens.h"
 #include "stalls.h"
 #include "util.h" /* RS_ESCAPED_SIZE */
 
@@ -55,6 +56,10 @@ struct rs_memcg {
 	char *path; /* NULL until resolved; kept after the memcg is gone */
 	bool gone;  /* no longer in cgroupfs */
 	const struct rs_tiers *tiers; /* NULL: never read */
+	/* its generations per node as last read (gens.h), nr_gens of them
+	 * by node; none where never read or while MGLRU is off */
+	const struct rs_lruvec_gens *gens;
+	unsigned nr_gens;
 	/*
 	 * The counters: read them with rs_memcg_value(s).  The sums over the
 	 * cells are the cell's own arrays for a memcg with one cell (one node,
@@ -176,6 +181,20 @@ bool rs_memcg_field_known(const struct rs_model *m, const struct rs_memcg *mc,
 /* A tracked memcg's tier counters as just read (kept once it is gone);
  * others are not kept. */
 int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t);
+
+/*
+ * A tracked memcg's generations on a node as just read (g->node, at model
+ * time g->t; g->changed is set here).  A generation already known keeps the
+ * birth it was first given; g's born is used for new ones.  The sample is
+ * marked changed when seqs or pages moved.  Not kept for untracked or gone
+ * memcgs.  0, or -1 without memory.
+ */
+int rs_model_set_gens(struct rs_model *m, __u64 id,
+		      const struct rs_lruvec_gens *g);
+/* MGLRU is off: no memcg has generations from now (until set again). */
+void rs_model_clear_gens(struct rs_model *m);
+/* Snapshots begun so far (rs_model_begin): what gens' changed counts in. */
+__u64 rs_model_snapshots(const struct rs_model *m);
 
 /* Gauges read from cgroupfs this interval (NaN: unknown). */
 void rs_model_set_gauges(struct rs_model *m, __u64 id, double current,

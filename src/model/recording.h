@@ -23,7 +23,7 @@
  * log-linear histograms, 4 one name per counter (older names: the alias
  * list, rs_field_old_key).
  */
-#define RS_SCHEMA 4
+#define RS_SCHEMA 5
 
 /*
  * Keys of `event` records that report and diff read back; event_line.c

@@ -228,6 +228,103 @@ void rs_json_add_rows(json_t *o, const struct rs_model *m, bool interval)
 	}
 }
 
+json_t *rs_json_lruvec_gens(const struct rs_lruvec_gens *g)
+{
+	json_t *o = json_object(), *seqs = json_object(), *arr = json_array();
+
+	json_object_set_new(o, "node", json_integer(g->node));
+	json_object_set_new(o, "t", json_real(g->t));
+	json_object_set_new(seqs, "anon",
+			    json_integer((json_int_t)g->min_seq[0]));
+	json_object_set_new(seqs, "file",
+			    json_integer((json_int_t)g->min_seq[1]));
+	json_object_set_new(o, "min_seq", seqs);
+	json_object_set_new(o, "max_seq", json_integer((json_int_t)g->max_seq));
+	for (unsigned i = 0; i < g->nr; i++) {
+		const struct rs_gen_sample *s = &g->gen[i];
+		json_t *e = json_object();
+		double age = (g->t - s->born) * 1e3;
+
+		json_object_set_new(e, "seq", json_integer((json_int_t)s->seq));
+		json_object_set_new(e, "age_ms",
+				    isnan(age)
+					    ? json_null()
+					    : json_integer((json_int_t)llround(
+						      age < 0 ? 0 : age)));
+		json_object_set_new(e, "anon",
+				    json_integer((json_int_t)s->anon));
+		json_object_set_new(e, "file",
+				    json_integer((json_int_t)s->file));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "gens", arr);
+	return o;
+}
+
+/* A memcg's last generations on every node it was read on (a memcg gone
+ * keeps its last: "ended"); null if none. */
+static json_t *memcg_gens(const struct rs_memcg *mc)
+{
+	json_t *arr = json_array();
+
+	for (unsigned n = 0; n < mc->nr_gens; n++) {
+		json_t *e;
+
+		if (isnan(mc->gens[n].t))
+			continue;
+		e = rs_json_lruvec_gens(&mc->gens[n]);
+		if (mc->gens[n].ended)
+			json_object_set_new(e, "ended", json_true());
+		json_array_append_new(arr, e);
+	}
+	if (json_array_size(arr))
+		return arr;
+	json_decref(arr);
+	return json_null();
+}
+
+/*
+ * The timeline's entries of this snapshot: the lruvecs whose generations
+ * moved (seqs or pages) since their last entry, and those whose memcg went
+ * away ("end").  NULL when there are none; json null while MGLRU is off.
+ */
+static json_t *snapshot_gens(const struct rs_model *m,
+			     const struct rs_run_info *info, const char *filter)
+{
+	__u64 now = rs_model_snapshots(m);
+	json_t *arr = NULL;
+
+	if (info && info->mglru_enabled <= 0)
+		return json_null();
+	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
+		const struct rs_memcg *mc = rs_model_memcg(m, i);
+
+		if (!rs_path_matches(mc->path, filter))
+			continue;
+		for (unsigned n = 0; n < mc->nr_gens; n++) {
+			const struct rs_lruvec_gens *g = &mc->gens[n];
+			json_t *e;
+
+			if (isnan(g->t) || g->changed != now)
+				continue;
+			if (g->ended) {
+				e = memcg_head(mc);
+				json_object_set_new(e, "node",
+						    json_integer(g->node));
+				json_object_set_new(e, "end", json_true());
+			} else {
+				e = memcg_head(mc);
+				json_object_update_new(e,
+						       rs_json_lruvec_gens(g));
+			}
+			if (!arr)
+				arr = json_array();
+			json_array_append_new(arr, e);
+		}
+	}
+	return arr;
+}
+
 json_t *rs_json_snapshot(const struct rs_model *m,
 			 const struct rs_run_info *info, const char *filter)
 {
@@ -263,6 +360,9 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 	if (info)
 		json_object_set_new(o, "mglru",
 				    json_boolean(info->mglru_enabled > 0));
+	arr = snapshot_gens(m, info, filter);
+	if (arr)
+		json_object_set_new(o, "lru_gens", arr);
 	return o;
 }
 
@@ -479,6 +579,7 @@ json_t *rs_json_summary(const struct rs_model *m, double duration,
 					    ? json_null()
 					    : json_real(mc->mem_current_avg));
 		json_object_set_new(e, "tiers", rs_json_tiers(mc->tiers));
+		json_object_set_new(e, "lru_gens", memcg_gens(mc));
 		json_array_append_new(arr, e);
 	}
 	json_object_set_new(o, "memcgs", arr);

@@ -40,6 +40,13 @@ void rs_json_add_rows(json_t *o, const struct rs_model *m, bool interval);
 /* A field's JSON value: null when unknown, a real for a ratio's sum. */
 json_t *rs_json_field(enum rs_field f, __u64 v, bool known);
 json_t *rs_json_tiers(const struct rs_tiers *t);
+/*
+ * One lruvec's generations as last read (a timeline sample): node, t (the
+ * read's model time), min_seq {anon, file}, max_seq, and gens, oldest
+ * first, each with seq, age_ms at t (null while HZ is not known), anon and
+ * file pages.
+ */
+json_t *rs_json_lruvec_gens(const struct rs_lruvec_gens *g);
 /* A memcg's latency histograms, totals or the last interval's. */
 json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 		      bool interval);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The model: attribution, aggregation across nodes and reclaimers,
  * intervals against totals, memcg death, paths. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -760,6 +761,145 @@ static void tiers_of_tracked_memcgs(void **state)
 	rs_model_free(m);
 }
 
+/* A record as the tier iterator writes it: generations lo..max. */
+static struct rs_tier_record gens_record(__u64 lo, __u64 max, __u64 jiffies)
+{
+	struct rs_tier_record rec = {.cgid = 7, .node = 0, .gens_known = 1};
+
+	rec.min_seq[0] = lo;
+	rec.min_seq[1] = lo + 1;
+	rec.max_seq = max;
+	rec.jiffies = jiffies;
+	for (__u64 seq = lo; seq <= max; seq++) {
+		rec.birth[seq % RS_TIER_NR_GENS] = 1000 + seq * 250;
+		rec.pages[seq % RS_TIER_NR_GENS][0] = seq * 10;
+		rec.pages[seq % RS_TIER_NR_GENS][1] = seq * 100;
+	}
+	return rec;
+}
+
+/* HZ from jiffies against the monotonic clock: only the kernel's
+ * choices, and only where the span tells them apart. */
+static void hz_learnt(void **state)
+{
+	(void)state;
+	assert_int_equal(rs_hz_learn(5000, 0, 5250, 1000000000ull), 250);
+	assert_int_equal(rs_hz_learn(5000, 0, 5251, 1000000000ull), 250);
+	assert_int_equal(rs_hz_learn(5000, 0, 5030, 100000000ull), 300);
+	assert_int_equal(rs_hz_learn(5000, 0, 5101, 100000000ull), 1000);
+	assert_int_equal(rs_hz_learn(5000, 0, 5010, 100000000ull), 100);
+	/* 0.1 s at 250: a jiffy either way is still 250, never 300 */
+	assert_int_equal(rs_hz_learn(5000, 0, 5024, 100000000ull), 250);
+	assert_int_equal(rs_hz_learn(5000, 0, 5026, 100000000ull), 250);
+	/* too close, backwards, or no tick rate the kernel has */
+	assert_int_equal(rs_hz_learn(5000, 0, 5005, 20000000ull), 0);
+	assert_int_equal(rs_hz_learn(5000, 5, 5250, 5), 0);
+	assert_int_equal(rs_hz_learn(5250, 0, 5000, 1000000000ull), 0);
+	assert_int_equal(rs_hz_learn(5000, 0, 5500, 1000000000ull), 0);
+}
+
+/* A record's generations: those alive, oldest first, born at t less their
+ * age; unknown births without HZ; never more than the kernel keeps. */
+static void gens_from_records(void **state)
+{
+	struct rs_tier_record rec = gens_record(5, 7, 1000 + 7 * 250 + 500);
+	struct rs_lruvec_gens g;
+
+	(void)state;
+	rs_gens_from_record(&rec, 250, 100.0, &g);
+	assert_int_equal(g.nr, 3);
+	assert_int_equal(g.gen[0].seq, 5);
+	assert_int_equal(g.gen[2].seq, 7);
+	assert_int_equal(g.gen[1].anon, 60);
+	assert_int_equal(g.gen[1].file, 600);
+	assert_int_equal(g.max_seq, 7);
+	assert_int_equal(g.min_seq[1], 6);
+	/* seq 7 born 500 jiffies (2 s) before the read, seq 5 500 earlier */
+	assert_true(fabs(g.gen[2].born - 98.0) < 1e-9);
+	assert_true(fabs(g.gen[0].born - 96.0) < 1e-9);
+	rs_gens_from_record(&rec, 0, 100.0, &g);
+	assert_true(isnan(g.gen[0].born));
+	/* a torn read (max_seq read after an aging and an eviction) lists
+	 * at most RS_GENS_MAX, ending at max_seq */
+	rec.min_seq[0] = rec.min_seq[1] = 2;
+	rs_gens_from_record(&rec, 250, 100.0, &g);
+	assert_int_equal(g.nr, RS_GENS_MAX);
+	assert_int_equal(g.gen[0].seq, 4);
+	rec.min_seq[0] = rec.min_seq[1] = 9; /* min above max: max alone */
+	rs_gens_from_record(&rec, 250, 100.0, &g);
+	assert_int_equal(g.nr, 1);
+	assert_int_equal(g.gen[0].seq, 7);
+}
+
+/* Timeline samples: kept for tracked memcgs only, a generation keeps its
+ * first birth, changed marks the snapshot the state last moved in, a
+ * memcg gone ends its timeline, and MGLRU off clears them all. */
+static void gens_timeline(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	struct rs_tier_record rec = gens_record(5, 7, 4000);
+	struct rs_lruvec_gens g;
+	const struct rs_memcg *mc;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 1);
+	rs_gens_from_record(&rec, 250, 1.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	g.node = 2; /* a second node, past an unread one */
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	assert_int_equal(rs_model_set_gens(m, 9, &g), 0); /* untracked */
+	mc = rs_model_find(m, 7);
+	assert_int_equal(mc->nr_gens, 3);
+	assert_true(isnan(mc->gens[1].t));
+	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m));
+	assert_true(mc->gens[0].t == 1.0);
+	/* the next snapshot: the same state, read later with other births */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 2);
+	rec.jiffies += 250;
+	rs_gens_from_record(&rec, 250, 2.1, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m) - 1);
+	/* seq 5: 1,750 jiffies old at 1.0 s; at 2.1 s it would be -5.9 */
+	assert_true(fabs(mc->gens[0].gen[0].born - -6.0) < 1e-9);
+	assert_true(mc->gens[0].t == 2.1); /* the read's own time */
+	/* an aging: seq 8 is new, 5 retired; 6 and 7 keep their births */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 3);
+	rec = gens_record(6, 8, 4500);
+	rs_gens_from_record(&rec, 250, 3.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	mc = rs_model_find(m, 7);
+	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m));
+	assert_int_equal(mc->gens[0].gen[0].seq, 6);
+	assert_int_equal(mc->gens[0].nr, 3);
+	/* gone: the timeline ends in this snapshot, and no later read
+	 * (a dying memcg is still listed) starts it again */
+	rs_model_set_path(m, 7, "/a");
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 4);
+	rs_model_mark_gone(m, 7);
+	mc = rs_model_find(m, 7);
+	assert_true(mc->gens[0].ended);
+	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m));
+	rec = gens_record(7, 9, 5000);
+	rs_gens_from_record(&rec, 250, 4.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	assert_int_equal(rs_model_find(m, 7)->gens[0].max_seq, 8);
+	/* MGLRU off: no generations anywhere */
+	rs_model_clear_gens(m);
+	assert_null(rs_model_find(m, 7)->gens);
+	assert_int_equal(rs_model_find(m, 7)->nr_gens, 0);
+	rs_model_forget(m, 7); /* freed with the memcg (the sanitizers) */
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +921,9 @@ int main(void)
 		cmocka_unit_test(gone_memcgs_expire),
 		cmocka_unit_test(snapshots_without_adds),
 		cmocka_unit_test(tiers_of_tracked_memcgs),
+		cmocka_unit_test(hz_learnt),
+		cmocka_unit_test(gens_from_records),
+		cmocka_unit_test(gens_timeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

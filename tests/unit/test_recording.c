@@ -48,7 +48,7 @@ static void refusals(void **state)
 	refused("", "t.ndjson", "empty");
 	refused("{\"type\":\"snapshot\",\"t\":1,\"memcgs\":[]}\n",
 		":1:", "not the header");
-	refused("{\"type\":\"header\",\"schema\":5}\n", ":1:", "schema 5");
+	refused("{\"type\":\"header\",\"schema\":6}\n", ":1:", "schema 6");
 	refused(HEADER "not json\n{\"type\":\"summary\"}\n", ":2:", "not JSON");
 	refused(HEADER "{\"type\":\"snapshot\",\"t\":-1,\"memcgs\":[]}\n",
 		":2:", "out of range");

@@ -57,6 +57,31 @@ def scenario_churn(res, header, summary, rec):
     print(f"  info  churned memcgs: isolated {sum(m['isolated'] for m in churned)} "
           f"reclaimed {sum(m['reclaimed'] for m in churned)} pages in all")
 
+    # the generation timelines of memcgs that come and go: a memcg's entries
+    # are samples, then one "end" once it is gone, and nothing after it
+    entries = {}
+    for line in rec:
+        if line.get("type") == "snapshot":
+            for e in line.get("lru_gens") or []:
+                entries.setdefault(e["id"], []).append(e)
+    ends = {"sampled": 0, "ended once, last": 0}
+    for cgid, _path in made:
+        line = entries.get(cgid, [])
+        samples = [e for e in line if not e.get("end")]
+        if not samples:
+            continue
+        ends["sampled"] += 1
+        m = by_id.get(cgid) or {}
+        # and the summary keeps its last sample, marked ended
+        ends["ended once, last"] += bool(
+            sum(1 for e in line if e.get("end")) == 1 and line[-1].get("end")
+            and m.get("lru_gens")
+            and all(g.get("ended") for g in m["lru_gens"]))
+    print(f"  info  churned memcgs with generation samples: {ends['sampled']}")
+    check(ends["sampled"] > 0 and ends["ended once, last"] == ends["sampled"],
+          f"every churned memcg's timeline ends once, after its samples "
+          f"({ends['ended once, last']} of {ends['sampled']})")
+
     # the daemon, forgetting removed memcgs after 2 s
     daemon_exited_ok(res)
     with open(os.path.join(res, "api.mid.json")) as f:

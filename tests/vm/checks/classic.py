@@ -13,6 +13,12 @@ def scenario_classic(res, header, summary, rec):
         err = f.read()
     check("MGLRU switched off at" in err,
           "record says on stderr that MGLRU was switched off")
+    # the generation timelines: null from the switch on, and said so
+    check("generation timelines are null from now" in err,
+          "record says the generation timelines stop")
+    off = [s for s in snaps if s.get("mglru") is False]
+    check(off and all("lru_gens" in s and s["lru_gens"] is None for s in off),
+          f"every snapshot with MGLRU off has null lru_gens ({len(off)})")
     hooks = header["hooks"]
     for h in MISSION_HOOKS + ["shrink_lruvec"]:
         check(hooks.get(h) == "attached", f"hook {h} attached ({hooks.get(h)})")
@@ -20,6 +26,8 @@ def scenario_classic(res, header, summary, rec):
     if not check(m is not None, "memcg /test is in the summary"):
         return
     exact_totals(res, m, mglru=False)
+    check(m.get("lru_gens", "absent") is None,
+          "the summary's generations of /test are null (MGLRU off at the end)")
     check(m["passes"] == 0 and m["agings"] == 0,
           "the MGLRU hooks fall quiet (0 passes, 0 agings: known, not null)")
     check(m["classic_shrinks"] > 0, f"classic passes counted ({m['classic_shrinks']})")

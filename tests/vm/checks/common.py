@@ -44,6 +44,17 @@ def read_lru_gen(path):
     return out
 
 
+def read_lru_gen_gens(path):
+    """/sys/kernel/debug/lru_gen: {(memcg_path, node): [(seq, age_ms, anon,
+    file), ...]}, oldest first."""
+    out = {}
+    for memcg, node, parts in lru_gen_lines(path):
+        if parts[0].isdigit() and len(parts) >= 4:
+            out.setdefault((memcg, node), []).append(
+                tuple(int(x) for x in parts[:4]))
+    return out
+
+
 WALK_KEYS = ("walk_ptes", "walk_young", "walk_pmds", "walk_bloom_added")
 
 
@@ -121,6 +132,100 @@ def tiers_exact(res, m):
         mine = [[e[k] for k in TIER_KEYS] for e in ours[t]]
         check(mine == kernel[t], f"{m['path']}: {t} tiers {mine} == "
               f"lru_gen_full's {kernel[t]}")
+
+
+# the scenarios record with -i 1: a timeline sample is at most one refresh
+# after the moment it stands for
+INTERVAL_MS = 1000
+# ages are whole jiffies apart (lru_gen rounds each one to ms): one jiffy
+# at HZ = 100, and a millisecond of rounding
+JIFFY_MS = 11
+
+_recordings = {}
+
+
+def timeline(res, path):
+    """The timeline's entries of memcg `path` in the recording's snapshots,
+    in order (src/view/json_view.c: snapshot_gens)."""
+    if res not in _recordings:
+        _recordings[res] = load_ndjson(judge, os.path.join(res, "rec.ndjson"))
+    return [e for r in _recordings[res] if r.get("type") == "snapshot"
+            for e in (r.get("lru_gens") or []) if e.get("path") == path]
+
+
+def gens_exact(res, m):
+    """The memcg's generations as the tier iterator read them last equal
+    lru_gen's, read after the workload: seqs, max_seq and pages of each
+    generation.  Ages: every generation's differs from lru_gen's by the
+    same offset (births come from the kernel's own timestamps), and where
+    the last sample was taken at the end, after lru_gen was copied, that
+    offset is within one refresh.  Over the recording's timeline, seqs only
+    grow, the generations run from the lower min_seq to max_seq, and
+    max_seq's steps from lru_gen before the workload to the last sample
+    are the agings counted."""
+    path = m["path"]
+    kernel = read_lru_gen_gens(os.path.join(res, "lru_gen.after"))
+    ours = m.get("lru_gens")
+    if not check(bool(ours), f"{path}: generations sampled"):
+        return
+    nodes = sorted(k[1] for k in kernel if k[0] == path)
+    check(sorted(e["node"] for e in ours) == nodes,
+          f"{path}: generations on nodes {nodes}, as lru_gen")
+    before = read_lru_gen(os.path.join(res, "lru_gen.before"))
+    steps = 0
+    for e in ours:
+        theirs = kernel.get((path, e["node"]), [])
+        mine = [(g["seq"], g["anon"], g["file"]) for g in e["gens"]]
+        want = [(seq, anon, file) for seq, _age, anon, file in theirs]
+        check(mine == want, f"{path} node {e['node']}: generations (seq, "
+              f"anon, file) {mine} == lru_gen's {want}")
+        check(bool(theirs) and e["max_seq"] == theirs[-1][0],
+              f"{path} node {e['node']}: max_seq {e['max_seq']} == lru_gen's")
+        offsets = [g["age_ms"] - age for g, (_s, age, _a, _f)
+                   in zip(e["gens"], theirs) if g["age_ms"] is not None]
+        if not check(offsets and len(offsets) == len(theirs),
+                     f"{path} node {e['node']}: every age known (HZ learnt)"):
+            continue
+        check(max(offsets) - min(offsets) <= JIFFY_MS,
+              f"{path} node {e['node']}: ages {[g['age_ms'] for g in e['gens']]}"
+              f" one offset from lru_gen's {[t[1] for t in theirs]} "
+              f"(spread {max(offsets) - min(offsets)} ms)")
+        if not e.get("ended"):
+            check(-JIFFY_MS <= min(offsets) and max(offsets) <= INTERVAL_MS,
+                  f"{path} node {e['node']}: sampled within one refresh "
+                  f"after lru_gen ({min(offsets)}..{max(offsets)} ms)")
+        steps += e["max_seq"] - before.get((path, e["node"]), 0)
+    check(steps == m["agings"], f"{path}: max_seq's steps from lru_gen "
+          f"before the workload to the last samples {steps} == agings "
+          f"{m['agings']}")
+    line = timeline(res, path)
+    last, bad, ends = {}, [], 0
+    for e in line:
+        node = e["node"]
+        if e.get("end"):
+            ends += 1
+            if node not in last:
+                bad.append(f"an end without samples at {e['t'] if 't' in e else '?'}")
+            last.pop(node, None)
+            continue
+        seqs = [g["seq"] for g in e["gens"]]
+        lo = min(e["min_seq"]["anon"], e["min_seq"]["file"])
+        ok = (1 <= len(seqs) <= 4 and seqs[-1] == e["max_seq"] and
+              seqs == list(range(seqs[0], seqs[-1] + 1)) and
+              seqs[0] == max(lo, e["max_seq"] - 3))
+        prev = last.get(node)
+        if prev:
+            ok = ok and (e["max_seq"] >= prev["max_seq"] and
+                         e["min_seq"]["anon"] >= prev["min_seq"]["anon"] and
+                         e["min_seq"]["file"] >= prev["min_seq"]["file"] and
+                         e["t"] >= prev["t"])
+        if not ok:
+            bad.append(f"node {node} at {e['t']} s: {seqs}, min_seq "
+                       f"{e['min_seq']}")
+        last[node] = e
+    check(line and not bad, f"{path}: its timeline, {len(line)} entries "
+          f"({ends} ends), in order: seqs only grow, generations from the "
+          f"lower min_seq to max_seq ({bad[:3]})")
 
 
 def batch_types(m):
@@ -481,6 +586,7 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
     if mglru:
         walk_exact(res, m)
         tiers_exact(res, m)
+        gens_exact(res, m)
         batch_types(m)
     if gone:
         check(m.get("gone") is True,

@@ -1,6 +1,6 @@
 """Checks of the lab scenario (tests/vm/scenarios/)."""
 import os
-from .common import (check, consistent, delta, memcg, read_lru_gen)
+from .common import (check, consistent, delta, gens_exact, memcg, read_lru_gen)
 
 
 def scenario_lab(res, header, summary, rec):
@@ -60,3 +60,9 @@ def scenario_lab(res, header, summary, rec):
         check(ours == advance, f"{path}: agings {ours} == lru_gen max_seq advance {advance}")
         if m:
             consistent(rec, m)
+        # the generation timelines (schema 5 on): each memcg of the
+        # subtree that reclaimed, against lru_gen after the workload
+        if mglru and header.get("schema", 0) >= 5:
+            for sm in subtree:
+                if sm["passes"] or sm["agings"]:
+                    gens_exact(res, sm)

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include "gens.h"
+#include "tiers.h"
+
+/*
+ * The tick rates the kernel can be built with on the architectures we run
+ * on (kernel/Kconfig.hz, which x86 and arm64 use).  HZ is not in BTF or
+ * sysfs, and /boot's config is often absent (Debian's 7.2 package has
+ * none): it is learnt from how fast jiffies move.
+ */
+static const unsigned hz_choices[] = {100, 250, 300, 1000};
+
+unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1)
+{
+	double dt, dj;
+
+	if (ns1 <= ns0 || jiffies1 < jiffies0)
+		return 0;
+	dt = (double)(ns1 - ns0) / 1e9;
+	/* at 0.1 s the choices' ranges below are apart by 1.4 jiffies */
+	if (dt < 0.1)
+		return 0;
+	dj = (double)(jiffies1 - jiffies0);
+	for (unsigned i = 0; i < sizeof(hz_choices) / sizeof(hz_choices[0]);
+	     i++) {
+		double want = hz_choices[i] * dt;
+
+		/* each end of the span can be a jiffy off, and the two clocks
+		 * were read a moment apart */
+		if (fabs(dj - want) <= 1.5 + 0.01 * want)
+			return hz_choices[i];
+	}
+	return 0;
+}
+
+void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
+			 double t, struct rs_lruvec_gens *g)
+{
+	__u64 lo = rec->min_seq[0] < rec->min_seq[1] ? rec->min_seq[0]
+						     : rec->min_seq[1];
+
+	*g = (struct rs_lruvec_gens){.node = rec->node, .t = t};
+	g->min_seq[0] = rec->min_seq[0];
+	g->min_seq[1] = rec->min_seq[1];
+	g->max_seq = rec->max_seq;
+	/* at most RS_GENS_MAX alive; a torn read never lists more */
+	if (lo > rec->max_seq)
+		lo = rec->max_seq;
+	if (rec->max_seq - lo >= RS_GENS_MAX)
+		lo = rec->max_seq - (RS_GENS_MAX - 1);
+	for (__u64 seq = lo; seq <= rec->max_seq; seq++) {
+		unsigned slot = (unsigned)(seq % RS_GENS_MAX);
+		struct rs_gen_sample *s = &g->gen[g->nr++];
+		__u64 birth = rec->birth[slot];
+
+		s->seq = seq;
+		s->anon = rec->pages[slot][0];
+		s->file = rec->pages[slot][1];
+		s->born = NAN;
+		if (hz)
+			s->born = t -
+				  (rec->jiffies > birth
+					   ? (double)(rec->jiffies - birth) / hz
+					   : 0);
+	}
+}
