@@ -73,9 +73,9 @@ SKELS := $(OUT)/reclaimscope.skel.h $(OUT)/preempt.skel.h $(OUT)/tiers.skel.h
 # (top's terminal UI is a view too, but needs ncurses: the program's only)
 TUI_SRCS := src/view/top_tui.c
 MODEL_SRCS := $(filter-out $(TUI_SRCS),$(wildcard src/model/*.c src/view/*.c)) \
-	src/collect/lru_gen.c src/util.c
-APP_SRCS := $(MODEL_SRCS) $(TUI_SRCS) $(filter-out src/collect/lru_gen.c,\
-	$(wildcard src/collect/*.c)) $(wildcard src/cmd/*.c)
+	src/util.c
+APP_SRCS := $(MODEL_SRCS) $(TUI_SRCS) $(wildcard src/collect/*.c) \
+	$(wildcard src/cmd/*.c)
 APP_OBJS := $(addprefix $(OUT)/,$(notdir $(APP_SRCS:.c=.o)))
 MODEL_OBJS := $(addprefix $(OUT)/,$(notdir $(MODEL_SRCS:.c=.o)))
 UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_stats test_catalogue \

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "lru_gen.h"
 #include "session.h"
 #include "top_tui.h"
 #include "top_view.h"
@@ -230,8 +229,6 @@ static int run_ui(struct rs_session *s, const struct top_opts *o,
 {
 	struct rs_tui u = {.model = s->model,
 			   .info = &s->info,
-			   .read_gens = rs_lru_gen_read,
-			   .gens_source = RS_LRU_GEN_FILE,
 			   .view = *view,
 			   .interval = o->interval,
 			   .pane = o->tasks ? RS_TUI_TASKS : RS_TUI_TABLE};

@@ -171,13 +171,69 @@ static int draw_hist(int y, const char *title, const struct rs_histogram *h)
 	return y;
 }
 
+/*
+ * The memcg's generations as the tier iterator last read them (the
+ * model's; gens.h), each one's age now; or why there are none.
+ */
+static int draw_gens(const struct rs_tui *u, const struct rs_memcg *mc, int y)
+{
+	const struct rs_hook_status *it = &u->info->hooks[RS_HOOK_TIERS];
+	double now = rs_model_time(u->model), read = NAN;
+
+	for (unsigned n = 0; n < mc->nr_gens; n++)
+		if (!isnan(mc->gens[n].t) && !(mc->gens[n].t <= read))
+			read = mc->gens[n].t;
+	if (it->state != RS_HOOK_ATTACHED) {
+		mvprintw(y++, 0, "MGLRU generations: n/a (%s)",
+			 it->why[0] ? it->why
+				    : "the cgroup iterator is missing");
+		return y;
+	}
+	if (u->info->mglru_enabled <= 0) {
+		mvprintw(y++, 0, "MGLRU generations: n/a (MGLRU is off)");
+		return y;
+	}
+	if (isnan(read)) {
+		mvprintw(y++, 0,
+			 "MGLRU generations: not read yet (they are read "
+			 "when reclaim or the LRU sizes move)");
+		return y;
+	}
+	mvprintw(y++, 0,
+		 "MGLRU generations (node seq age_ms anon file pages; read "
+		 "%.0f s ago):",
+		 now - read);
+	for (unsigned n = 0; n < mc->nr_gens; n++) {
+		const struct rs_lruvec_gens *g = &mc->gens[n];
+
+		for (unsigned i = 0; i < g->nr && !isnan(g->t) && y < LINES - 1;
+		     i++) {
+			double age = (now - g->gen[i].born) * 1e3;
+
+			if (isnan(age))
+				mvprintw(y++, 2,
+					 "node %d  %6llu %10s %10llu %10llu",
+					 g->node,
+					 (unsigned long long)g->gen[i].seq, "?",
+					 (unsigned long long)g->gen[i].anon,
+					 (unsigned long long)g->gen[i].file);
+			else
+				mvprintw(y++, 2,
+					 "node %d  %6llu %10.0f %10llu %10llu",
+					 g->node,
+					 (unsigned long long)g->gen[i].seq, age,
+					 (unsigned long long)g->gen[i].anon,
+					 (unsigned long long)g->gen[i].file);
+		}
+	}
+	return y;
+}
+
 static void draw_details(struct rs_tui *u, int y)
 {
 	const struct rs_memcg *mc = rs_model_find(u->model, u->selected_id);
 	__u64 hooks = rs_model_hooks(u->model);
-	struct rs_gen gens[32];
 	char buf[RS_PATH_BUF];
-	int n;
 
 	if (!mc) {
 		mvprintw(y, 0, "the selected memcg is no longer tracked");
@@ -193,21 +249,7 @@ static void draw_details(struct rs_tui *u, int y)
 	else
 		mvprintw(y++, 0, "last aging: %.0f s ago",
 			 rs_model_time(u->model) - mc->last_aging);
-	n = mc->path ? u->read_gens(mc->path, gens, 32) : -ENOENT;
-	if (n < 0)
-		mvprintw(y++, 0, "MGLRU generations: n/a (%s: %s)",
-			 u->gens_source, strerror(-n));
-	else {
-		mvprintw(y++, 0,
-			 "MGLRU generations (node seq age_ms anon "
-			 "file pages):");
-		for (int i = 0; i < n && y < LINES - 1; i++)
-			mvprintw(y++, 2, "node %d  %6llu %10llu %10llu %10llu",
-				 gens[i].node, (unsigned long long)gens[i].seq,
-				 (unsigned long long)gens[i].age_ms,
-				 (unsigned long long)gens[i].anon_pages,
-				 (unsigned long long)gens[i].file_pages);
-	}
+	y = draw_gens(u, mc, y);
 	for (int h = 0; h < RS_NR_HISTS && y < LINES - 2; h++) {
 		static const struct rs_histogram none;
 		const struct rs_hist_counts *hc;

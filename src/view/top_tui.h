@@ -22,11 +22,6 @@ enum rs_tui_pane { RS_TUI_TABLE, RS_TUI_DETAILS, RS_TUI_HELP, RS_TUI_TASKS };
 struct rs_tui {
 	const struct rs_model *model;
 	const struct rs_run_info *info;
-	/* MGLRU's generations of a memcg, up to max, or -errno: the
-	 * caller's (rs_lru_gen_read), since reading debugfs is not a view's;
-	 * gens_source names where they come from */
-	int (*read_gens)(const char *path, struct rs_gen *gens, int max);
-	const char *gens_source;
 	struct rs_top_opts view;
 	double interval;
 	bool paused, color;
