@@ -900,6 +900,78 @@ static void gens_timeline(void **state)
 	rs_model_free(m);
 }
 
+/* The timeline as the recording writes it: a snapshot lists the lruvecs
+ * that moved in it, then an "end" once the memcg is gone, and null while
+ * MGLRU is off; the summary keeps each memcg's last sample. */
+static void gens_in_json(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	struct rs_tier_record rec = gens_record(5, 7, 4000);
+	struct rs_run_info info = {.mglru_enabled = 7};
+	struct rs_lruvec_gens g;
+	json_t *snap, *e, *sum;
+
+	(void)state;
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 1);
+	rs_model_set_path(m, 7, "/a");
+	rs_gens_from_record(&rec, 250, 1.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	snap = rs_json_snapshot(m, &info, NULL);
+	e = json_array_get(json_object_get(snap, "lru_gens"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "path")),
+			    "/a");
+	assert_int_equal(json_integer_value(json_object_get(e, "max_seq")), 7);
+	assert_int_equal(json_array_size(json_object_get(e, "gens")), 3);
+	/* seq 5: 1,750 jiffies at HZ 250 */
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(e, "gens"), 0),
+				 "age_ms")),
+			 7000);
+	json_decref(snap);
+	/* unchanged in the next snapshot: no entry, no key */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 2);
+	rs_gens_from_record(&rec, 250, 2.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	snap = rs_json_snapshot(m, &info, NULL);
+	assert_null(json_object_get(snap, "lru_gens"));
+	json_decref(snap);
+	/* gone: one "end" */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 3);
+	rs_model_mark_gone(m, 7);
+	snap = rs_json_snapshot(m, &info, NULL);
+	e = json_array_get(json_object_get(snap, "lru_gens"), 0);
+	assert_true(json_is_true(json_object_get(e, "end")));
+	assert_null(json_object_get(e, "gens"));
+	json_decref(snap);
+	sum = rs_json_summary(m, 3, NULL);
+	e = json_array_get(
+		json_object_get(
+			json_array_get(json_object_get(sum, "memcgs"), 0),
+			"lru_gens"),
+		0);
+	assert_true(json_is_true(json_object_get(e, "ended")));
+	assert_int_equal(json_integer_value(json_object_get(e, "max_seq")), 7);
+	json_decref(sum);
+	/* MGLRU off: null, and nothing left to show */
+	info.mglru_enabled = 0;
+	rs_model_clear_gens(m);
+	snap = rs_json_snapshot(m, &info, NULL);
+	assert_true(json_is_null(json_object_get(snap, "lru_gens")));
+	json_decref(snap);
+	sum = rs_json_summary(m, 3, NULL);
+	assert_true(json_is_null(json_object_get(
+		json_array_get(json_object_get(sum, "memcgs"), 0),
+		"lru_gens")));
+	json_decref(sum);
+	rs_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -924,6 +996,7 @@ int main(void)
 		cmocka_unit_test(hz_learnt),
 		cmocka_unit_test(gens_from_records),
 		cmocka_unit_test(gens_timeline),
+		cmocka_unit_test(gens_in_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
