@@ -197,6 +197,36 @@ class LabTest(unittest.TestCase):
         got = self.mean_mb_per_s("writeback", "a-mglru")
         self.assertAlmostEqual(got["mean"], 10 + 2, places=6)
 
+    def test_runs_made_by_another_build_of_the_tool_are_said(self):
+        a = self.kernel("k1", "6.18.0", 10)
+        b = self.kernel("k2", "7.2.0", 50)
+        args = ["-k", f"a={a}", "-k", f"b={b}", "-w", "writeback", "-l",
+                "mglru", "-s", "smoke"]
+        self.lab_main(*args, "-n", "2")
+        with open(os.path.join(self.out, "report.md")) as f:
+            self.assertNotIn("builds of reclaimscope", f.read())
+        # reclaimscope rebuilt while the lab runs: the next runs boot it
+        other = os.path.join(self.tmp, "reclaimscope")
+        shutil.copy(BIN, other)
+        with open(other, "ab") as f:
+            f.write(b"\0")
+        self.lab.BIN = other
+        try:
+            self.lab_main(*args, "-n", "3")
+        finally:
+            self.lab.BIN = BIN
+        with open(os.path.join(self.out, "report.md")) as f:
+            report = f.read()
+        first, second = self.lab.tool_build(), None
+        self.lab.BIN = other
+        try:
+            second = self.lab.tool_build()
+        finally:
+            self.lab.BIN = BIN
+        self.assertIn(f"made by 2 builds of reclaimscope (rebuilt while the "
+                      f"lab ran; the workload and the kernel are the same): "
+                      f"runs 1 2 by {first}, runs 3 by {second}", report)
+
     # 3
     def test_two_local_builds_of_one_version_are_two_kernels(self):
         k1 = self.kernel("k1", "7.2.0", 10)
