@@ -227,6 +227,40 @@ class LabTest(unittest.TestCase):
                       f"lab ran; the workload and the kernel are the same): "
                       f"runs 1 2 by {first}, runs 3 by {second}", report)
 
+    def test_recheck_judges_kept_runs_again(self):
+        a = self.kernel("k1", "6.18.0", 10)
+        b = self.kernel("k2", "7.2.0", 50)
+        args = ["-k", f"a={a}", "-k", f"b={b}", "-w", "writeback", "-l",
+                "mglru", "-s", "smoke", "-n", "2"]
+        # a checker at fault when the runs were made
+        with open(self.lab.CHECK, "w") as f:
+            f.write("import sys\nprint('  FAIL  a faulty check')\nsys.exit(1)\n")
+        self.lab_main(*args)
+        with open(os.path.join(self.out, "report.md")) as f:
+            self.assertIn("run 1 counted, but checks failed: FAIL  a faulty "
+                          "check", f.read())
+        # mended: --recheck judges the kept runs again, boots nothing
+        with open(self.lab.CHECK, "w") as f:
+            f.write("import sys\nsys.exit(0)\n")
+        booted = len(self.boots())
+        rc, _, err = self.lab_main(*args, "--recheck")
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(self.boots()), booted)
+        self.assertIn("checked again: unchecked -> ok", err)
+        with open(os.path.join(self.out, "report.md")) as f:
+            self.assertNotIn("checks failed", f.read())
+        # a failed run stays failed: its guest did not finish
+        info = os.path.join(self.out, "runs", "writeback", "a-mglru", "run-1",
+                            "run.json")
+        with open(info) as f:
+            j = json.load(f)
+        j.update(status="failed", why="the guest crashed")
+        with open(info, "w") as f:
+            json.dump(j, f)
+        rc, _, _ = self.lab_main(*args, "--recheck", "--report-only")
+        with open(info) as f:
+            self.assertEqual(json.load(f)["status"], "failed")
+
     # 3
     def test_two_local_builds_of_one_version_are_two_kernels(self):
         k1 = self.kernel("k1", "7.2.0", 10)
