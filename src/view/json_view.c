@@ -68,6 +68,10 @@ json_t *rs_json_header(const struct rs_run_info *info)
 	json_object_set_new(o, "budget_ns",
 			    json_integer((json_int_t)info->budget_ns));
 	json_object_set_new(o, "start", json_string(info->start));
+	/* t = 0 on CLOCK_MONOTONIC: ties the recording's times to other
+	 * records of the same machine (a trace, a test's own stamps) */
+	json_object_set_new(o, "start_mono_ns",
+			    json_integer((json_int_t)info->start_ns));
 	if (info->cgroup_filter) {
 		/* in the escaped form of the recording's paths */
 		size_t size = RS_ESCAPED_SIZE(strlen(info->cgroup_filter));

@@ -71,6 +71,9 @@ snapshot_counters() { # TAG MEMCG...
 		cp "$CG/$m/memory.events" "memevents.$f.$tag"
 	done
 	cp /sys/kernel/debug/lru_gen "lru_gen.$tag"
+	# when, on the clock of the recording's start_mono_ns (boot time,
+	# which a guest never suspended keeps equal to the monotonic clock)
+	cut -d' ' -f1 /proc/uptime >"lru_gen.$tag.uptime"
 	# the walk and tier counters (lru_gen_full), where the kernel has them
 	cp /sys/kernel/debug/lru_gen_full "lru_gen_full.$tag" 2>/dev/null || true
 	cp /proc/vmstat "vmstat.$tag"
