@@ -26,6 +26,20 @@ const volatile __u32 rs_nr_nodes = 1;
 /* The most nodes read per memcg (bounds the loop for the verifier). */
 #define RS_TIER_MAX_NODES 64
 
+/* Set by userspace before each read: stamped on the records it writes. */
+__u64 rs_tier_walk;
+/* Records the map could not take (full): lruvecs not read. */
+__u64 rs_tier_lost;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RS_TIER_MAX_LRUVECS);
+	/* room for as many lruvecs as there are, not the bound */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rs_tier_key);
+	__type(value, struct rs_tier_record);
+} rs_tier_records SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -131,7 +145,6 @@ SEC("iter/cgroup")
 int rs_tiers(struct bpf_iter__cgroup *ctx)
 {
 	int id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
-	struct seq_file *seq = ctx->meta->seq;
 	struct cgroup *cgrp = ctx->cgroup;
 	struct cgroup_subsys_state *css;
 	struct rs_tier_layout layout;
@@ -181,8 +194,15 @@ int rs_tiers(struct bpf_iter__cgroup *ctx)
 							struct lruvec, lrugen),
 					&layout, rec);
 		rec->gens_known = read_gens(lruvec, rec);
-		if (tiers_read || rec->gens_known)
-			bpf_seq_write(seq, rec, sizeof(*rec));
+		if (tiers_read || rec->gens_known) {
+			struct rs_tier_key key = {.cgid = rec->cgid,
+						  .node = nid};
+
+			rec->walk = rs_tier_walk;
+			if (bpf_map_update_elem(&rs_tier_records, &key, rec,
+						BPF_ANY))
+				__sync_fetch_and_add(&rs_tier_lost, 1);
+		}
 	}
 	return 0;
 }

@@ -35,7 +35,24 @@ enum rs_tier_counter {
  */
 #define RS_TIER_NR_GENS 4
 
+/*
+ * The iterator puts each lruvec's record in a hash map (rs_tier_records,
+ * keyed by memcg and node), not in its read buffer: a cgroup iterator's
+ * output is one buffer of 8 pages (kernel/bpf/cgroup_iter.c), so about 69
+ * records, and a walk that writes more fails whole (EOPNOTSUPP).  The
+ * map's bound, in lruvecs; walk is the read that wrote a record (older
+ * ones are of memcgs gone since, and are taken out).
+ */
+#define RS_TIER_MAX_LRUVECS 262144
+
+struct rs_tier_key {
+	__u64 cgid;
+	__u32 node;
+	__u32 pad;
+};
+
 struct rs_tier_record {
+	__u64 walk;
 	__u64 cgid;
 	__u16 node;
 	__u8 nr_tiers;	 /* the kernel's MAX_NR_TIERS; 0: tiers not read */

@@ -359,7 +359,9 @@ static char *render_snapshot(struct server *s, bool rows, size_t *len)
 
 	pthread_mutex_lock(&s->lock);
 	if (s->ready) {
-		snapshot = rs_json_snapshot(m, &s->session.info, NULL);
+		/* the last refresh's */
+		snapshot = rs_json_snapshot(m, &s->session.info, NULL,
+					    rs_model_snapshots(m) - 1);
 		summary = rs_json_summary(m, rs_model_time(m), NULL);
 		if (rows) {
 			rs_json_add_rows(snapshot, m, true);

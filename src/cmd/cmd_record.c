@@ -219,7 +219,18 @@ struct recorder {
 	__u64 events;
 	bool unflushed; /* event lines written since the last fflush */
 	int write_error;
+	__u64 gens_written; /* the model's snapshot count at the last written */
 };
+
+static void write_line(struct recorder *r, json_t *obj);
+
+/* A snapshot, with the timeline's entries since the last one written. */
+static void write_snapshot(struct recorder *r)
+{
+	write_line(r, rs_json_snapshot(r->model, r->info, r->filter,
+				       r->gens_written));
+	r->gens_written = rs_model_snapshots(r->model);
+}
 
 static int on_record(void *ctx, const void *rec, size_t size)
 {
@@ -405,8 +416,7 @@ static void record_until_stopped(const struct record_opts *o,
 		if (now >= next_tick) {
 			rs_session_refresh(r->session);
 			rs_session_note_mglru(r->session, stderr);
-			write_line(r, rs_json_snapshot(r->model, r->info,
-						       r->filter));
+			write_snapshot(r);
 			if (status)
 				status_line(r, t, false);
 			while (next_tick <= now)
@@ -449,7 +459,7 @@ static void finish(const struct record_opts *o, struct recorder *r, bool status)
 		t = (rs_now_ns() - r->info->start_ns) / 1e9;
 		rs_session_refresh(r->session);
 	} while (rs_collector_poll(c, 0, on_record, r) > 0);
-	write_line(r, rs_json_snapshot(r->model, r->info, r->filter));
+	write_snapshot(r);
 	if (o->outcome && !r->write_error)
 		r->write_error = copy_outcomes(r->output.file, o->outcome);
 	write_line(r, rs_json_summary(r->model, t, r->filter));

@@ -92,10 +92,14 @@ int rs_session_path(struct rs_session *s, __u64 id, char *buf, size_t size)
 
 int rs_session_refresh(struct rs_session *s)
 {
-	int mglru;
-	int err = rs_collector_snapshot(s->collector, s->model,
-					rs_session_time(s), s->look_at_all);
+	/* MGLRU can be switched at any time (lru_gen/enabled): follow it,
+	 * before the generations are read */
+	int mglru = rs_kernel_mglru();
+	int err;
 
+	rs_collector_mglru(s->collector, mglru > 0);
+	err = rs_collector_snapshot(s->collector, s->model, rs_session_time(s),
+				    s->look_at_all);
 	if (err)
 		return err;
 	rs_collector_cost(s->collector, &s->info);
@@ -108,8 +112,6 @@ int rs_session_refresh(struct rs_session *s)
 	}
 	if (s->expire_after > 0)
 		expire(s);
-	/* MGLRU can be switched at any time (lru_gen/enabled): follow it */
-	mglru = rs_kernel_mglru();
 	s->mglru_switched = (mglru > 0) != (s->info.mglru_enabled > 0);
 	s->info.mglru_enabled = mglru;
 	/* switched off, the kernel moves every page to the classic LRU and

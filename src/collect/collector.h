@@ -49,6 +49,9 @@ int rs_collector_poll(struct rs_collector *c, int timeout_ms, rs_record_fn fn,
  */
 int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 			  bool all);
+/* MGLRU is on or off now (read before the snapshot): its generations are
+ * read only while it is on. */
+void rs_collector_mglru(struct rs_collector *c, bool on);
 /*
  * Do what a snapshot does to the kernel objects once: 0, or -errno (e.g.
  * -EPERM where the bpf() syscall itself needs a capability).

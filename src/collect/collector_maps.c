@@ -16,117 +16,9 @@
 #include "collector_int.h"
 #include "rs_common.h"
 #include "cgnames.h"
+#include "map_read.h"
 #include "tier_iter.h"
 #include "util.h"
-
-/*
- * The keys of a map (key_size bytes each), in one walk: all of them, or
- * those whose leading cgroup id is in sorted_ids.  Acting on them comes
- * after, since deleting during get_next_key would restart the walk.  NULL
- * with *nr 0 if there are none (or no memory).
- */
-static void *map_keys(int fd, size_t key_size, const __u64 *sorted_ids,
-		      size_t nr_ids, size_t *nr)
-{
-	/* key is read only after the first call, but analyzers cannot tell */
-	char key[64] = {0}, next[64];
-	char *keys = NULL;
-	size_t cap = 0;
-	bool first = true;
-
-	*nr = 0;
-	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
-		memcpy(key, next, key_size);
-		first = false;
-		if (sorted_ids && !bsearch(key, sorted_ids, nr_ids,
-					   sizeof(__u64), rs_cmp_u64))
-			continue;
-		if (!rs_grow((void **)&keys, &cap, *nr + 1, key_size))
-			break;
-		memcpy(keys + (*nr)++ * key_size, key, key_size);
-	}
-	return keys;
-}
-
-typedef int (*map_entry_fn)(void *ctx, const void *key, const void *value);
-
-/*
- * Every entry of a hash map (value_size: as the syscall returns it, all CPUs
- * for a per-CPU map), with as few syscalls as the kernel allows:
- * BPF_MAP_LOOKUP_BATCH (v5.6) takes a few hundred entries a call, where
- * get_next_key plus lookup take two calls an entry -- with 10,000 memcgs,
- * most of an idle daemon's time.  Kernels without it get the walk.  0, or
- * fn's error.
- */
-static int map_each(int fd, size_t key_size, size_t value_size, map_entry_fn fn,
-		    void *ctx)
-{
-	/* about 1 MiB of values a call, at least 16 entries */
-	__u32 cap = value_size * 16 > (1 << 20) ? 16 : (1 << 20) / value_size;
-	char *keys = NULL, *values = NULL;
-	__u64 token = 0; /* the hash maps' batch token is a bucket index */
-	bool first = true, batched = true;
-	size_t nr;
-	int err = 0;
-
-	for (;;) {
-		__u32 count = cap;
-
-		if (!keys) {
-			keys = malloc((size_t)cap * key_size);
-			values = malloc((size_t)cap * value_size);
-			if (!keys || !values) {
-				err = -ENOMEM;
-				break;
-			}
-		}
-		err = bpf_map_lookup_batch(fd, first ? NULL : &token, &token,
-					   keys, values, &count, NULL);
-		if (err && errno == ENOSPC && count == 0) {
-			/* a bucket holds more than cap: room for it */
-			free(keys);
-			free(values);
-			keys = values = NULL;
-			cap *= 4;
-			continue;
-		}
-		if (err && errno != ENOENT) {
-			batched = !first; /* not supported: walk instead */
-			err = first ? 0 : -errno;
-			break;
-		}
-		first = false;
-		for (__u32 i = 0; i < count; i++) {
-			int rc = fn(ctx, keys + (size_t)i * key_size,
-				    values + (size_t)i * value_size);
-
-			if (rc) {
-				free(keys);
-				free(values);
-				return rc;
-			}
-		}
-		if (err) { /* ENOENT: that was the last */
-			err = 0;
-			break;
-		}
-	}
-	free(keys);
-	free(values);
-	if (batched || err)
-		return err;
-	/* the walk: every key, then each value (deleted meanwhile: skipped) */
-	keys = map_keys(fd, key_size, NULL, 0, &nr);
-	values = malloc(value_size);
-	for (size_t i = 0; values && i < nr && !err; i++)
-		if (!bpf_map_lookup_elem(fd, keys + i * key_size, values))
-			err = fn(ctx, keys + i * key_size, values);
-	if (!values)
-		err = -ENOMEM;
-	free(keys);
-	free(values);
-	return err;
-}
 
 /* A cell of the spill map (bpf/common.bpf.h: rs_agg_spill), its CPUs summed. */
 struct spilled_cell {
@@ -202,15 +94,16 @@ static int read_cells(struct rs_collector *c, struct snapshot_ctx *sc)
 	int err;
 
 	sc->nr_spilled = 0;
-	err = map_each(bpf_map__fd(c->skel->maps.rs_agg_spill),
-		       sizeof(struct rs_agg_key), value_size, take_spilled, sc);
+	err = rs_map_each(bpf_map__fd(c->skel->maps.rs_agg_spill),
+			  sizeof(struct rs_agg_key), value_size, take_spilled,
+			  sc);
 	if (err)
 		return err;
 	if (sc->nr_spilled) /* none, mostly: then no array at all */
 		qsort(sc->spilled, sc->nr_spilled, sizeof(*sc->spilled),
 		      cmp_agg_key);
-	err = map_each(bpf_map__fd(c->skel->maps.rs_agg),
-		       sizeof(struct rs_agg_key), value_size, add_cell, sc);
+	err = rs_map_each(bpf_map__fd(c->skel->maps.rs_agg),
+			  sizeof(struct rs_agg_key), value_size, add_cell, sc);
 	for (size_t i = 0; !err && i < sc->nr_spilled; i++)
 		if (!sc->spilled[i].added &&
 		    rs_model_add(sc->model, &sc->spilled[i].key,
@@ -310,8 +203,8 @@ static int read_stalls(struct rs_collector *c, struct rs_model *m)
 	if (!sc.stalls)
 		return 0;
 	rs_stalls_begin(sc.stalls);
-	err = map_each(sc.fd, sizeof(struct rs_task_key),
-		       sizeof(struct rs_task_stall), add_stall, &sc);
+	err = rs_map_each(sc.fd, sizeof(struct rs_task_key),
+			  sizeof(struct rs_task_stall), add_stall, &sc);
 	rs_stalls_end(sc.stalls);
 	return err;
 }
@@ -325,7 +218,8 @@ static void prune_spare_states(struct rs_collector *c)
 {
 	int fd = bpf_map__fd(c->skel->maps.rs_task_spare);
 	size_t nr;
-	struct rs_spare_key *keys = map_keys(fd, sizeof(*keys), NULL, 0, &nr);
+	struct rs_spare_key *keys =
+		rs_map_keys(fd, sizeof(*keys), NULL, 0, &nr);
 
 	for (size_t i = 0; i < nr; i++)
 		if (keys[i].tid && !task_alive(keys[i].tid))
@@ -353,10 +247,10 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 		err = read_cells(c, &sc);
 		free(sc.spilled);
 		if (!err)
-			err = map_each(bpf_map__fd(c->skel->maps.rs_hist),
-				       sizeof(struct rs_hist_key),
-				       sizeof(struct rs_hist_value), add_hist,
-				       &sc);
+			err = rs_map_each(bpf_map__fd(c->skel->maps.rs_hist),
+					  sizeof(struct rs_hist_key),
+					  sizeof(struct rs_hist_value),
+					  add_hist, &sc);
 	}
 	if (err) {
 		/* what was read is cumulative, so keep it: the memcgs must be
@@ -396,11 +290,16 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	return 0;
 }
 
+void rs_collector_mglru(struct rs_collector *c, bool on)
+{
+	rs_tier_iter_mglru(c->tiers, on);
+}
+
 void rs_collector_names(struct rs_collector *c, rs_name_fn fn, void *ctx)
 {
 	int fd = bpf_map__fd(c->skel->maps.rs_names);
 	size_t nr;
-	__u64 *ids = map_keys(fd, sizeof(__u64), NULL, 0, &nr);
+	__u64 *ids = rs_map_keys(fd, sizeof(__u64), NULL, 0, &nr);
 	struct rs_cgroup_name v;
 
 	if (!ids)
@@ -425,7 +324,7 @@ static void forget_keys(int fd, const __u64 *sorted_ids, size_t nr_ids,
 			size_t key_size)
 {
 	size_t nr;
-	char *doomed = map_keys(fd, key_size, sorted_ids, nr_ids, &nr);
+	char *doomed = rs_map_keys(fd, key_size, sorted_ids, nr_ids, &nr);
 
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(fd, doomed + i * key_size);

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "tier_iter.h"
+#include "map_read.h"
 #include "util.h"
 #include "tiers.skel.h"
 
@@ -18,8 +19,12 @@ struct rs_tier_iter {
 	struct tiers_bpf *skel;
 	struct bpf_link *link;
 	int root_fd;
-	char *buf; /* what one read of the iterator gave */
+	struct rs_tier_record *recs; /* the last walk's, sorted */
 	size_t cap;
+	__u64 walk;	 /* walks begun: stamped on their records */
+	__u64 lost_said; /* rs_tier_lost when last said */
+	bool error_said;
+	bool mglru_off;			 /* rs_tier_iter_mglru */
 	__u64 moved[RS_TIER_MOVED_KEYS]; /* /proc/vmstat's, at the last read */
 	bool moved_known;
 	/* the first record's clocks, against which HZ is learnt (0: not yet
@@ -44,7 +49,8 @@ missing(struct rs_run_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
-static ssize_t read_all(struct rs_tier_iter *t);
+static int walk(struct rs_tier_iter *t);
+static ssize_t take_records(struct rs_tier_iter *t);
 static void learn_hz(struct rs_tier_iter *t, const struct rs_tier_record *rec);
 
 struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
@@ -107,8 +113,8 @@ struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
 		goto fail;
 	}
 	/* the first clocks for HZ: the generations' ages need it */
-	if (read_all(t) >= (ssize_t)sizeof(struct rs_tier_record))
-		learn_hz(t, (const struct rs_tier_record *)t->buf);
+	if (!walk(t) && take_records(t) > 0)
+		learn_hz(t, &t->recs[0]);
 	info->hooks[RS_HOOK_TIERS].state = RS_HOOK_ATTACHED;
 	snprintf(info->hooks[RS_HOOK_TIERS].programs,
 		 sizeof(info->hooks[0].programs), "rs_tiers");
@@ -119,41 +125,94 @@ fail:
 	return NULL;
 }
 
-/* One read of the iterator, whole, into t->buf: its length, or -errno. */
-static ssize_t read_all(struct rs_tier_iter *t)
+/*
+ * One walk of the iterator: it puts its records in rs_tier_records and
+ * writes nothing to read.  0, or -errno.
+ */
+static int walk(struct rs_tier_iter *t)
 {
 	int fd = bpf_iter_create(bpf_link__fd(t->link));
-	size_t len = 0;
+	char sink[64];
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		if (t->cap - len < 4096) {
-			size_t cap = t->cap ? t->cap * 2 : 65536;
-			char *buf = realloc(t->buf, cap);
-
-			if (!buf) {
-				close(fd);
-				return -ENOMEM;
-			}
-			t->buf = buf;
-			t->cap = cap;
-		}
-		n = read(fd, t->buf + len, t->cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
+	t->skel->bss->rs_tier_walk = ++t->walk;
+	do
+		n = read(fd, sink, sizeof(sink));
+	while (n > 0 || (n < 0 && errno == EINTR));
+	n = n < 0 ? -errno : 0;
 	close(fd);
-	return (ssize_t)len;
+	return (int)n;
+}
+
+/* What take_records() collects from the map. */
+struct taken {
+	struct rs_tier_iter *t;
+	size_t nr, nr_stale, cap_stale;
+	struct rs_tier_key *stale;
+};
+
+static int take_one(void *ctx, const void *key, const void *value)
+{
+	struct taken *tk = ctx;
+	struct rs_tier_iter *t = tk->t;
+	const struct rs_tier_record *rec = value;
+
+	if (rec->walk != t->walk) {
+		/* a memcg the walk no longer met: gone */
+		if (!rs_grow((void **)&tk->stale, &tk->cap_stale,
+			     tk->nr_stale + 1, sizeof(*tk->stale)))
+			return -ENOMEM;
+		tk->stale[tk->nr_stale++] = *(const struct rs_tier_key *)key;
+		return 0;
+	}
+	if (!rs_grow((void **)&t->recs, &t->cap, tk->nr + 1, sizeof(*rec)))
+		return -ENOMEM;
+	t->recs[tk->nr++] = *rec;
+	return 0;
+}
+
+static int cmp_record(const void *a, const void *b)
+{
+	const struct rs_tier_record *x = a, *y = b;
+
+	if (x->cgid != y->cgid)
+		return x->cgid < y->cgid ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/*
+ * The records of the last walk into t->recs, a memcg's nodes one after
+ * another; those of memcgs gone are taken out of the map.  How many, or
+ * -errno.
+ */
+static ssize_t take_records(struct rs_tier_iter *t)
+{
+	int fd = bpf_map__fd(t->skel->maps.rs_tier_records);
+	struct taken tk = {.t = t};
+	__u64 lost = t->skel->bss->rs_tier_lost;
+	int err = rs_map_each(fd, sizeof(struct rs_tier_key),
+			      sizeof(struct rs_tier_record), take_one, &tk);
+
+	for (size_t i = 0; i < tk.nr_stale; i++)
+		bpf_map_delete_elem(fd, &tk.stale[i]);
+	free(tk.stale);
+	if (err)
+		return err;
+	if (lost > t->lost_said) {
+		/* said, not only counted: these memcgs show no tiers and no
+		 * generations */
+		fprintf(stderr,
+			"reclaimscope: %llu lruvecs' tiers and generations "
+			"were "
+			"not read: the iterator's map of %u is full\n",
+			(unsigned long long)(lost - t->lost_said),
+			RS_TIER_MAX_LRUVECS);
+		t->lost_said = lost;
+	}
+	qsort(t->recs, tk.nr, sizeof(*t->recs), cmp_record);
+	return (ssize_t)tk.nr;
 }
 
 /*
@@ -218,14 +277,25 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 	__u64 id = 0;
 	ssize_t len;
 	size_t nr;
+	int err;
 
 	if (!t || !tiers_moved(t, due))
 		return 0;
-	len = read_all(t);
-	if (len < 0)
+	err = walk(t);
+	len = err ? err : take_records(t);
+	if (len < 0) {
+		/* said once, not only with -v: the memcgs' tiers and
+		 * generations stay as last read */
+		if (!t->error_said)
+			fprintf(stderr,
+				"reclaimscope: reading the tiers and "
+				"generations failed: %s\n",
+				strerror((int)-len));
+		t->error_said = true;
 		return (int)len;
-	nr = (size_t)len / sizeof(*rec);
-	rec = (const struct rs_tier_record *)t->buf;
+	}
+	nr = (size_t)len;
+	rec = t->recs;
 	/* a memcg's nodes come one after another: sum their tiers */
 	for (size_t i = 0; i < nr; i++) {
 		if (i == 0 || rec[i].cgid != id) {
@@ -242,7 +312,7 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 					sum.v[type][tier][c] +=
 						rec[i].v[type][tier][c];
 		learn_hz(t, &rec[i]);
-		if (!rec[i].gens_known)
+		if (!rec[i].gens_known || t->mglru_off)
 			continue;
 		rs_gens_from_record(
 			&rec[i], t->hz,
@@ -256,6 +326,12 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 	return 0;
 }
 
+void rs_tier_iter_mglru(struct rs_tier_iter *t, bool on)
+{
+	if (t)
+		t->mglru_off = !on;
+}
+
 void rs_tier_iter_close(struct rs_tier_iter *t)
 {
 	if (!t)
@@ -264,6 +340,6 @@ void rs_tier_iter_close(struct rs_tier_iter *t)
 	tiers_bpf__destroy(t->skel);
 	if (t->root_fd >= 0)
 		close(t->root_fd);
-	free(t->buf);
+	free(t->recs);
 	free(t);
 }

@@ -25,6 +25,11 @@ struct rs_tier_iter *rs_tier_iter_open(struct rs_run_info *info,
  * -errno.
  */
 int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due);
+/*
+ * Whether MGLRU is on: while it is off, the generations the kernel leaves
+ * are not the LRU's, and reads do not hand them to the model.
+ */
+void rs_tier_iter_mglru(struct rs_tier_iter *t, bool on);
 void rs_tier_iter_close(struct rs_tier_iter *t);
 
 #endif

@@ -13,24 +13,24 @@ static const unsigned hz_choices[] = {100, 250, 300, 1000};
 
 unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1)
 {
-	double dt, dj;
+	double dt, rate;
 
 	if (ns1 <= ns0 || jiffies1 < jiffies0)
 		return 0;
 	dt = (double)(ns1 - ns0) / 1e9;
-	/* at 0.1 s the choices' ranges below are apart by 1.4 jiffies */
-	if (dt < 0.1)
+	/*
+	 * At least a second: jiffies lag the monotonic clock by the ticks a
+	 * busy host delays (some 50 ms seen under TCG), which over 0.1 s
+	 * could pass 250 for 300; over a second it is 5 %, and the choices
+	 * are 20 % apart at least.
+	 */
+	if (dt < 1.0)
 		return 0;
-	dj = (double)(jiffies1 - jiffies0);
+	rate = (double)(jiffies1 - jiffies0) / dt;
 	for (unsigned i = 0; i < sizeof(hz_choices) / sizeof(hz_choices[0]);
-	     i++) {
-		double want = hz_choices[i] * dt;
-
-		/* each end of the span can be a jiffy off, and the two clocks
-		 * were read a moment apart */
-		if (fabs(dj - want) <= 1.5 + 0.01 * want)
+	     i++)
+		if (fabs(rate - hz_choices[i]) <= 0.06 * hz_choices[i] + 1 / dt)
 			return hz_choices[i];
-	}
 	return 0;
 }
 
@@ -55,13 +55,15 @@ void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 		__u64 birth = rec->birth[slot];
 
 		s->seq = seq;
+		s->stamp = birth;
 		s->anon = rec->pages[slot][0];
 		s->file = rec->pages[slot][1];
-		s->born = NAN;
-		if (hz)
-			s->born = t -
-				  (rec->jiffies > birth
-					   ? (double)(rec->jiffies - birth) / hz
-					   : 0);
+		s->age = s->born = NAN;
+		if (hz) {
+			s->age = rec->jiffies > birth
+					 ? (double)(rec->jiffies - birth) / hz
+					 : 0;
+			s->born = t - s->age;
+		}
 	}
 }

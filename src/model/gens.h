@@ -15,6 +15,11 @@
 
 struct rs_gen_sample {
 	__u64 seq, anon, file; /* pages */
+	__u64 stamp;	       /* lrugen.timestamps[] as read: jiffies */
+	/* its age at the read, s: jiffies then less its stamp, as lru_gen
+	 * counts it (so every generation's is read at one instant); NaN
+	 * without HZ */
+	double age;
 	/* model time of its birth (below 0: before the start), taken when
 	 * the generation was first seen; NaN: unknown (HZ not learnt yet) */
 	double born;
@@ -25,10 +30,11 @@ struct rs_lruvec_gens {
 	__u64 min_seq[2], max_seq; /* anon, file */
 	unsigned nr;
 	struct rs_gen_sample gen[RS_GENS_MAX];
-	double t;      /* model time of the read */
-	__u64 changed; /* rs_model_snapshots() when seqs or pages changed last
-			*/
-	bool ended;    /* the memcg is gone: the timeline stops here */
+	double t;	/* model time of the read */
+	__u64 changed;	/* rs_model_snapshots() when seqs or pages changed last
+			 */
+	bool ended;	/* the memcg is gone: the timeline stops here */
+	__u64 ended_at; /* rs_model_snapshots() when it ended */
 };
 
 /*

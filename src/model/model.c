@@ -808,16 +808,32 @@ int rs_model_set_gens(struct rs_model *m, __u64 id,
 		p->nr_gens = nr;
 	}
 	old = &p->gens[g->node];
-	/* a generation keeps the birth it was first seen with: each read's
-	 * conversion from jiffies differs by the moment it was taken */
-	for (unsigned i = 0; i < next.nr; i++)
-		for (unsigned j = 0; j < old->nr; j++)
+	/*
+	 * A generation keeps the birth it was first seen with (each read's
+	 * conversion from jiffies differs by the moment it was taken), while
+	 * the kernel's stamp of it is the same: a stamp that moved (a torn
+	 * read, the slot reused) is taken anew.  Births that become known
+	 * (HZ learnt) are a change to write.
+	 */
+	bool births_new = false;
+
+	for (unsigned i = 0; i < next.nr; i++) {
+		bool kept = false;
+
+		for (unsigned j = 0; j < old->nr && !kept; j++)
 			if (old->gen[j].seq == next.gen[i].seq &&
-			    !isnan(old->gen[j].born))
+			    old->gen[j].stamp == next.gen[i].stamp &&
+			    !isnan(old->gen[j].born)) {
 				next.gen[i].born = old->gen[j].born;
-	next.changed = isnan(old->t) || !same_gens(old, &next) ? m->snapshots
-							       : old->changed;
+				kept = true;
+			}
+		births_new |= !kept && !isnan(next.gen[i].born);
+	}
+	next.changed = isnan(old->t) || births_new || !same_gens(old, &next)
+			       ? m->snapshots
+			       : old->changed;
 	next.ended = false;
+	next.ended_at = 0;
 	*old = next;
 	mc->gens = p->gens;
 	mc->nr_gens = p->nr_gens;
@@ -901,7 +917,7 @@ void rs_model_mark_gone(struct rs_model *m, __u64 id)
 		for (unsigned n = 0; n < p->nr_gens; n++)
 			if (!isnan(p->gens[n].t)) {
 				p->gens[n].ended = true;
-				p->gens[n].changed = m->snapshots;
+				p->gens[n].ended_at = m->snapshots;
 			}
 	}
 	if (mc)

@@ -247,7 +247,9 @@ json_t *rs_json_lruvec_gens(const struct rs_lruvec_gens *g)
 	for (unsigned i = 0; i < g->nr; i++) {
 		const struct rs_gen_sample *s = &g->gen[i];
 		json_t *e = json_object();
-		double age = (g->t - s->born) * 1e3;
+		/* from jiffies at the read, as lru_gen's: births in model
+		 * time carry the clocks' drift between reads */
+		double age = s->age * 1e3;
 
 		json_object_set_new(e, "seq", json_integer((json_int_t)s->seq));
 		json_object_set_new(e, "age_ms",
@@ -293,9 +295,9 @@ static json_t *memcg_gens(const struct rs_memcg *mc)
  * away ("end").  NULL when there are none; json null while MGLRU is off.
  */
 static json_t *snapshot_gens(const struct rs_model *m,
-			     const struct rs_run_info *info, const char *filter)
+			     const struct rs_run_info *info, const char *filter,
+			     __u64 since)
 {
-	__u64 now = rs_model_snapshots(m);
 	json_t *arr = NULL;
 
 	if (info && info->mglru_enabled <= 0)
@@ -309,28 +311,34 @@ static json_t *snapshot_gens(const struct rs_model *m,
 			const struct rs_lruvec_gens *g = &mc->gens[n];
 			json_t *e;
 
-			if (isnan(g->t) || g->changed != now)
+			if (isnan(g->t))
 				continue;
-			if (g->ended) {
+			/* its last sample, then its end */
+			if (g->changed > since) {
+				e = memcg_head(mc);
+				json_object_update_new(e,
+						       rs_json_lruvec_gens(g));
+				if (!arr)
+					arr = json_array();
+				json_array_append_new(arr, e);
+			}
+			if (g->ended && g->ended_at > since) {
 				e = memcg_head(mc);
 				json_object_set_new(e, "node",
 						    json_integer(g->node));
 				json_object_set_new(e, "end", json_true());
-			} else {
-				e = memcg_head(mc);
-				json_object_update_new(e,
-						       rs_json_lruvec_gens(g));
+				if (!arr)
+					arr = json_array();
+				json_array_append_new(arr, e);
 			}
-			if (!arr)
-				arr = json_array();
-			json_array_append_new(arr, e);
 		}
 	}
 	return arr;
 }
 
 json_t *rs_json_snapshot(const struct rs_model *m,
-			 const struct rs_run_info *info, const char *filter)
+			 const struct rs_run_info *info, const char *filter,
+			 __u64 gens_since)
 {
 	json_t *o = json_object(), *arr = json_array();
 
@@ -364,7 +372,7 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 	if (info)
 		json_object_set_new(o, "mglru",
 				    json_boolean(info->mglru_enabled > 0));
-	arr = snapshot_gens(m, info, filter);
+	arr = snapshot_gens(m, info, filter, gens_since);
 	if (arr)
 		json_object_set_new(o, "lru_gens", arr);
 	return o;

@@ -16,10 +16,17 @@ json_t *rs_json_header(const struct rs_run_info *info);
 /* The kernel's keys of the header (kernel, mglru, series, ...) into o. */
 void rs_json_kernel(json_t *o, const struct rs_run_info *info);
 json_t *rs_json_hooks(const struct rs_run_info *info);
-/* Per-interval counts of the memcgs active in the last interval. */
-/* info: for whether MGLRU is on now (omitted if NULL) */
+/*
+ * Per-interval counts of the memcgs active in the last interval.  info:
+ * for whether MGLRU is on now (omitted if NULL).  gens_since: the timeline
+ * entries (lru_gens) of the lruvecs that moved or ended after model
+ * snapshot gens_since (rs_model_snapshots: the one the caller's last
+ * written snapshot was taken at, so that refreshes between two written
+ * snapshots lose none).
+ */
 json_t *rs_json_snapshot(const struct rs_model *m,
-			 const struct rs_run_info *info, const char *filter);
+			 const struct rs_run_info *info, const char *filter,
+			 __u64 gens_since);
 /* Totals since start, with per-node and per-reclaimer breakdowns. */
 json_t *rs_json_summary(const struct rs_model *m, double duration,
 			const char *filter);

@@ -202,13 +202,15 @@ static int draw_gens(const struct rs_tui *u, const struct rs_memcg *mc, int y)
 	mvprintw(y++, 0,
 		 "MGLRU generations (node seq age_ms anon file pages; read "
 		 "%.0f s ago):",
-		 now - read);
+		 fmax(now - read, 0));
 	for (unsigned n = 0; n < mc->nr_gens; n++) {
 		const struct rs_lruvec_gens *g = &mc->gens[n];
 
 		for (unsigned i = 0; i < g->nr && !isnan(g->t) && y < LINES - 1;
 		     i++) {
-			double age = (now - g->gen[i].born) * 1e3;
+			/* read after the model's time was taken: not
+			 * below 0 */
+			double age = fmax((now - g->gen[i].born) * 1e3, 0);
 
 			if (isnan(age))
 				mvprintw(y++, 2,

@@ -400,7 +400,7 @@ static void live_rows_in_json(void **state)
 {
 	struct rs_model *m = full_model();
 	json_t *sum = rs_json_summary(m, rs_model_time(m), NULL),
-	       *snap = rs_json_snapshot(m, NULL, NULL);
+	       *snap = rs_json_snapshot(m, NULL, NULL, 0);
 	const struct rs_memcg *mc = rs_model_find(m, ID);
 
 	(void)state;

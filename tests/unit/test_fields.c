@@ -168,7 +168,7 @@ static void snapshot_is_per_interval(void **state)
 	rs_model_begin(m);
 	rs_model_add(m, &k1, v);
 	rs_model_end(m, 3.0);
-	s = roundtrip(rs_json_snapshot(m, NULL, NULL));
+	s = roundtrip(rs_json_snapshot(m, NULL, NULL, 0));
 	assert_string_equal(json_string_value(json_object_get(s, "type")),
 			    "snapshot");
 	/* only memcgs active in the interval */

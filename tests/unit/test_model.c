@@ -784,18 +784,20 @@ static void hz_learnt(void **state)
 {
 	(void)state;
 	assert_int_equal(rs_hz_learn(5000, 0, 5250, 1000000000ull), 250);
-	assert_int_equal(rs_hz_learn(5000, 0, 5251, 1000000000ull), 250);
-	assert_int_equal(rs_hz_learn(5000, 0, 5030, 100000000ull), 300);
-	assert_int_equal(rs_hz_learn(5000, 0, 5101, 100000000ull), 1000);
-	assert_int_equal(rs_hz_learn(5000, 0, 5010, 100000000ull), 100);
-	/* 0.1 s at 250: a jiffy either way is still 250, never 300 */
-	assert_int_equal(rs_hz_learn(5000, 0, 5024, 100000000ull), 250);
-	assert_int_equal(rs_hz_learn(5000, 0, 5026, 100000000ull), 250);
+	assert_int_equal(rs_hz_learn(5000, 0, 5300, 1000000000ull), 300);
+	assert_int_equal(rs_hz_learn(5000, 0, 6000, 1000000000ull), 1000);
+	assert_int_equal(rs_hz_learn(5000, 0, 5200, 2000000000ull), 100);
+	/* jiffies 50 ms behind at either end: still 250, never 300 */
+	assert_int_equal(rs_hz_learn(5000, 0, 5238, 1000000000ull), 250);
+	assert_int_equal(rs_hz_learn(5000, 0, 5262, 1000000000ull), 250);
+	/* the case a tenth of a second let through: 0.2 s, 47 ms behind */
+	assert_int_equal(rs_hz_learn(5000, 0, 5062, 200000000ull), 0);
 	/* too close, backwards, or no tick rate the kernel has */
-	assert_int_equal(rs_hz_learn(5000, 0, 5005, 20000000ull), 0);
+	assert_int_equal(rs_hz_learn(5000, 0, 5025, 100000000ull), 0);
 	assert_int_equal(rs_hz_learn(5000, 5, 5250, 5), 0);
 	assert_int_equal(rs_hz_learn(5250, 0, 5000, 1000000000ull), 0);
 	assert_int_equal(rs_hz_learn(5000, 0, 5500, 1000000000ull), 0);
+	assert_int_equal(rs_hz_learn(5000, 0, 5275, 1000000000ull), 0);
 }
 
 /* A record's generations: those alive, oldest first, born at t less their
@@ -887,7 +889,8 @@ static void gens_timeline(void **state)
 	rs_model_mark_gone(m, 7);
 	mc = rs_model_find(m, 7);
 	assert_true(mc->gens[0].ended);
-	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m));
+	assert_int_equal(mc->gens[0].ended_at, rs_model_snapshots(m));
+	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m) - 1);
 	rec = gens_record(7, 9, 5000);
 	rs_gens_from_record(&rec, 250, 4.0, &g);
 	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
@@ -918,7 +921,7 @@ static void gens_in_json(void **state)
 	rs_model_set_path(m, 7, "/a");
 	rs_gens_from_record(&rec, 250, 1.0, &g);
 	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
-	snap = rs_json_snapshot(m, &info, NULL);
+	snap = rs_json_snapshot(m, &info, NULL, rs_model_snapshots(m) - 1);
 	e = json_array_get(json_object_get(snap, "lru_gens"), 0);
 	assert_string_equal(json_string_value(json_object_get(e, "path")),
 			    "/a");
@@ -936,7 +939,7 @@ static void gens_in_json(void **state)
 	rs_model_end(m, 2);
 	rs_gens_from_record(&rec, 250, 2.0, &g);
 	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
-	snap = rs_json_snapshot(m, &info, NULL);
+	snap = rs_json_snapshot(m, &info, NULL, rs_model_snapshots(m) - 1);
 	assert_null(json_object_get(snap, "lru_gens"));
 	json_decref(snap);
 	/* gone: one "end" */
@@ -944,7 +947,7 @@ static void gens_in_json(void **state)
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
 	rs_model_end(m, 3);
 	rs_model_mark_gone(m, 7);
-	snap = rs_json_snapshot(m, &info, NULL);
+	snap = rs_json_snapshot(m, &info, NULL, rs_model_snapshots(m) - 1);
 	e = json_array_get(json_object_get(snap, "lru_gens"), 0);
 	assert_true(json_is_true(json_object_get(e, "end")));
 	assert_null(json_object_get(e, "gens"));
@@ -958,10 +961,19 @@ static void gens_in_json(void **state)
 	assert_true(json_is_true(json_object_get(e, "ended")));
 	assert_int_equal(json_integer_value(json_object_get(e, "max_seq")), 7);
 	json_decref(sum);
+	/* written once over the three refreshes (as record's last snapshot
+	 * may be): the sample the first took and the end the last found */
+	snap = rs_json_snapshot(m, &info, NULL, rs_model_snapshots(m) - 3);
+	assert_int_equal(json_array_size(json_object_get(snap, "lru_gens")), 2);
+	assert_non_null(json_object_get(
+		json_array_get(json_object_get(snap, "lru_gens"), 0), "gens"));
+	assert_true(json_is_true(json_object_get(
+		json_array_get(json_object_get(snap, "lru_gens"), 1), "end")));
+	json_decref(snap);
 	/* MGLRU off: null, and nothing left to show */
 	info.mglru_enabled = 0;
 	rs_model_clear_gens(m);
-	snap = rs_json_snapshot(m, &info, NULL);
+	snap = rs_json_snapshot(m, &info, NULL, rs_model_snapshots(m) - 1);
 	assert_true(json_is_null(json_object_get(snap, "lru_gens")));
 	json_decref(snap);
 	sum = rs_json_summary(m, 3, NULL);

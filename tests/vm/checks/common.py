@@ -220,7 +220,7 @@ def gens_exact(res, m):
           f"before the workload to the last samples {steps} == agings "
           f"{m['agings']}")
     line = timeline(res, path)
-    last, bad, ends = {}, [], 0
+    last, bad, ends, births = {}, [], 0, {}
     for e in line:
         node = e["node"]
         if e.get("end"):
@@ -244,6 +244,18 @@ def gens_exact(res, m):
             bad.append(f"node {node} at {e['t']} s: {seqs}, min_seq "
                        f"{e['min_seq']}")
         last[node] = e
+        # the time between two generations' births, from one read's ages
+        for a, b in zip(e["gens"], e["gens"][1:]):
+            if a["age_ms"] is not None and b["age_ms"] is not None:
+                births.setdefault((node, b["seq"]), []).append(
+                    a["age_ms"] - b["age_ms"])
+    # births do not move: the time from a generation's birth to the next
+    # one's is the same in every entry that has both (to the ms each age
+    # is rounded to; taken within one read, so that the drift between
+    # jiffies and the monotonic clock does not enter)
+    moved = {k: max(v) - min(v) for k, v in births.items() if max(v) - min(v) > 2}
+    check(births and not moved, f"{path}: the {len(births)} gaps between "
+          f"births keep one length over the timeline ({moved or 'none moved'})")
     check(line and not bad, f"{path}: its timeline, {len(line)} entries "
           f"({ends} ends), in order: seqs only grow, generations from the "
           f"lower min_seq to max_seq ({bad[:3]})")

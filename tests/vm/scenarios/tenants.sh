@@ -7,8 +7,18 @@
 # /metrics must equal its memory.stat too, though their parent's subtree
 # count is what told the daemon to read them.  The recorder has room for
 # 16 counter cells only (--cells), fewer than the tenants fill: the rest go
-# to the reserve map, and the totals must be exact all the same.
+# to the reserve map, and the totals must be exact all the same.  120 idle
+# memcgs sit beside them (below).
 setup_loop_fs 240
+# 120 idle memcgs beside them: the tier iterator walks every memcg, and a
+# cgroup iterator's output buffer holds some 69 lruvecs' records (so the
+# iterator keeps them in a map; before, a walk past it failed whole and
+# the tenants' tiers were not read)
+i=1
+while [ $i -le 120 ]; do
+	mkdir "$CG/idle$i"
+	i=$((i + 1))
+done
 for i in 1 2 3 4 5 6 7 8; do
 	rs-workload write /mnt/data$i 24
 done
