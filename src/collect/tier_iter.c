@@ -208,7 +208,7 @@ static ssize_t take_records(struct rs_tier_iter *t)
 			"were "
 			"not read: the iterator's map of %u is full\n",
 			(unsigned long long)(lost - t->lost_said),
-			RS_TIER_MAX_LRUVECS);
+			(unsigned)RS_TIER_MAX_LRUVECS);
 		t->lost_said = lost;
 	}
 	qsort(t->recs, tk.nr, sizeof(*t->recs), cmp_record);
