@@ -14,6 +14,11 @@
 # seed's ratio (400 of 600, 107M here) left no pressure at this scale:
 # read-around stops after 100 misses (MMAP_LOTSAMISS), and 67M of the file
 # was all that came in (smoke runs on 7.2 built from source, 0 scanned).
+# Measured (2026-12-07, the lab's 011 runs): read-around stops early and
+# the data file is read once (pgpgin 8 MiB); the memcg's refaults are
+# fio's own code and 84 MB of libraries read back from the tools disk
+# (/dev/vdc's reads track them run by run).  To be reshaped: fio in RAM,
+# sizes that keep read-around going.
 # The file is on the guest's virtio disk, as the seed's was on a real
 # one: a refault waits for a read from a device, which is what 011's
 # throughput figure measures (on a loop device over tmpfs a refault was a
