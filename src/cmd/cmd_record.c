@@ -428,10 +428,17 @@ static void record_until_stopped(const struct record_opts *o,
 			wait_ms = (int)((o->duration - t) * 1000) + 1;
 		if (wait_ms > 100)
 			wait_ms = 100;
-		if (rs_collector_poll(r->session->collector, wait_ms, on_record,
-				      r) < 0 &&
-		    !r->write_error)
+		int polled = rs_collector_poll(r->session->collector, wait_ms,
+					       on_record, r);
+
+		if (polled < 0 && !r->write_error) {
+			/* the end of the recording, said, not silent */
+			fprintf(stderr,
+				"reclaimscope: reading the event ring failed "
+				"(%s): the recording ends here\n",
+				strerror(-polled));
 			break;
+		}
 		flush_events(r);
 	}
 }
