@@ -54,7 +54,10 @@ bad_names=()
 cleanup() {
 	set +e
 	[ -n "${overload_pid:-}" ] && kill -CONT "$overload_pid" 2>/dev/null
-	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" "${overload_pid:-}" "${nopageout_pid:-}" 2>/dev/null && wait 2>/dev/null
+	# only these: a bare wait would also wait for the daemon and
+	# Prometheus, which are stopped below (a failure then hung the test)
+	[ -n "${record_pid:-}" ] && kill -INT "$record_pid" "${filtered_pid:-}" "${overload_pid:-}" "${nopageout_pid:-}" 2>/dev/null &&
+		wait "$record_pid" ${filtered_pid:-} ${overload_pid:-} ${nopageout_pid:-} 2>/dev/null
 	tmux kill-session -t "rs-top-$$" 2>/dev/null
 	[ -n "${prom_pid:-}" ] && kill "$prom_pid" 2>/dev/null
 	[ -n "${daemon_pid:-}" ] && kill -TERM "$daemon_pid" 2>/dev/null
