@@ -38,7 +38,7 @@ enum rs_tier_counter {
 /*
  * The iterator puts each lruvec's record in a hash map (rs_tier_records,
  * keyed by memcg and node), not in its read buffer: a cgroup iterator's
- * output is one buffer of 8 pages (kernel/bpf/cgroup_iter.c), so about 69
+ * output is one buffer of 8 pages (kernel/bpf/cgroup_iter.c), so about 68
  * records, and a walk that writes more fails whole (EOPNOTSUPP).  The
  * map's bound, in lruvecs; walk is the read that wrote a record (older
  * ones are of memcgs gone since, and are taken out).

@@ -11,7 +11,7 @@
 # memcgs sit beside them (below).
 setup_loop_fs 240
 # 120 idle memcgs beside them: the tier iterator walks every memcg, and a
-# cgroup iterator's output buffer holds some 69 lruvecs' records (so the
+# cgroup iterator's output buffer holds some 68 lruvecs' records (so the
 # iterator keeps them in a map; before, a walk past it failed whole and
 # the tenants' tiers were not read)
 i=1
