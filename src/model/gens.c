@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
 #include "gens.h"
-#include "tiers.h"
 
 /*
  * The tick rates the kernel can be built with on the architectures we run
@@ -58,12 +57,10 @@ void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 		s->stamp = birth;
 		s->anon = rec->pages[slot][0];
 		s->file = rec->pages[slot][1];
-		s->age = s->born = NAN;
-		if (hz) {
+		s->age = NAN;
+		if (hz)
 			s->age = rec->jiffies > birth
 					 ? (double)(rec->jiffies - birth) / hz
 					 : 0;
-			s->born = t - s->age;
-		}
 	}
 }

@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include "tiers.h"
 
 /*
  * The generations of one lruvec (a memcg on a node) as the tier iterator
@@ -11,18 +12,15 @@
  * generations alive are those lru_gen lists, from the lower min_seq to
  * max_seq, oldest first.
  */
-#define RS_GENS_MAX 4 /* the kernel's MAX_NR_GENS; include/tiers.h */
+#define RS_GENS_MAX RS_TIER_NR_GENS /* the kernel's MAX_NR_GENS */
 
 struct rs_gen_sample {
 	__u64 seq, anon, file; /* pages */
 	__u64 stamp;	       /* lrugen.timestamps[] as read: jiffies */
-	/* its age at the read, s: jiffies then less its stamp, as lru_gen
-	 * counts it (so every generation's is read at one instant); NaN
-	 * without HZ */
+	/* its age at the read (t), s: jiffies then less its stamp, as
+	 * lru_gen counts it (so every generation's is read at one instant);
+	 * its age now is this plus the time since t; NaN without HZ */
 	double age;
-	/* model time of its birth (below 0: before the start), taken when
-	 * the generation was first seen; NaN: unknown (HZ not learnt yet) */
-	double born;
 };
 
 struct rs_lruvec_gens {
@@ -44,12 +42,11 @@ struct rs_lruvec_gens {
  */
 unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1);
 
-struct rs_tier_record;
 /*
  * A record's generations (include/tiers.h, gens_known set) as a sample
  * taken at model time t (the record's own clock, mono_ns, in model time): the
- * generations alive, oldest first, each born at t less its age (jiffies less
- * its timestamp, over hz); born NaN where hz is 0.
+ * generations alive, oldest first, each with its age (jiffies less its
+ * timestamp, over hz); NaN where hz is 0.
  */
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g);

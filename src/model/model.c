@@ -762,7 +762,11 @@ int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t)
 	return 0;
 }
 
-/* Whether a and b hold the same generations with the same pages. */
+/*
+ * Whether a and b hold the same generations (seq and the kernel's stamp of
+ * it: a torn read or a slot reused moves the stamp) with the same pages,
+ * and ages alike known or not (HZ learnt is a change to write).
+ */
 static bool same_gens(const struct rs_lruvec_gens *a,
 		      const struct rs_lruvec_gens *b)
 {
@@ -771,8 +775,10 @@ static bool same_gens(const struct rs_lruvec_gens *a,
 		return false;
 	for (unsigned i = 0; i < a->nr; i++)
 		if (a->gen[i].seq != b->gen[i].seq ||
+		    a->gen[i].stamp != b->gen[i].stamp ||
 		    a->gen[i].anon != b->gen[i].anon ||
-		    a->gen[i].file != b->gen[i].file)
+		    a->gen[i].file != b->gen[i].file ||
+		    isnan(a->gen[i].age) != isnan(b->gen[i].age))
 			return false;
 	return true;
 }
@@ -808,30 +814,8 @@ int rs_model_set_gens(struct rs_model *m, __u64 id,
 		p->nr_gens = nr;
 	}
 	old = &p->gens[g->node];
-	/*
-	 * A generation keeps the birth it was first seen with (each read's
-	 * conversion from jiffies differs by the moment it was taken), while
-	 * the kernel's stamp of it is the same: a stamp that moved (a torn
-	 * read, the slot reused) is taken anew.  Births that become known
-	 * (HZ learnt) are a change to write.
-	 */
-	bool births_new = false;
-
-	for (unsigned i = 0; i < next.nr; i++) {
-		bool kept = false;
-
-		for (unsigned j = 0; j < old->nr && !kept; j++)
-			if (old->gen[j].seq == next.gen[i].seq &&
-			    old->gen[j].stamp == next.gen[i].stamp &&
-			    !isnan(old->gen[j].born)) {
-				next.gen[i].born = old->gen[j].born;
-				kept = true;
-			}
-		births_new |= !kept && !isnan(next.gen[i].born);
-	}
-	next.changed = isnan(old->t) || births_new || !same_gens(old, &next)
-			       ? m->snapshots
-			       : old->changed;
+	next.changed = isnan(old->t) || !same_gens(old, &next) ? m->snapshots
+							       : old->changed;
 	next.ended = false;
 	next.ended_at = 0;
 	*old = next;

@@ -184,10 +184,9 @@ int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t);
 
 /*
  * A tracked memcg's generations on a node as just read (g->node, at model
- * time g->t; g->changed is set here).  A generation already known keeps the
- * birth it was first given; g's born is used for new ones.  The sample is
- * marked changed when seqs or pages moved.  Not kept for untracked or gone
- * memcgs.  0, or -1 without memory.
+ * time g->t; g->changed is set here).  The sample is marked changed when
+ * seqs, stamps or pages moved, or ages became known.  Not kept for untracked or
+ * gone memcgs.  0, or -1 without memory.
  */
 int rs_model_set_gens(struct rs_model *m, __u64 id,
 		      const struct rs_lruvec_gens *g);

@@ -247,8 +247,8 @@ json_t *rs_json_lruvec_gens(const struct rs_lruvec_gens *g)
 	for (unsigned i = 0; i < g->nr; i++) {
 		const struct rs_gen_sample *s = &g->gen[i];
 		json_t *e = json_object();
-		/* from jiffies at the read, as lru_gen's: births in model
-		 * time carry the clocks' drift between reads */
+		/* from jiffies at the read, as lru_gen's (one instant for
+		 * every generation) */
 		double age = s->age * 1e3;
 
 		json_object_set_new(e, "seq", json_integer((json_int_t)s->seq));
@@ -291,17 +291,18 @@ static json_t *memcg_gens(const struct rs_memcg *mc)
 
 /*
  * The timeline's entries of this snapshot: the lruvecs whose generations
- * moved (seqs or pages) since their last entry, and those whose memcg went
- * away ("end").  NULL when there are none; json null while MGLRU is off.
+ * moved after model snapshot since, and those whose memcg went away
+ * ("end"), in arr; json null while MGLRU is off.
  */
 static json_t *snapshot_gens(const struct rs_model *m,
 			     const struct rs_run_info *info, const char *filter,
 			     __u64 since)
 {
-	json_t *arr = NULL;
+	json_t *arr;
 
 	if (info && info->mglru_enabled <= 0)
 		return json_null();
+	arr = json_array();
 	for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 		const struct rs_memcg *mc = rs_model_memcg(m, i);
 
@@ -318,8 +319,6 @@ static json_t *snapshot_gens(const struct rs_model *m,
 				e = memcg_head(mc);
 				json_object_update_new(e,
 						       rs_json_lruvec_gens(g));
-				if (!arr)
-					arr = json_array();
 				json_array_append_new(arr, e);
 			}
 			if (g->ended && g->ended_at > since) {
@@ -327,8 +326,6 @@ static json_t *snapshot_gens(const struct rs_model *m,
 				json_object_set_new(e, "node",
 						    json_integer(g->node));
 				json_object_set_new(e, "end", json_true());
-				if (!arr)
-					arr = json_array();
 				json_array_append_new(arr, e);
 			}
 		}
@@ -372,9 +369,12 @@ json_t *rs_json_snapshot(const struct rs_model *m,
 	if (info)
 		json_object_set_new(o, "mglru",
 				    json_boolean(info->mglru_enabled > 0));
+	/* the key only where there is an entry, or null */
 	arr = snapshot_gens(m, info, filter, gens_since);
-	if (arr)
+	if (json_is_null(arr) || json_array_size(arr))
 		json_object_set_new(o, "lru_gens", arr);
+	else
+		json_decref(arr);
 	return o;
 }
 

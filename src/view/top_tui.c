@@ -208,24 +208,20 @@ static int draw_gens(const struct rs_tui *u, const struct rs_memcg *mc, int y)
 
 		for (unsigned i = 0; i < g->nr && !isnan(g->t) && y < LINES - 1;
 		     i++) {
-			/* read after the model's time was taken: not
-			 * below 0 */
-			double age = fmax((now - g->gen[i].born) * 1e3, 0);
+			/* its age at the read and the time since, not
+			 * below 0 (read after the model's time was taken);
+			 * "?" while HZ is not known */
+			double age = (g->gen[i].age + now - g->t) * 1e3;
 
-			if (isnan(age))
-				mvprintw(y++, 2,
-					 "node %d  %6llu %10s %10llu %10llu",
-					 g->node,
-					 (unsigned long long)g->gen[i].seq, "?",
-					 (unsigned long long)g->gen[i].anon,
-					 (unsigned long long)g->gen[i].file);
-			else
-				mvprintw(y++, 2,
-					 "node %d  %6llu %10.0f %10llu %10llu",
-					 g->node,
-					 (unsigned long long)g->gen[i].seq, age,
-					 (unsigned long long)g->gen[i].anon,
-					 (unsigned long long)g->gen[i].file);
+			char shown[32] = "?";
+
+			if (!isnan(age))
+				snprintf(shown, sizeof(shown), "%.0f",
+					 age < 0 ? 0 : age);
+			mvprintw(y++, 2, "node %d  %6llu %10s %10llu %10llu",
+				 g->node, (unsigned long long)g->gen[i].seq,
+				 shown, (unsigned long long)g->gen[i].anon,
+				 (unsigned long long)g->gen[i].file);
 		}
 	}
 	return y;

@@ -801,7 +801,8 @@ static void hz_learnt(void **state)
 }
 
 /* A record's generations: those alive, oldest first, born at t less their
- * age; unknown births without HZ; never more than the kernel keeps. */
+ * age at the read; unknown ages without HZ; never more than the kernel
+ * keeps. */
 static void gens_from_records(void **state)
 {
 	struct rs_tier_record rec = gens_record(5, 7, 1000 + 7 * 250 + 500);
@@ -817,10 +818,10 @@ static void gens_from_records(void **state)
 	assert_int_equal(g.max_seq, 7);
 	assert_int_equal(g.min_seq[1], 6);
 	/* seq 7 born 500 jiffies (2 s) before the read, seq 5 500 earlier */
-	assert_true(fabs(g.gen[2].born - 98.0) < 1e-9);
-	assert_true(fabs(g.gen[0].born - 96.0) < 1e-9);
+	assert_true(fabs(g.gen[2].age - 2.0) < 1e-9);
+	assert_true(fabs(g.gen[0].age - 4.0) < 1e-9);
 	rs_gens_from_record(&rec, 0, 100.0, &g);
-	assert_true(isnan(g.gen[0].born));
+	assert_true(isnan(g.gen[0].age));
 	/* a torn read (max_seq read after an aging and an eviction) lists
 	 * at most RS_GENS_MAX, ending at max_seq */
 	rec.min_seq[0] = rec.min_seq[1] = 2;
@@ -833,8 +834,8 @@ static void gens_from_records(void **state)
 	assert_int_equal(g.gen[0].seq, 7);
 }
 
-/* Timeline samples: kept for tracked memcgs only, a generation keeps its
- * first birth, changed marks the snapshot the state last moved in, a
+/* Timeline samples: kept for tracked memcgs only, each read's ages its
+ * own, changed marks the snapshot the state last moved in, a
  * memcg gone ends its timeline, and MGLRU off clears them all. */
 static void gens_timeline(void **state)
 {
@@ -857,7 +858,7 @@ static void gens_timeline(void **state)
 	assert_true(isnan(mc->gens[1].t));
 	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m));
 	assert_true(mc->gens[0].t == 1.0);
-	/* the next snapshot: the same state, read later with other births */
+	/* the next snapshot: the same state, read later (older ages) */
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
 	rs_model_end(m, 2);
@@ -866,10 +867,10 @@ static void gens_timeline(void **state)
 	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
 	mc = rs_model_find(m, 7);
 	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m) - 1);
-	/* seq 5: 1,750 jiffies old at 1.0 s; at 2.1 s it would be -5.9 */
-	assert_true(fabs(mc->gens[0].gen[0].born - -6.0) < 1e-9);
+	/* seq 5: 1,750 jiffies old at the first read, 2,000 at this one */
+	assert_true(fabs(mc->gens[0].gen[0].age - 8.0) < 1e-9);
 	assert_true(mc->gens[0].t == 2.1); /* the read's own time */
-	/* an aging: seq 8 is new, 5 retired; 6 and 7 keep their births */
+	/* an aging: seq 8 is new, 5 retired */
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
 	rs_model_end(m, 3);

@@ -36,12 +36,8 @@ def lru_gen_lines(path):
 
 def read_lru_gen(path):
     """/sys/kernel/debug/lru_gen: {(memcg_path, node): max_seq}."""
-    out = {}
-    for memcg, node, parts in lru_gen_lines(path):
-        if parts[0].isdigit():
-            key = (memcg, node)
-            out[key] = max(out.get(key, 0), int(parts[0]))
-    return out
+    return {k: max(g[0] for g in gens)
+            for k, gens in read_lru_gen_gens(path).items()}
 
 
 def read_lru_gen_gens(path):
