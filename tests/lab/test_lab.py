@@ -226,6 +226,22 @@ class LabTest(unittest.TestCase):
         self.assertIn(f"made by 2 builds of reclaimscope (rebuilt while the "
                       f"lab ran; the workload and the kernel are the same): "
                       f"runs 1 2 by {first}, runs 3 by {second}", report)
+        # runs kept from before the lab noted the build
+        for k in (1, 2):
+            path = os.path.join(self.out, "runs", "writeback", "b-mglru",
+                                f"run-{k}", "run.json")
+            with open(path) as f:
+                info = json.load(f)
+            del info["tool"]
+            with open(path, "w") as f:
+                json.dump(info, f)
+        self.lab_main(*args, "-n", "3", "--report-only")
+        with open(os.path.join(self.out, "report.md")) as f:
+            self.assertIn(f"made by builds of reclaimscope not all known "
+                          f"(rebuilt while the lab ran; the workload and the "
+                          f"kernel are the same): runs 3 by {second}, runs 1 "
+                          f"2 by a build not noted (made before the lab noted "
+                          f"it)", f.read())
 
     def test_recheck_judges_kept_runs_again(self):
         a = self.kernel("k1", "6.18.0", 10)
@@ -539,7 +555,7 @@ class BootTest(unittest.TestCase):
         self.log = os.path.join(self.tmp, "qemu.ndjson")
         self.env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
                         FAKE_QEMU_LOG=self.log, RS_VM_ACCEL="tcg",
-                        # the tools disk copies the host's fio and PostgreSQL:
+                        # the tools disk copies the host's PostgreSQL:
                         # a minute per test, and not what these tests test
                         RS_VM_TOOLS="none")
 
