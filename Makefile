@@ -294,7 +294,7 @@ kerneltest:
 # 20-30 minutes for the first on 2 cores, minutes for the second, which
 # shares the first's objects through ccache): sid's
 # source with x86's old prefaulted PTEs and 011's base, against the same
-# plus the seed's patch, under the stride workload (fio), 3 smoke runs each
+# plus the seed's patch, under the stride workload (seed 011's fio job), 3 smoke runs each
 # (N=, SIZE=; LAB_ARGS= passes more to scripts/lab, e.g. "--clock real -o
 # DIR" or --redo-mismatched).
 LAB_011_BASE = src:sid+scripts/patches/x86-old-prefaulted-ptes.patch+scripts/patches/011-base-7.2-activate-in-fault.patch

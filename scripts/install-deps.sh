@@ -10,7 +10,7 @@ test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 	zstd gzip dmsetup prometheus tmux curl systemd man-db chromium
 	libclang-rt-14-dev wrk cppcheck clang-tidy bash-completion
 	debhelper dpkg-dev fakeroot lintian debootstrap valgrind time
-	fio postgresql git ccache flex bison bc dwarves libssl-dev)
+	postgresql git ccache flex bison bc dwarves libssl-dev)
 
 # postgresql: the lab's ycsb workload runs Debian's server and pgbench in
 # its guests, from the tools disk (tests/vm/boot).  On a host with systemd,

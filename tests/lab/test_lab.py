@@ -11,12 +11,14 @@ from a copy in a scratch tree, with a fake qemu that records what it was
 given, to see which initramfs each kernel folder boots with.  Seconds.
 """
 import contextlib
+import ctypes
 import glob
 import gzip
 import importlib.machinery
 import importlib.util
 import io
 import json
+import mmap
 import os
 import shutil
 import subprocess
@@ -623,6 +625,62 @@ class BootTest(unittest.TestCase):
         self.assertNotEqual(i1, i2)
         self.assertEqual(newc_files(i1)["lib/modules/zram.ko"], b"k1 zram\0depends=\0")
         self.assertEqual(newc_files(i2)["lib/modules/zram.ko"], b"k2 zram\0depends=\0")
+
+
+class StrideJobTest(unittest.TestCase):
+    """rs-workload stride, the stride workload's job (seed 011's fio job):
+    it reads every zone of the file, not the file's first page over and
+    over as Debian's fio's mmap engine did."""
+
+    def test_every_zone_is_read_and_the_figures_add_up(self):
+        workload = os.path.join(TOP, "build", "rs-workload")
+        if not os.access(workload, os.X_OK):
+            subprocess.run(["make", "-s", "-C", TOP, "build/rs-workload"],
+                           check=True)
+        with tempfile.TemporaryDirectory(dir=os.path.join(TOP, "build")) as tmp:
+            path = os.path.join(tmp, "hot")
+            zones = 512  # 32 MiB of 64 KiB zones
+            with open(path, "wb") as f:
+                for _ in range(zones):
+                    f.write(os.urandom(65536))
+                f.flush()
+                os.fsync(f.fileno())
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                cached = self.resident(fd, zones * 16)
+                if any(cached[z * 16] for z in range(zones)):
+                    self.skipTest("this filesystem keeps the file cached")
+                out = subprocess.run([workload, "stride", path, "1", "64", "1"],
+                                     check=True, capture_output=True,
+                                     text=True).stdout
+                cached = self.resident(fd, zones * 16)
+            finally:
+                os.close(fd)
+        got = json.loads(out)
+        self.assertEqual(got["bytes"], got["reads"] * 4096)
+        self.assertGreaterEqual(got["reads"], zones)  # a pass at least
+        self.assertGreaterEqual(got["seconds"], 1)  # the time measured
+        self.assertEqual([z for z in range(zones) if not cached[z * 16]], [])
+
+    @staticmethod
+    def resident(fd, pages):
+        """Which of the file's pages are in the page cache (mincore)."""
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        size = pages * 4096
+        addr = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        if addr in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), "mmap")
+        vec = (ctypes.c_ubyte * pages)()
+        try:
+            if libc.mincore(ctypes.c_void_p(addr), ctypes.c_size_t(size), vec):
+                raise OSError(ctypes.get_errno(), "mincore")
+        finally:
+            libc.munmap(ctypes.c_void_p(addr), ctypes.c_size_t(size))
+        return [bool(b & 1) for b in vec]
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@
 # them.  Sourced by lib.sh, which defines the helpers.
 #
 # A workload script defines SWAP (zram or none; ZRAM_MB), MEMCGS,
-# workload_setup (files, memcgs), workload_run (rs-labload, fio or
-# pgbench, writing outcome records to RS_OUTCOME) and, if it needs one,
+# workload_setup (files, memcgs), workload_run (rs-labload, rs-workload
+# or pgbench, writing outcome records to RS_OUTCOME) and, if it needs one,
 # workload_teardown.
 param() { sed -n "s/.*rs\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 WORKLOAD=$(param workload)
@@ -39,16 +39,18 @@ setup_zram() { # SIZE_MB
 	swapon /dev/zram0
 }
 
-# The tools disk's reads (its stat's third field: sectors of 512 bytes),
-# beside the counters' snapshots.
+# The tools disk's and the data disk's reads (their stat's third field:
+# sectors of 512 bytes), beside the counters' snapshots.
 tools_stat() { # before|after
-	cat /sys/block/vdc/stat >"vdc.stat.$1" 2>/dev/null || echo "0 0 0" >"vdc.stat.$1"
+	for disk in vdb vdc; do
+		cat /sys/block/$disk/stat >"$disk.stat.$1" 2>/dev/null || echo "0 0 0" >"$disk.stat.$1"
+	done
 }
 
 # What the machine read and wrote over the counters' window (the cover
 # letter's pgpgin and pgpgout: /proc/vmstat, KiB), less what the tools
-# disk gave (fio's or pgbench's program and libraries, read again after
-# the caches were dropped: not the workload's data); an outcome record of
+# disk gave (PostgreSQL's programs and libraries, read again after the
+# caches were dropped: not the workload's data); an outcome record of
 # its own, which the reader merges into the workload's.  tests/vm/check.py
 # holds it to the snapshots.
 io_outcome() {
