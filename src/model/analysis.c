@@ -47,6 +47,8 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 		v->hist[h] = m->hist_known[h] ? &m->hist[h] : NULL;
 	v->gauge[RS_GAUGE_MEM] = m->mem_current_avg;
 	v->tiers = m->has_tiers ? &m->tiers : NULL;
+	v->gens = m->gens;
+	v->has_gens = m->has_gens;
 	v->event_max_ms[RS_HIST_PASS] =
 		from_events(r, m->passes ? m->pass_max_ns / 1e6 : NAN);
 	v->event_max_ms[RS_HIST_DIRECT] =
@@ -201,6 +203,7 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 	t->path = strdup("(total)");
 	t->is_total = true;
 	t->mem_current_avg = NAN;
+	t->gens = RS_GENS_ACC_EMPTY;
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		t->hist_known[h] = r->nr_memcgs > 0;
 	for (size_t i = 0; i < r->nr_memcgs; i++) {
@@ -232,6 +235,11 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 			if (t->hist_known[h] &&
 			    rs_hist_merge(&t->hist[h], &m->hist[h]))
 				t->hist_known[h] = false;
+		}
+		/* every memcg's own lruvecs: no descendant in them */
+		if (m->has_gens) {
+			rs_gens_acc_merge(&t->gens, &m->gens);
+			t->has_gens = true;
 		}
 		t->passes += m->passes;
 		t->passes_over += m->passes_over;

@@ -175,7 +175,7 @@ const struct rs_row rs_rows[] = {
 	 .a = RS_F_RECLAIMED,
 	 .b = RS_F_PASSES,
 	 .title = "rcl/pass",
-	 .headline_place = 28},
+	 .headline_place = 30},
 	FIELD(ISOLATED_FILE, RS_NEUTRAL, SEC_RECLAIM),
 	FIELD(RECLAIMED_FILE, RS_NEUTRAL, SEC_RECLAIM),
 	FIELD(ACTIVE_ISOLATED, RS_NEUTRAL, SEC_RECLAIM),
@@ -311,6 +311,41 @@ const struct rs_row rs_rows[] = {
 	 .b = RS_F_AGING_ATTEMPTS},
 	FIELD(WALK_PMDS, RS_NEUTRAL, SEC_AGING),
 	FIELD(WALK_BLOOM_ADDED, RS_NEUTRAL, SEC_AGING),
+	/* the generation timelines (gens.h) */
+	{.key = "gens_alive",
+	 .unit = "generations",
+	 .section = SEC_AGING,
+	 .help = "generations alive (as lru_gen lists them, min_seq to "
+		 "max_seq), mean over the time each timeline sample held: "
+		 "near 2, MGLRU's least, eviction is catching up with aging",
+	 .kind = RS_ROW_GENS,
+	 .gf = RS_GENS_ALIVE_MEAN,
+	 .title = "gens",
+	 .width = 5,
+	 .headline_place = 21},
+	{.key = "gens_alive_min",
+	 .unit = "generations",
+	 .section = SEC_AGING,
+	 .help = "the fewest generations alive in any timeline sample",
+	 .kind = RS_ROW_GENS,
+	 .gf = RS_GENS_ALIVE_MIN},
+	{.key = "aging_interval",
+	 .unit = "ms",
+	 .section = SEC_AGING,
+	 .help = "time between two agings: the gap between consecutive "
+		 "generations' births as the kernel stamped them, mean over "
+		 "the births the timelines saw",
+	 .kind = RS_ROW_GENS,
+	 .gf = RS_GENS_AGING_INTERVAL,
+	 .headline_place = 22},
+	{.key = "pages_per_gen_at_aging",
+	 .unit = "pages",
+	 .section = SEC_AGING,
+	 .help = "anon and file pages in a generation at the first timeline "
+		 "read after a younger one was born, mean: how much aging "
+		 "left in a generation",
+	 .kind = RS_ROW_GENS,
+	 .gf = RS_GENS_PAGES_AT_AGING},
 	QUANT(AGING, 0.5, "aging_p50", SEC_AGING, "aging latency, median"),
 	QUANT(AGING, 0.9, "aging_p90", SEC_AGING,
 	      "aging latency, 90th percentile"),
@@ -318,9 +353,9 @@ const struct rs_row rs_rows[] = {
 	      "aging latency, 99th percentile"),
 	/* writeback */
 	FIELD(FLUSHER_WAKEUPS, RS_NEUTRAL, SEC_WB, .top_place = 9,
-	      .headline_place = 21),
+	      .headline_place = 23),
 	FIELD(THROTTLES, RS_LOWER, SEC_WB, .top_place = 10,
-	      .headline_place = 22),
+	      .headline_place = 24),
 	FIELD(THROTTLES_WRITEBACK, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_ISOLATED, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_NOPROGRESS, RS_LOWER, SEC_WB),
@@ -328,7 +363,7 @@ const struct rs_row rs_rows[] = {
 	FIELD(THROTTLES_OVER_BUDGET, RS_LOWER, SEC_WB),
 	/* seconds throttled per second: 0.1 is a tenth of the time */
 	FIELD(THROTTLED, RS_LOWER, SEC_WB, .title = "thrms/s", .width = 8,
-	      .top_place = 11, .headline_place = 23, .rate_rule = true),
+	      .top_place = 11, .headline_place = 25, .rate_rule = true),
 	QUANT(THROTTLE, 0.5, "throttle_p50", SEC_WB, "throttle delay, median"),
 	QUANT(THROTTLE, 0.9, "throttle_p90", SEC_WB,
 	      "throttle delay, 90th percentile"),
@@ -343,14 +378,14 @@ const struct rs_row rs_rows[] = {
 	FIELD(IMMEDIATE, RS_NEUTRAL, SEC_WB),
 	FIELD(PAGEOUT, RS_NEUTRAL, SEC_WB),
 	/* latency */
-	FIELD(DIRECT_RECLAIMS, RS_LOWER, SEC_LATENCY, .headline_place = 26),
+	FIELD(DIRECT_RECLAIMS, RS_LOWER, SEC_LATENCY, .headline_place = 28),
 	QUANT(DIRECT, 0.5, "direct_p50", SEC_LATENCY,
 	      "direct reclaim latency, median"),
 	QUANT(DIRECT, 0.9, "direct_p90", SEC_LATENCY,
 	      "direct reclaim latency, 90th percentile"),
 	{.key = "direct_p99",
 	 .top_place = 12,
-	 .headline_place = 27,
+	 .headline_place = 29,
 	 .unit = "ms",
 	 .better = RS_LOWER,
 	 .section = SEC_LATENCY,
@@ -364,13 +399,13 @@ const struct rs_row rs_rows[] = {
 	FIELD(DIRECT_OVER_BUDGET, RS_LOWER, SEC_LATENCY),
 	FIELD(DIRECT_TIME, RS_LOWER, SEC_LATENCY),
 	FIELD(DIRECT_RECLAIMED, RS_NEUTRAL, SEC_LATENCY),
-	FIELD(MEMCG_RECLAIMS, RS_NEUTRAL, SEC_LATENCY, .headline_place = 24),
+	FIELD(MEMCG_RECLAIMS, RS_NEUTRAL, SEC_LATENCY, .headline_place = 26),
 	QUANT(MEMCG, 0.5, "memcg_p50", SEC_LATENCY,
 	      "memcg reclaim latency, median"),
 	QUANT(MEMCG, 0.9, "memcg_p90", SEC_LATENCY,
 	      "memcg reclaim latency, 90th percentile"),
 	QUANT(MEMCG, 0.99, "memcg_p99", SEC_LATENCY,
-	      "memcg reclaim latency, 99th percentile", .headline_place = 25),
+	      "memcg reclaim latency, 99th percentile", .headline_place = 27),
 	EVMAX(MEMCG, "memcg_max", SEC_LATENCY, "the longest memcg reclaim"),
 	FIELD(MEMCG_OVER_BUDGET, RS_LOWER, SEC_LATENCY),
 	FIELD(MEMCG_TIME, RS_NEUTRAL, SEC_LATENCY),
@@ -857,6 +892,13 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 		return isnan(pct) ? NONE : ok(pct);
 	case RS_ROW_OUTCOME:
 		return known(outcome_value(v, row->combine, row->out));
+	case RS_ROW_GENS:
+		if (v->node_share)
+			return NONE; /* kept per memcg, over its nodes */
+		if (!v->has_gens)
+			return NA;
+		pct = rs_gens_figure(&v->gens, row->gf);
+		return isnan(pct) ? NONE : ok(pct);
 	}
 	return NA;
 }

@@ -23,6 +23,7 @@
 #include "rs_common.h"
 #include "recording.h"
 #include "hist.h"
+#include "gens.h"
 
 enum rs_better { RS_NEUTRAL, RS_LOWER, RS_HIGHER };
 
@@ -61,6 +62,10 @@ struct rs_values {
 	double reclaimed_by[RS_NR_RECLAIMERS];	/* pages, per reclaimer */
 	double pass_ms_by[RS_NR_RECLAIMERS];	/* MGLRU pass time, ms */
 	const struct rs_tiers *tiers; /* MGLRU's tiers at the end; NULL */
+	/* what the generation timelines showed over the span, if has_gens
+	 * (none read: no MGLRU, or a recording before schema 5) */
+	struct rs_gens_acc gens;
+	bool has_gens;
 	/* The workloads' outcomes in scope: all for a total, else the
 	 * memcg's (path). */
 	const struct rs_outcome *outcomes;
@@ -89,6 +94,7 @@ enum rs_row_kind {
 	RS_ROW_TIER_REFAULT, /* the PID controller's refault % of lru_type, tier
 			      */
 	RS_ROW_OUTCOME,	     /* the workloads' outcome key out, combined */
+	RS_ROW_GENS,	     /* figure gf of the generation timelines */
 };
 
 /* How a workload's outcome key is combined over the processes in scope. */
@@ -117,6 +123,7 @@ struct rs_row {
 	enum rs_reclaimer reclaimer;
 	enum rs_outcome_key out;
 	enum rs_outcome_combine combine;
+	enum rs_gens_figure gf;
 	/*
 	 * top: the column's title (NULL: the key, and "/s" when per_second)
 	 * and width; per_second: a count or a time, shown per second of the

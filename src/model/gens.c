@@ -64,3 +64,77 @@ void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 					 : 0;
 	}
 }
+
+void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
+		     const struct rs_lruvec_gens *cur)
+{
+	if (!cur->nr)
+		return;
+	if (isnan(a->alive_min) || cur->nr < a->alive_min)
+		a->alive_min = cur->nr;
+	if (prev && prev->nr && cur->t > prev->t) {
+		a->held_s += cur->t - prev->t;
+		a->alive_held += prev->nr * (cur->t - prev->t);
+	}
+	for (unsigned i = 0; i + 1 < cur->nr; i++) {
+		const struct rs_gen_sample *g = &cur->gen[i], *next = g + 1;
+
+		/* a birth once: new since prev (all of them in a first one) */
+		if (prev && prev->nr && next->seq <= prev->max_seq)
+			continue;
+		if (next->seq != g->seq + 1 || isnan(g->age) ||
+		    isnan(next->age))
+			continue;
+		a->births++;
+		a->birth_gaps_s += g->age - next->age;
+	}
+	/* the generations that were the youngest at prev, or were born and
+	 * closed since: aging is done with them */
+	for (unsigned i = 0; prev && prev->nr && i < cur->nr; i++)
+		if (cur->gen[i].seq >= prev->max_seq &&
+		    cur->gen[i].seq < cur->max_seq) {
+			a->closed++;
+			a->closed_pages += cur->gen[i].anon + cur->gen[i].file;
+		}
+}
+
+void rs_gens_acc_hold(struct rs_gens_acc *a, const struct rs_lruvec_gens *last,
+		      double from, double t)
+{
+	if (from < last->t)
+		from = last->t;
+	if (!last->nr || isnan(last->t) || !(t > from))
+		return;
+	a->held_s += t - from;
+	a->alive_held += last->nr * (t - from);
+}
+
+void rs_gens_acc_merge(struct rs_gens_acc *a, const struct rs_gens_acc *b)
+{
+	a->held_s += b->held_s;
+	a->alive_held += b->alive_held;
+	if (!isnan(b->alive_min) &&
+	    (isnan(a->alive_min) || b->alive_min < a->alive_min))
+		a->alive_min = b->alive_min;
+	a->births += b->births;
+	a->birth_gaps_s += b->birth_gaps_s;
+	a->closed += b->closed;
+	a->closed_pages += b->closed_pages;
+}
+
+double rs_gens_figure(const struct rs_gens_acc *a, enum rs_gens_figure f)
+{
+	switch (f) {
+	case RS_GENS_ALIVE_MEAN:
+		return a->held_s > 0 ? a->alive_held / a->held_s : NAN;
+	case RS_GENS_ALIVE_MIN:
+		return a->alive_min;
+	case RS_GENS_AGING_INTERVAL:
+		return a->births > 0 ? 1e3 * a->birth_gaps_s / a->births : NAN;
+	case RS_GENS_PAGES_AT_AGING:
+		return a->closed > 0 ? a->closed_pages / a->closed : NAN;
+	case RS_NR_GENS_FIGURES:
+		break;
+	}
+	return NAN;
+}

@@ -51,4 +51,52 @@ unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1);
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g);
 
+/*
+ * What a memcg's generation timelines show over a span, from their samples
+ * in order, one lruvec's after another's (rs_gens_acc_add): the
+ * generations alive, as a mean weighted by how long each sample held and
+ * as the least seen; the time between an aging and the next (the gap
+ * between two consecutive generations' births, each birth counted once);
+ * and the pages a generation held at the first read after a younger one
+ * was born (the size aging left it at).  Only samples that changed count
+ * (a sample holds until the next, or the end: rs_gens_acc_hold):
+ * the ones a recording keeps, so that top and report compute the same
+ * figures from the same samples.
+ */
+struct rs_gens_acc {
+	double held_s, alive_held; /* seconds samples held; alive x seconds */
+	double alive_min;	   /* NaN: no sample */
+	double births, birth_gaps_s;
+	double closed, closed_pages;
+	__u64 at; /* the model's: the snapshot an interval's sums are of */
+};
+
+enum rs_gens_figure {
+	RS_GENS_ALIVE_MEAN,	/* generations */
+	RS_GENS_ALIVE_MIN,	/* generations */
+	RS_GENS_AGING_INTERVAL, /* ms between two births */
+	RS_GENS_PAGES_AT_AGING, /* pages */
+	RS_NR_GENS_FIGURES
+};
+
+#define RS_GENS_ACC_EMPTY ((struct rs_gens_acc){.alive_min = NAN})
+
+/*
+ * Sample cur of one lruvec into a, after prev, that lruvec's sample before
+ * it (NULL: its first, or its first since MGLRU came back on).
+ */
+void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
+		     const struct rs_lruvec_gens *cur);
+/*
+ * The time last, a lruvec's latest sample, has held from from (or its
+ * own time, if later) to t: a timeline's open end, at the end of a
+ * recording or as of now.
+ */
+void rs_gens_acc_hold(struct rs_gens_acc *a, const struct rs_lruvec_gens *last,
+		      double from, double t);
+/* b's samples into a: the memcgs of a total. */
+void rs_gens_acc_merge(struct rs_gens_acc *a, const struct rs_gens_acc *b);
+/* A figure; NaN where the samples give none. */
+double rs_gens_figure(const struct rs_gens_acc *a, enum rs_gens_figure f);
+
 #endif

@@ -22,6 +22,9 @@ struct path_entry {
 	struct rs_tiers *tiers;	     /* NULL: never read */
 	struct rs_lruvec_gens *gens; /* by node, nr_gens; NULL: never read */
 	unsigned nr_gens;
+	/* what its timelines showed: [0] the run, [1] the interval (gens.h);
+	 * NULL: no sample yet */
+	struct rs_gens_acc *gens_acc;
 	/* the last sample (RS_GAUGE_MEM: memory.current); if has_gauges */
 	double gauges[RS_NR_GAUGES];
 	bool has_gauges;
@@ -117,6 +120,7 @@ void rs_model_free(struct rs_model *m)
 		free_hists(m->paths[i].hists);
 		free(m->paths[i].tiers);
 		free(m->paths[i].gens);
+		free(m->paths[i].gens_acc);
 	}
 	free(m->paths);
 	free(m->cells);
@@ -257,6 +261,8 @@ void rs_memcg_values(const struct rs_memcg *mc, bool interval,
 
 /* A histogram the hooks know of that has no count yet. */
 static const struct rs_histogram no_counts;
+/* A memcg's interval whose timelines did not move. */
+static const struct rs_gens_acc no_gens = {.alive_min = NAN};
 
 void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 		     bool interval, int node, double span, struct rs_values *v)
@@ -305,6 +311,18 @@ void rs_model_values(const struct rs_model *m, const struct rs_memcg *mc,
 	v->gauge[RS_GAUGE_MEM_MAX] = mc->mem_max;
 	v->gauge[RS_GAUGE_PSI] = mc->psi_some_avg10;
 	v->tiers = mc->tiers;
+	if (mc->gens_acc) {
+		v->has_gens = true;
+		v->gens = !interval			       ? mc->gens_acc[0]
+			  : mc->gens_acc[1].at == m->snapshots ? mc->gens_acc[1]
+							       : no_gens;
+		/* each node's last sample holds on until now */
+		for (unsigned n = 0; n < mc->nr_gens; n++)
+			if (!mc->gens[n].ended)
+				rs_gens_acc_hold(
+					&v->gens, &mc->gens[n],
+					interval ? m->prev_t : -INFINITY, m->t);
+	}
 	v->path = mc->path;
 }
 
@@ -347,6 +365,7 @@ static void memcg_from_entry(struct rs_memcg *mc, const struct path_entry *p)
 	mc->tiers = p->tiers;
 	mc->gens = p->gens;
 	mc->nr_gens = p->nr_gens;
+	mc->gens_acc = p->gens_acc;
 	if (p->has_gauges) {
 		mc->mem_current = p->gauges[RS_GAUGE_MEM];
 		mc->mem_max = p->gauges[RS_GAUGE_MEM_MAX];
@@ -637,6 +656,7 @@ void rs_model_forget(struct rs_model *m, __u64 id)
 		free_hists(p->hists);
 		free(p->tiers);
 		free(p->gens);
+		free(p->gens_acc);
 		rs_sorted_remove(m->paths, &m->nr_paths, sizeof(*m->paths),
 				 (size_t)(p - m->paths));
 	}
@@ -814,8 +834,27 @@ int rs_model_set_gens(struct rs_model *m, __u64 id,
 		p->nr_gens = nr;
 	}
 	old = &p->gens[g->node];
-	next.changed = isnan(old->t) || !same_gens(old, &next) ? m->snapshots
-							       : old->changed;
+	/*
+	 * A sample like the last is not one: the last is kept, its ages as
+	 * of its own read (its age now is the same), as a recording keeps it
+	 */
+	if (!isnan(old->t) && same_gens(old, &next))
+		return 0;
+	if (!p->gens_acc) {
+		p->gens_acc = malloc(2 * sizeof(*p->gens_acc));
+		if (!p->gens_acc)
+			return -1;
+		p->gens_acc[0] = p->gens_acc[1] = RS_GENS_ACC_EMPTY;
+		mc->gens_acc = p->gens_acc;
+	}
+	if (p->gens_acc[1].at != m->snapshots) {
+		p->gens_acc[1] = RS_GENS_ACC_EMPTY;
+		p->gens_acc[1].at = m->snapshots;
+	}
+	for (int i = 0; i < 2; i++)
+		rs_gens_acc_add(&p->gens_acc[i], isnan(old->t) ? NULL : old,
+				&next);
+	next.changed = m->snapshots;
 	next.ended = false;
 	next.ended_at = 0;
 	*old = next;

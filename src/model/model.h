@@ -60,6 +60,9 @@ struct rs_memcg {
 	 * by node; none where never read or while MGLRU is off */
 	const struct rs_lruvec_gens *gens;
 	unsigned nr_gens;
+	/* what they showed: [0] the run, [1] the interval (use
+	 * rs_model_values); NULL: never read */
+	const struct rs_gens_acc *gens_acc;
 	/*
 	 * The counters: read them with rs_memcg_value(s).  The sums over the
 	 * cells are the cell's own arrays for a memcg with one cell (one node,
@@ -184,9 +187,11 @@ int rs_model_set_tiers(struct rs_model *m, __u64 id, const struct rs_tiers *t);
 
 /*
  * A tracked memcg's generations on a node as just read (g->node, at model
- * time g->t; g->changed is set here).  The sample is marked changed when
- * seqs, stamps or pages moved, or ages became known.  Not kept for untracked or
- * gone memcgs.  0, or -1 without memory.
+ * time g->t; g->changed is set here).  A sample that differs from the
+ * last (seqs, stamps or pages moved, or ages became known) replaces it and
+ * goes into what the timelines showed (gens_acc); one that does not is
+ * dropped, the last kept as it was read.  Not kept for untracked or gone
+ * memcgs.  0, or -1 without memory.
  */
 int rs_model_set_gens(struct rs_model *m, __u64 id,
 		      const struct rs_lruvec_gens *g);

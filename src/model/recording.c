@@ -22,6 +22,7 @@ const struct rs_series_info rs_series[RS_NR_SERIES] = {
 #define MAX_MEMCGS 100000
 #define MAX_POINTS 10000000
 #define MAX_COUNT 9.2e18 /* a __u64 counter that fits an int64 */
+#define MAX_NODES 1024	 /* MAX_NUMNODES at most (NODES_SHIFT 10) */
 
 struct reader {
 	struct rs_recording *r;
@@ -179,6 +180,7 @@ static struct rs_rec_memcg *memcg_of(struct reader *rd, __u64 id)
 	m->id = id;
 	rd->slots[slot_of(rd, id)] = n + 1;
 	m->mem_current_avg = NAN;
+	m->gens = RS_GENS_ACC_EMPTY;
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
 		m->reclaimed_by[r] = m->pass_ns_by[r] = NAN;
 	for (int f = 0; f < RS_NR_FIELDS; f++) {
@@ -281,6 +283,124 @@ static __u64 *stat_of(struct rs_recording *r, enum rs_stat stat)
 	}
 }
 
+/* A whole number in [0, MAX_COUNT] under key: absent or null is refused. */
+static int seq_number(struct reader *rd, json_t *o, const char *key, __u64 *out)
+{
+	double d;
+
+	if (number(rd, o, key, &d))
+		return -1;
+	if (isnan(d) || d != floor(d))
+		return fail(rd, "\"%s\" is not a whole number", key);
+	*out = (__u64)d;
+	return 0;
+}
+
+/* One lruvec's entry of a snapshot's "lru_gens" (rs_json_lruvec_gens). */
+static int lruvec_gens(struct reader *rd, json_t *o, struct rs_lruvec_gens *g)
+{
+	json_t *min = json_object_get(o, "min_seq"),
+	       *gens = json_object_get(o, "gens"), *e;
+	size_t i;
+
+	*g = (struct rs_lruvec_gens){.node = g->node};
+	if (number(rd, o, "t", &g->t))
+		return -1;
+	if (isnan(g->t) || !json_is_object(min) || !json_is_array(gens))
+		return fail(rd, "an \"lru_gens\" entry needs \"t\", "
+				"\"min_seq\", \"max_seq\" and \"gens\"");
+	if (json_array_size(gens) > RS_GENS_MAX)
+		return fail(rd,
+			    "an \"lru_gens\" entry with more than %d "
+			    "generations",
+			    RS_GENS_MAX);
+	if (seq_number(rd, min, "anon", &g->min_seq[0]) ||
+	    seq_number(rd, min, "file", &g->min_seq[1]) ||
+	    seq_number(rd, o, "max_seq", &g->max_seq))
+		return -1;
+	json_array_foreach (gens, i, e) {
+		struct rs_gen_sample *s = &g->gen[g->nr++];
+		double age_ms;
+
+		if (!json_is_object(e))
+			return fail(rd, "a generation is not an object");
+		if (seq_number(rd, e, "seq", &s->seq) ||
+		    seq_number(rd, e, "anon", &s->anon) ||
+		    seq_number(rd, e, "file", &s->file) ||
+		    number(rd, e, "age_ms", &age_ms))
+			return -1;
+		s->age = age_ms / 1e3;
+		if (i && s->seq != s[-1].seq + 1)
+			return fail(rd, "generations not in order of seq");
+	}
+	if (g->nr && g->gen[g->nr - 1].seq != g->max_seq)
+		return fail(rd, "the youngest generation is not max_seq");
+	return 0;
+}
+
+/* m's timelines end at t: each node's last sample held until then. */
+static void gens_end(struct rs_rec_memcg *m, double t)
+{
+	for (unsigned n = 0; n < m->nr_last_gens; n++)
+		rs_gens_acc_hold(&m->gens, &m->last_gens[n], -INFINITY, t);
+	m->nr_last_gens = 0;
+}
+
+/*
+ * A snapshot's "lru_gens" (schema 5): each entry a sample of a memcg's
+ * node, after its last; "end" ends a memcg's timelines; null (MGLRU off)
+ * ends every one, so that the next sample is a first.
+ */
+static int snapshot_gens(struct reader *rd, json_t *o)
+{
+	json_t *arr = json_object_get(o, "lru_gens"), *e;
+	size_t i;
+
+	if (json_is_null(arr)) {
+		for (size_t n = 0; n < rd->r->nr_memcgs; n++)
+			gens_end(&rd->r->memcgs[n], rd->last_t);
+		return 0;
+	}
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return fail(rd, "\"lru_gens\" is not an array");
+	json_array_foreach (arr, i, e) {
+		struct rs_rec_memcg *m = memcg_from(rd, e);
+		struct rs_lruvec_gens g = {0}, *last;
+		double node;
+
+		if (!m || number(rd, e, "node", &node))
+			return -1;
+		if (json_is_true(json_object_get(e, "end"))) {
+			gens_end(m, rd->last_t);
+			continue;
+		}
+		if (isnan(node) || node != floor(node) || node >= MAX_NODES)
+			return fail(rd, "an \"lru_gens\" entry without a "
+					"valid \"node\"");
+		g.node = (int)node;
+		if (lruvec_gens(rd, e, &g))
+			return -1;
+		if ((unsigned)g.node >= m->nr_last_gens) {
+			last = realloc(m->last_gens,
+				       (g.node + 1) * sizeof(*last));
+			if (!last)
+				return fail(rd, "out of memory");
+			for (unsigned n = m->nr_last_gens;
+			     n <= (unsigned)g.node; n++)
+				last[n] = (struct rs_lruvec_gens){.nr = 0};
+			m->last_gens = last;
+			m->nr_last_gens = (unsigned)g.node + 1;
+		}
+		last = &m->last_gens[g.node];
+		rs_gens_acc_add(&m->gens, last->nr ? last : NULL, &g);
+		m->has_gens = true;
+		*last = g;
+	}
+	return 0;
+}
+
 static int snapshot(struct reader *rd, json_t *o)
 {
 	json_t *memcgs = json_object_get(o, "memcgs"), *e;
@@ -345,7 +465,7 @@ static int snapshot(struct reader *rd, json_t *o)
 				v[rs_series[s].field] / dt;
 		m->nr_points++;
 	}
-	return 0;
+	return snapshot_gens(rd, o);
 }
 
 static int event(struct reader *rd, json_t *o)
@@ -1095,6 +1215,12 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 		totals_from_snapshots(&rd);
 	if (!rc)
 		root_without_events(r);
+	/* the timelines' open ends hold until the last snapshot */
+	for (size_t i = 0; !rc && i < r->nr_memcgs; i++) {
+		gens_end(&r->memcgs[i], rd.last_t);
+		free(r->memcgs[i].last_gens);
+		r->memcgs[i].last_gens = NULL;
+	}
 	if (!rc)
 		rc = over_budget_within(&rd);
 	if (!rc && r->nr_memcgs)
@@ -1112,8 +1238,11 @@ void rs_rec_memcg_release(struct rs_rec_memcg *m)
 {
 	free(m->path);
 	free(m->points);
+	free(m->last_gens);
 	m->path = NULL;
 	m->points = NULL;
+	m->last_gens = NULL;
+	m->nr_last_gens = 0;
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		rs_hist_free(&m->hist[h]);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "rs_common.h"
 #include "tiers.h"
+#include "gens.h"
 #include "hist.h"
 
 /*
@@ -100,6 +101,12 @@ struct rs_rec_memcg {
 	double mem_current_avg; /* bytes; NaN */
 	struct rs_tiers tiers;	/* at the end of the run, if has_tiers */
 	bool has_tiers;
+	/* what its generation timelines showed (snapshots' lru_gens, schema
+	 * 5), if has_gens; last_gens: each node's last sample, nr 0 for none */
+	struct rs_gens_acc gens;
+	bool has_gens;
+	struct rs_lruvec_gens *last_gens;
+	unsigned nr_last_gens;
 	struct rs_rec_point *points;
 	size_t nr_points, cap_points;
 	/* from event records (has_events) */

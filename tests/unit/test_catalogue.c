@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
 #include "analysis.h"
 #include "catalogue.h"
 #include "compare_view.h"
@@ -35,6 +36,28 @@
 		fn;                                                            \
 		assert_int_equal(fclose(f_), 0);                               \
 	} while (0)
+
+/* The snapshots' lines of full_model's last run (its timelines), which
+ * recording_at writes before the summary. */
+static char snapshot_lines[4096];
+
+/* Generations seq lo..max on node 0, born 1 s apart, the youngest
+ * young_s old at model time t. */
+static struct rs_lruvec_gens gens_at(__u64 lo, __u64 max, double t,
+				     double young_s)
+{
+	struct rs_lruvec_gens g = {.node = 0, .t = t, .max_seq = max};
+
+	g.min_seq[0] = g.min_seq[1] = lo;
+	for (__u64 seq = lo; seq <= max; seq++)
+		g.gen[g.nr++] = (struct rs_gen_sample){
+			.seq = seq,
+			.anon = seq * 10,
+			.file = seq * 100,
+			.stamp = seq * 250,
+			.age = young_s + (double)(max - seq)};
+	return g;
+}
 
 /*
  * A model with every hook attached and every counter, histogram and gauge
@@ -97,6 +120,30 @@ static struct rs_model *full_model(void)
 						(__u64)step * (type + 1) *
 						(tier + 2) * (c + 3);
 		assert_int_equal(rs_model_set_tiers(m, ID, &t), 0);
+		/* the timeline: an aging between the snapshots */
+		struct rs_lruvec_gens g = step == 1 ? gens_at(5, 7, 2.0, 1.0)
+						    : gens_at(6, 8, 4.0, 0.5);
+		assert_int_equal(rs_model_set_gens(m, ID, &g), 0);
+		/* the snapshot's timeline entries as record writes them, in a
+		 * snapshot of no counters (the summary has them) */
+		json_t *full = rs_json_snapshot(m, NULL, NULL,
+						rs_model_snapshots(m) - 1),
+		       *snap = json_pack("{s:s, s:f, s:[], s:O}", "type",
+					 "snapshot", "t", rs_model_time(m),
+					 "memcgs", "lru_gens",
+					 json_object_get(full, "lru_gens"));
+		char *line = json_dumps(snap, JSON_COMPACT);
+
+		assert_non_null(line);
+		if (step == 1)
+			snapshot_lines[0] = '\0';
+		assert_true(strlen(snapshot_lines) + strlen(line) + 2 <
+			    sizeof(snapshot_lines));
+		strcat(snapshot_lines, line);
+		strcat(snapshot_lines, "\n");
+		free(line);
+		json_decref(snap);
+		json_decref(full);
 	}
 	return m;
 }
@@ -155,7 +202,7 @@ static void recording_at(const struct rs_model *m, bool with_records,
 	if (header_budget_ns)
 		fprintf(f, ",\"budget_ns\":%llu",
 			(unsigned long long)header_budget_ns);
-	fprintf(f, "}\n");
+	fprintf(f, "}\n%s", snapshot_lines);
 	for (const char *c = records; with_records && *c; c++)
 		fputc(*c == '\'' ? '"' : *c, f);
 	fprintf(f, "%s\n", line);

@@ -834,6 +834,84 @@ static void gens_from_records(void **state)
 	assert_int_equal(g.gen[0].seq, 7);
 }
 
+/* What the timelines show (gens.h): the generations alive weighted by how
+ * long each sample held, the least, the gap between births (each once),
+ * and a generation's pages at the first read after a younger one's birth;
+ * through the model's rows, the run's and the interval's. */
+static void gens_figures(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	struct rs_tier_record rec = gens_record(5, 7, 4000);
+	struct rs_lruvec_gens g;
+	const struct rs_memcg *mc;
+	struct rs_values v;
+	int alive = rs_row_by_key("gens_alive"),
+	    least = rs_row_by_key("gens_alive_min"),
+	    gap = rs_row_by_key("aging_interval"),
+	    pages = rs_row_by_key("pages_per_gen_at_aging");
+
+	(void)state;
+	assert_true(alive >= 0 && least >= 0 && gap >= 0 && pages >= 0);
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 1);
+	mc = rs_model_find(m, 7);
+	rs_model_values(m, mc, false, -1, 1, &v);
+	assert_int_equal(rs_row_eval(&v, alive).state, RS_VALUE_NA);
+	/* seqs 5-7 born 1 s apart (250 jiffies at 250 Hz), at t = 1 */
+	rs_gens_from_record(&rec, 250, 1.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	/* t = 2: the same state, not a sample */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 2);
+	rec.jiffies += 250;
+	rs_gens_from_record(&rec, 250, 2.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	/* t = 3: seq 8 born, 5 gone: 7 closed with 70 + 700 pages */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 3);
+	rec = gens_record(6, 8, 4500);
+	rs_gens_from_record(&rec, 250, 3.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	/* t = 4: two alive, 8 closed with 880 */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 4);
+	rec = gens_record(8, 9, 5000);
+	rs_gens_from_record(&rec, 250, 4.0, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	mc = rs_model_find(m, 7);
+	rs_model_values(m, mc, false, -1, 4, &v);
+	/* 3 alive from t = 1 to 3, then 3 from 3 to 4; the last has held
+	 * for no time yet */
+	assert_true(fabs(rs_row_number(&v, alive) - 3.0) < 1e-9);
+	assert_true(rs_row_number(&v, least) == 2.0);
+	assert_true(fabs(rs_row_number(&v, gap) - 1000.0) < 1e-6);
+	assert_true(fabs(rs_row_number(&v, pages) - 825.0) < 1e-9);
+	/* the interval: the last sample alone */
+	rs_model_values(m, mc, true, -1, 1, &v);
+	assert_true(fabs(rs_row_number(&v, alive) - 3.0) < 1e-9);
+	assert_true(rs_row_number(&v, least) == 2.0);
+	assert_true(fabs(rs_row_number(&v, pages) - 880.0) < 1e-9);
+	/* one node's share: kept per memcg */
+	rs_model_values(m, mc, false, 0, 4, &v);
+	assert_int_equal(rs_row_eval(&v, alive).state, RS_VALUE_NONE);
+	/* t = 6, no sample since t = 4: the last held 2 s at 2 alive */
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, 6);
+	mc = rs_model_find(m, 7);
+	rs_model_values(m, mc, false, -1, 6, &v);
+	assert_true(fabs(rs_row_number(&v, alive) - 13.0 / 5) < 1e-9);
+	/* the interval (4 to 6): the last sample's hold alone */
+	rs_model_values(m, mc, true, -1, 2, &v);
+	assert_true(fabs(rs_row_number(&v, alive) - 2.0) < 1e-9);
+	assert_int_equal(rs_row_eval(&v, gap).state, RS_VALUE_NONE);
+	rs_model_free(m);
+}
+
 /* Timeline samples: kept for tracked memcgs only, each read's ages its
  * own, changed marks the snapshot the state last moved in, a
  * memcg gone ends its timeline, and MGLRU off clears them all. */
@@ -858,7 +936,8 @@ static void gens_timeline(void **state)
 	assert_true(isnan(mc->gens[1].t));
 	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m));
 	assert_true(mc->gens[0].t == 1.0);
-	/* the next snapshot: the same state, read later (older ages) */
+	/* the next snapshot: the same state, read later (older ages): not a
+	 * sample, the first read kept as it was (its age now is the same) */
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
 	rs_model_end(m, 2);
@@ -867,9 +946,9 @@ static void gens_timeline(void **state)
 	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
 	mc = rs_model_find(m, 7);
 	assert_int_equal(mc->gens[0].changed, rs_model_snapshots(m) - 1);
-	/* seq 5: 1,750 jiffies old at the first read, 2,000 at this one */
-	assert_true(fabs(mc->gens[0].gen[0].age - 8.0) < 1e-9);
-	assert_true(mc->gens[0].t == 2.1); /* the read's own time */
+	/* seq 5: 1,750 jiffies old at the first read */
+	assert_true(fabs(mc->gens[0].gen[0].age - 7.0) < 1e-9);
+	assert_true(mc->gens[0].t == 1.0); /* that read's own time */
 	/* an aging: seq 8 is new, 5 retired */
 	rs_model_begin(m);
 	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
@@ -1009,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(hz_learnt),
 		cmocka_unit_test(gens_from_records),
 		cmocka_unit_test(gens_timeline),
+		cmocka_unit_test(gens_figures),
 		cmocka_unit_test(gens_in_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

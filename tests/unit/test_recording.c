@@ -271,6 +271,107 @@ static void tiers(void **state)
 	rs_recording_free(&r);
 }
 
+/* A snapshot at t with lru_gens entries (' for "). */
+#define GSNAP(t, entries)                                                      \
+	"{\"type\":\"snapshot\",\"t\":" #t                                     \
+	",\"memcgs\":[],\"lru_gens\":" entries "}\n"
+
+/* Timelines read back: a memcg's samples in order, an end, MGLRU off
+ * (null), a memcg whose timeline resumes; figures as the model's. */
+static void gens_timelines(void **state)
+{
+	struct rs_recording r;
+	struct rs_values v;
+	char err[512] = "";
+	/* 3 alive (5..7) at t 1, seq 8 born at t 3 (7 closed with 7 + 70
+	 * pages), MGLRU off at t 4, back at t 6 with 2 alive, held to t 8 */
+	const char *text =
+		"{\"type\":\"header\",\"schema\":5,\"kernel\":\"k\"}\n" GSNAP(
+			1,
+			"[{\"id\":1,\"path\":\"/a\",\"node\":0,\"t\":1,"
+			"\"min_seq\":{\"anon\":5,\"file\":5},\"max_seq\":7,"
+			"\"gens\":[{\"seq\":5,\"age_ms\":3000,\"anon\":5,"
+			"\"file\":50},{\"seq\":6,\"age_ms\":2000,\"anon\":6,"
+			"\"file\":60},{\"seq\":7,\"age_ms\":500,\"anon\":7,"
+			"\"file\":70}]}]") GSNAP(3,
+						 "[{\"id\":1,\"path\":\"/"
+						 "a\",\"node\":0,\"t\":3,"
+						 "\"min_seq\":{\"anon\":6,"
+						 "\"file\":6},\"max_seq\":8,"
+						 "\"gens\":[{\"seq\":6,\"age_"
+						 "ms\":4000,\"anon\":6,"
+						 "\"file\":60},{\"seq\":7,"
+						 "\"age_ms\":2500,\"anon\":7,"
+						 "\"file\":70},{\"seq\":8,"
+						 "\"age_ms\":1000,\"anon\":0,"
+						 "\"file\":1}]}]") GSNAP(4,
+									 "null")
+			GSNAP(6,
+			      "[{\"id\":1,\"path\":\"/a\",\"node\":0,\"t\":6,"
+			      "\"min_seq\":{\"anon\":9,\"file\":9},\"max_seq\":"
+			      "10,"
+			      "\"gens\":[{\"seq\":9,\"age_ms\":null,\"anon\":1,"
+			      "\"file\":1},{\"seq\":10,\"age_ms\":null,"
+			      "\"anon\":1,"
+			      "\"file\":1}]}]") "{\"type\":\"snapshot\",\"t\":"
+						"8,\"memcgs\":[]}\n";
+	const struct rs_rec_memcg *m;
+
+	(void)state;
+	if (read_text(text, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	m = rs_recording_find(&r, "/a");
+	assert_non_null(m);
+	assert_true(m->has_gens);
+	rs_rec_values(&r, m, &v);
+	/* held: 3 alive 1..3 and 3..4 (off at 4), 2 alive 6..8 */
+	assert_true(fabs(rs_gens_figure(&v.gens, RS_GENS_ALIVE_MEAN) -
+			 (3 * 3 + 2 * 2) / 5.0) < 1e-9);
+	assert_true(rs_gens_figure(&v.gens, RS_GENS_ALIVE_MIN) == 2);
+	/* births: 6 and 7 (gaps 1 s and 1.5 s) at t 1, 8 (1.5 s) at t 3;
+	 * none at t 6 (ages unknown) */
+	assert_true(fabs(rs_gens_figure(&v.gens, RS_GENS_AGING_INTERVAL) -
+			 4000.0 / 3) < 1e-9);
+	assert_true(rs_gens_figure(&v.gens, RS_GENS_PAGES_AT_AGING) == 77);
+	rs_recording_free(&r);
+	/* none read: unknown */
+	assert_int_equal(read_text(HEADER "{\"type\":\"snapshot\",\"t\":1,"
+					  "\"memcgs\":[{\"id\":1}]}\n",
+				   &r, err, sizeof(err)),
+			 0);
+	rs_rec_values(&r, &r.memcgs[0], &v);
+	assert_false(v.has_gens);
+	rs_recording_free(&r);
+}
+
+static void gens_refusals(void **state)
+{
+	(void)state;
+	refused(HEADER GSNAP(1, "{}"), ":2:", "not an array");
+	refused(HEADER GSNAP(1, "[{\"id\":1,\"t\":1}]"), ":2:", "\"node\"");
+	refused(HEADER GSNAP(1, "[{\"id\":1,\"node\":0,\"t\":1}]"),
+		":2:", "needs");
+	refused(HEADER GSNAP(1, "[{\"id\":1,\"node\":0,\"t\":1,\"min_seq\":"
+				"{\"anon\":1,\"file\":1},\"max_seq\":2,"
+				"\"gens\":[{\"seq\":2,\"anon\":0,\"file\":0},"
+				"{\"seq\":1,\"anon\":0,\"file\":0}]}]"),
+		":2:", "not in order");
+	refused(HEADER GSNAP(1,
+			     "[{\"id\":1,\"node\":0,\"t\":1,\"min_seq\":"
+			     "{\"anon\":1,\"file\":1},\"max_seq\":3,"
+			     "\"gens\":[{\"seq\":1,\"anon\":0,\"file\":0}]}]"),
+		":2:", "max_seq");
+	refused(HEADER GSNAP(1, "[{\"id\":1,\"node\":0,\"t\":1,\"min_seq\":"
+				"{\"anon\":1.5,\"file\":1},\"max_seq\":3,"
+				"\"gens\":[]}]"),
+		":2:", "whole");
+	refused(HEADER GSNAP(1,
+			     "[{\"id\":1,\"node\":0,\"t\":1,\"min_seq\":"
+			     "{\"anon\":1,\"file\":1},\"max_seq\":5,\"gens\":"
+			     "[{},{},{},{},{}]}]"),
+		":2:", "more than");
+}
+
 /* The LRU at OOM: a mean over the records that have generations. */
 static void oom_means(void **state)
 {
@@ -737,6 +838,8 @@ int main(void)
 		cmocka_unit_test(outcomes),
 		cmocka_unit_test(cut_short_drops),
 		cmocka_unit_test(tiers),
+		cmocka_unit_test(gens_timelines),
+		cmocka_unit_test(gens_refusals),
 		cmocka_unit_test(oom_means),
 		cmocka_unit_test(old_names),
 	};
