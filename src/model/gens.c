@@ -65,29 +65,30 @@ void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 	}
 }
 
+/* Whether the pair g, g + 1 of cur gives a birth to count. */
+static bool counted_birth(const struct rs_gen_sample *g, __u64 born_seen)
+{
+	const struct rs_gen_sample *next = g + 1;
+
+	return next->seq == g->seq + 1 && next->seq > born_seen &&
+	       !isnan(g->age) && !isnan(next->age);
+}
+
 void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
-		     const struct rs_lruvec_gens *cur)
+		     const struct rs_lruvec_gens *cur, __u64 born_seen)
 {
 	if (!cur->nr)
 		return;
 	if (isnan(a->alive_min) || cur->nr < a->alive_min)
 		a->alive_min = cur->nr;
-	if (prev && prev->nr && cur->t > prev->t) {
-		a->held_s += cur->t - prev->t;
-		a->alive_held += prev->nr * (cur->t - prev->t);
-	}
-	for (unsigned i = 0; i + 1 < cur->nr; i++) {
-		const struct rs_gen_sample *g = &cur->gen[i], *next = g + 1;
-
-		/* a birth once: new since prev (all of them in a first one) */
-		if (prev && prev->nr && next->seq <= prev->max_seq)
-			continue;
-		if (next->seq != g->seq + 1 || isnan(g->age) ||
-		    isnan(next->age))
-			continue;
-		a->births++;
-		a->birth_gaps_s += g->age - next->age;
-	}
+	if (prev && prev->nr)
+		rs_gens_acc_hold(a, prev, -INFINITY, cur->t);
+	for (unsigned i = 0; i + 1 < cur->nr; i++)
+		if (counted_birth(&cur->gen[i], born_seen)) {
+			a->births++;
+			a->birth_gaps_s +=
+				cur->gen[i].age - cur->gen[i + 1].age;
+		}
 	/* the generations that were the youngest at prev, or were born and
 	 * closed since: aging is done with them */
 	for (unsigned i = 0; prev && prev->nr && i < cur->nr; i++)
@@ -96,6 +97,14 @@ void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
 			a->closed++;
 			a->closed_pages += cur->gen[i].anon + cur->gen[i].file;
 		}
+}
+
+__u64 rs_gens_born(const struct rs_lruvec_gens *cur, __u64 born_seen)
+{
+	for (unsigned i = 0; i + 1 < cur->nr; i++)
+		if (counted_birth(&cur->gen[i], born_seen))
+			born_seen = cur->gen[i + 1].seq;
+	return born_seen;
 }
 
 void rs_gens_acc_hold(struct rs_gens_acc *a, const struct rs_lruvec_gens *last,
@@ -107,6 +116,9 @@ void rs_gens_acc_hold(struct rs_gens_acc *a, const struct rs_lruvec_gens *last,
 		return;
 	a->held_s += t - from;
 	a->alive_held += last->nr * (t - from);
+	/* a span that saw no sample of its own still saw this one */
+	if (isnan(a->alive_min) || last->nr < a->alive_min)
+		a->alive_min = last->nr;
 }
 
 void rs_gens_acc_merge(struct rs_gens_acc *a, const struct rs_gens_acc *b)

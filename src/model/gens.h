@@ -33,6 +33,9 @@ struct rs_lruvec_gens {
 			 */
 	bool ended;	/* the memcg is gone: the timeline stops here */
 	__u64 ended_at; /* rs_model_snapshots() when it ended */
+	/* the youngest generation whose birth the figures counted (gens
+	 * acc): kept past MGLRU off and on, so that a birth counts once */
+	__u64 born_seen;
 };
 
 /*
@@ -83,14 +86,18 @@ enum rs_gens_figure {
 
 /*
  * Sample cur of one lruvec into a, after prev, that lruvec's sample before
- * it (NULL: its first, or its first since MGLRU came back on).
+ * it (NULL: its first, or its first since MGLRU came back on).  A birth
+ * counts where the generation is younger than born_seen (the lruvec's
+ * youngest counted so far) and both ages are known; rs_gens_born gives
+ * the lruvec's born_seen after cur.
  */
 void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
-		     const struct rs_lruvec_gens *cur);
+		     const struct rs_lruvec_gens *cur, __u64 born_seen);
+__u64 rs_gens_born(const struct rs_lruvec_gens *cur, __u64 born_seen);
 /*
  * The time last, a lruvec's latest sample, has held from from (or its
- * own time, if later) to t: a timeline's open end, at the end of a
- * recording or as of now.
+ * own time, if later) to t: a timeline's open end, at its end (the memcg
+ * gone, MGLRU off, the end of a recording) or as of now.
  */
 void rs_gens_acc_hold(struct rs_gens_acc *a, const struct rs_lruvec_gens *last,
 		      double from, double t);

@@ -803,6 +803,30 @@ static bool same_gens(const struct rs_lruvec_gens *a,
 	return true;
 }
 
+/* p's interval figures, begun anew in a new snapshot. */
+static void interval_gens_acc(const struct rs_model *m, struct path_entry *p)
+{
+	if (p->gens_acc[1].at != m->snapshots) {
+		p->gens_acc[1] = RS_GENS_ACC_EMPTY;
+		p->gens_acc[1].at = m->snapshots;
+	}
+}
+
+/*
+ * A timeline that stops now (the memcg gone, MGLRU off): its last sample
+ * held until now goes into the figures, as a recording's reader counts it
+ * until the snapshot that ends it.
+ */
+static void gens_stop(const struct rs_model *m, struct path_entry *p,
+		      const struct rs_lruvec_gens *last)
+{
+	if (!p->gens_acc || isnan(last->t) || last->ended)
+		return;
+	interval_gens_acc(m, p);
+	rs_gens_acc_hold(&p->gens_acc[0], last, -INFINITY, m->t);
+	rs_gens_acc_hold(&p->gens_acc[1], last, m->prev_t, m->t);
+}
+
 int rs_model_set_gens(struct rs_model *m, __u64 id,
 		      const struct rs_lruvec_gens *g)
 {
@@ -847,13 +871,21 @@ int rs_model_set_gens(struct rs_model *m, __u64 id,
 		p->gens_acc[0] = p->gens_acc[1] = RS_GENS_ACC_EMPTY;
 		mc->gens_acc = p->gens_acc;
 	}
-	if (p->gens_acc[1].at != m->snapshots) {
-		p->gens_acc[1] = RS_GENS_ACC_EMPTY;
-		p->gens_acc[1].at = m->snapshots;
+	interval_gens_acc(m, p);
+	if (isnan(old->t)) {
+		for (int i = 0; i < 2; i++)
+			rs_gens_acc_add(&p->gens_acc[i], NULL, &next,
+					old->born_seen);
+	} else {
+		/* the interval's share of the time the last sample held */
+		struct rs_lruvec_gens since = *old;
+
+		if (since.t < m->prev_t)
+			since.t = m->prev_t;
+		rs_gens_acc_add(&p->gens_acc[0], old, &next, old->born_seen);
+		rs_gens_acc_add(&p->gens_acc[1], &since, &next, old->born_seen);
 	}
-	for (int i = 0; i < 2; i++)
-		rs_gens_acc_add(&p->gens_acc[i], isnan(old->t) ? NULL : old,
-				&next);
+	next.born_seen = rs_gens_born(&next, old->born_seen);
 	next.changed = m->snapshots;
 	next.ended = false;
 	next.ended_at = 0;
@@ -865,14 +897,19 @@ int rs_model_set_gens(struct rs_model *m, __u64 id,
 
 void rs_model_clear_gens(struct rs_model *m)
 {
+	/* each lruvec's slot stays, with no sample (t NaN), for what it
+	 * counted: births are not counted again when MGLRU comes back */
 	for (size_t i = 0; i < m->nr_paths; i++) {
-		free(m->paths[i].gens);
-		m->paths[i].gens = NULL;
-		m->paths[i].nr_gens = 0;
-	}
-	for (size_t n = 0; n < m->nr_memcgs; n++) {
-		m->memcgs[n].gens = NULL;
-		m->memcgs[n].nr_gens = 0;
+		struct path_entry *p = &m->paths[i];
+
+		for (unsigned n = 0; n < p->nr_gens; n++) {
+			struct rs_lruvec_gens *g = &p->gens[n];
+
+			gens_stop(m, p, g);
+			*g = (struct rs_lruvec_gens){.node = g->node,
+						     .t = NAN,
+						     .born_seen = g->born_seen};
+		}
 	}
 }
 
@@ -939,6 +976,7 @@ void rs_model_mark_gone(struct rs_model *m, __u64 id)
 		/* the timeline's last entry: it ends in this snapshot */
 		for (unsigned n = 0; n < p->nr_gens; n++)
 			if (!isnan(p->gens[n].t)) {
+				gens_stop(m, p, &p->gens[n]);
 				p->gens[n].ended = true;
 				p->gens[n].ended_at = m->snapshots;
 			}

@@ -41,7 +41,9 @@ struct reader {
 	size_t *slots, nr_slots; /* a power of two, at most half full */
 	/* the snapshots' per-interval global counts, for a cut-short file */
 	double snap_stats[RS_NR_STATS];
-	bool header_seen;		  /* the first record was the header */
+	bool header_seen; /* the first record was the header */
+	/* the timelines' lruvecs, and of them those with a sample open */
+	size_t lruvecs, open_gens;
 	const struct rs_event_sink *sink; /* NULL: none */
 };
 
@@ -333,22 +335,38 @@ static int lruvec_gens(struct reader *rd, json_t *o, struct rs_lruvec_gens *g)
 		if (i && s->seq != s[-1].seq + 1)
 			return fail(rd, "generations not in order of seq");
 	}
-	if (g->nr && g->gen[g->nr - 1].seq != g->max_seq)
+	if (!g->nr)
+		return fail(rd, "an \"lru_gens\" entry without generations");
+	if (g->gen[g->nr - 1].seq != g->max_seq)
 		return fail(rd, "the youngest generation is not max_seq");
 	return 0;
 }
 
-/* m's timelines end at t: each node's last sample held until then. */
-static void gens_end(struct rs_rec_memcg *m, double t)
+/* m's lruvec on node: its last sample (nr 0: none open) and what it
+ * counted; NULL if it has none yet */
+static struct rs_lruvec_gens *last_gens_of(struct rs_rec_memcg *m, int node)
 {
 	for (unsigned n = 0; n < m->nr_last_gens; n++)
-		rs_gens_acc_hold(&m->gens, &m->last_gens[n], -INFINITY, t);
-	m->nr_last_gens = 0;
+		if (m->last_gens[n].node == node)
+			return &m->last_gens[n];
+	return NULL;
+}
+
+/* last's timeline ends at t: its last sample held until then. */
+static void gens_end(struct reader *rd, struct rs_rec_memcg *m,
+		     struct rs_lruvec_gens *last, double t)
+{
+	if (!last->nr)
+		return;
+	rs_gens_acc_hold(&m->gens, last, -INFINITY, t);
+	/* no sample open, what it counted kept (born_seen) */
+	last->nr = 0;
+	rd->open_gens--;
 }
 
 /*
  * A snapshot's "lru_gens" (schema 5): each entry a sample of a memcg's
- * node, after its last; "end" ends a memcg's timelines; null (MGLRU off)
+ * node, after its last; "end" ends that node's timeline; null (MGLRU off)
  * ends every one, so that the next sample is a first.
  */
 static int snapshot_gens(struct reader *rd, json_t *o)
@@ -357,8 +375,12 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 	size_t i;
 
 	if (json_is_null(arr)) {
-		for (size_t n = 0; n < rd->r->nr_memcgs; n++)
-			gens_end(&rd->r->memcgs[n], rd->last_t);
+		for (size_t n = 0; rd->open_gens && n < rd->r->nr_memcgs; n++)
+			for (unsigned k = 0; k < rd->r->memcgs[n].nr_last_gens;
+			     k++)
+				gens_end(rd, &rd->r->memcgs[n],
+					 &rd->r->memcgs[n].last_gens[k],
+					 rd->last_t);
 		return 0;
 	}
 	if (!arr)
@@ -372,30 +394,45 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 
 		if (!m || number(rd, e, "node", &node))
 			return -1;
-		if (json_is_true(json_object_get(e, "end"))) {
-			gens_end(m, rd->last_t);
-			continue;
-		}
 		if (isnan(node) || node != floor(node) || node >= MAX_NODES)
 			return fail(rd, "an \"lru_gens\" entry without a "
 					"valid \"node\"");
 		g.node = (int)node;
+		last = last_gens_of(m, g.node);
+		if (json_is_true(json_object_get(e, "end"))) {
+			if (last)
+				gens_end(rd, m, last, rd->last_t);
+			continue;
+		}
 		if (lruvec_gens(rd, e, &g))
 			return -1;
-		if ((unsigned)g.node >= m->nr_last_gens) {
+		if (!last) {
+			/* lruvecs, not nodes: a memcg on node 1023 alone
+			 * costs one */
+			if (rd->lruvecs >= RS_TIER_MAX_LRUVECS)
+				return fail(rd,
+					    "more than %d lruvecs in "
+					    "\"lru_gens\"",
+					    RS_TIER_MAX_LRUVECS);
 			last = realloc(m->last_gens,
-				       (g.node + 1) * sizeof(*last));
+				       (m->nr_last_gens + 1) * sizeof(*last));
 			if (!last)
 				return fail(rd, "out of memory");
-			for (unsigned n = m->nr_last_gens;
-			     n <= (unsigned)g.node; n++)
-				last[n] = (struct rs_lruvec_gens){.nr = 0};
 			m->last_gens = last;
-			m->nr_last_gens = (unsigned)g.node + 1;
+			last = &m->last_gens[m->nr_last_gens++];
+			*last = (struct rs_lruvec_gens){.node = g.node};
+			rd->lruvecs++;
 		}
-		last = &m->last_gens[g.node];
-		rs_gens_acc_add(&m->gens, last->nr ? last : NULL, &g);
+		if (last->nr && g.t < last->t)
+			return fail(rd,
+				    "an \"lru_gens\" entry goes back in "
+				    "time (%g after %g)",
+				    g.t, last->t);
+		rs_gens_acc_add(&m->gens, last->nr ? last : NULL, &g,
+				last->born_seen);
+		g.born_seen = rs_gens_born(&g, last->born_seen);
 		m->has_gens = true;
+		rd->open_gens += !last->nr;
 		*last = g;
 	}
 	return 0;
@@ -1217,9 +1254,12 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 		root_without_events(r);
 	/* the timelines' open ends hold until the last snapshot */
 	for (size_t i = 0; !rc && i < r->nr_memcgs; i++) {
-		gens_end(&r->memcgs[i], rd.last_t);
+		for (unsigned k = 0; k < r->memcgs[i].nr_last_gens; k++)
+			gens_end(&rd, &r->memcgs[i], &r->memcgs[i].last_gens[k],
+				 rd.last_t);
 		free(r->memcgs[i].last_gens);
 		r->memcgs[i].last_gens = NULL;
+		r->memcgs[i].nr_last_gens = 0;
 	}
 	if (!rc)
 		rc = over_budget_within(&rd);

@@ -102,7 +102,8 @@ struct rs_rec_memcg {
 	struct rs_tiers tiers;	/* at the end of the run, if has_tiers */
 	bool has_tiers;
 	/* what its generation timelines showed (snapshots' lru_gens, schema
-	 * 5), if has_gens; last_gens: each node's last sample, nr 0 for none */
+	 * 5), if has_gens; while reading, last_gens: each lruvec's (node's)
+	 * last sample, nr 0 for none open */
 	struct rs_gens_acc gens;
 	bool has_gens;
 	struct rs_lruvec_gens *last_gens;

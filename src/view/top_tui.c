@@ -200,8 +200,8 @@ static int draw_gens(const struct rs_tui *u, const struct rs_memcg *mc, int y)
 		return y;
 	}
 	mvprintw(y++, 0,
-		 "MGLRU generations (node seq age_ms anon file pages; read "
-		 "%.0f s ago):",
+		 "MGLRU generations (node seq age_ms anon file pages; "
+		 "unchanged for %.0f s):",
 		 fmax(now - read, 0));
 	for (unsigned n = 0; n < mc->nr_gens; n++) {
 		const struct rs_lruvec_gens *g = &mc->gens[n];

@@ -5,11 +5,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <jansson.h>
 #include "json_view.h"
 #include "model.h"
+#include "analysis.h"
+#include "recording.h"
+#include "catalogue.h"
 
 static const __u64 all_hooks = (1ULL << RS_NR_HOOKS) - 1;
 
@@ -912,6 +917,146 @@ static void gens_figures(void **state)
 	rs_model_free(m);
 }
 
+/* Generations lo..max on node, each born 1 s after its elder, the
+ * youngest young_s old at t (ages whole ms, as recordings keep them). */
+static struct rs_lruvec_gens gens_of(int node, __u64 lo, __u64 max, double t,
+				     double young_s)
+{
+	struct rs_lruvec_gens g = {.node = node, .t = t, .max_seq = max};
+
+	g.min_seq[0] = g.min_seq[1] = lo;
+	for (__u64 seq = lo; seq <= max; seq++)
+		g.gen[g.nr++] = (struct rs_gen_sample){
+			.seq = seq,
+			.anon = seq,
+			.file = 10 * seq,
+			.stamp = seq,
+			.age = young_s + (double)(max - seq) * (1 + node)};
+	return g;
+}
+
+/*
+ * What top shows equals what report reads back from the recording of the
+ * same run, through two nodes, a sample like the last, MGLRU off and on
+ * again (no birth counted twice), and a memcg gone (one "end" per node).
+ */
+static void gens_live_equals_recorded(void **state)
+{
+	struct rs_model *m = rs_model_new(all_hooks);
+	struct rs_run_info info = {.kernel = "k", .mglru_enabled = 1};
+	static const char *const keys[] = {"gens_alive", "gens_alive_min",
+					   "aging_interval",
+					   "pages_per_gen_at_aging"};
+	char *text = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	__u64 written = 0;
+	struct rs_recording r;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "{\"type\":\"header\",\"schema\":%d,\"kernel\":\"k\"}\n",
+		RS_SCHEMA);
+	for (int step = 1; step <= 6; step++) {
+		double t = step;
+		struct rs_lruvec_gens g;
+		json_t *snap;
+		char *line;
+
+		rs_model_begin(m);
+		add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+		add(m, 8, 0, RS_RECLAIMER_MEMCG, 10, 5);
+		rs_model_end(m, t);
+		if (step == 1) {
+			rs_model_set_path(m, 7, "/a");
+			rs_model_set_path(m, 8, "/b");
+		}
+		info.mglru_enabled = step == 3 ? 0 : 1;
+		switch (step) {
+		case 1:
+			g = gens_of(0, 5, 7, t, 0.2);
+			rs_model_set_gens(m, 7, &g);
+			g = gens_of(1, 3, 6, t, 0.1);
+			rs_model_set_gens(m, 7, &g);
+			g = gens_of(0, 2, 4, t, 0.3);
+			rs_model_set_gens(m, 8, &g);
+			break;
+		case 2: /* node 0 as it was, node 1 aged */
+			g = gens_of(0, 5, 7, t, 1.2);
+			rs_model_set_gens(m, 7, &g);
+			g = gens_of(1, 4, 7, t, 0.5);
+			rs_model_set_gens(m, 7, &g);
+			break;
+		case 4: /* back on: the same stamps, one birth more */
+			g = gens_of(0, 6, 8, t, 0.4);
+			rs_model_set_gens(m, 7, &g);
+			g = gens_of(1, 6, 8, t, 0.6);
+			rs_model_set_gens(m, 7, &g);
+			g = gens_of(0, 3, 5, t, 0.7);
+			rs_model_set_gens(m, 8, &g);
+			break;
+		case 5:
+			g = gens_of(0, 7, 9, t, 0.1);
+			rs_model_set_gens(m, 7, &g);
+			rs_model_mark_gone(m, 8);
+			break;
+		}
+		if (!info.mglru_enabled)
+			rs_model_clear_gens(m);
+		snap = rs_json_snapshot(m, &info, NULL, written);
+		written = rs_model_snapshots(m);
+		line = json_dumps(snap, JSON_COMPACT);
+		assert_non_null(line);
+		fprintf(f, "%s\n", line);
+		free(line);
+		json_decref(snap);
+	}
+	assert_int_equal(fclose(f), 0);
+	f = fmemopen(text, len, "r");
+	assert_non_null(f);
+	if (rs_recording_read(f, "t.ndjson", 0, &r, err, sizeof(err)))
+		fail_msg("not read: %s", err);
+	fclose(f);
+	for (__u64 id = 7; id <= 8; id++) {
+		const struct rs_memcg *mc = rs_model_find(m, id);
+		const struct rs_rec_memcg *rm =
+			rs_recording_find(&r, id == 7 ? "/a" : "/b");
+		struct rs_values live, rec;
+
+		assert_non_null(rm);
+		rs_model_values(m, mc, false, -1, rs_model_time(m), &live);
+		rs_rec_values(&r, rm, &rec);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			int i = rs_row_by_key(keys[k]);
+			double a = rs_row_number(&live, i),
+			       b = rs_row_number(&rec, i);
+
+			/* /a has every figure; /b none of its aging (its
+			 * one aging came across MGLRU off) */
+			if (id == 8 && k == 3 ? !isnan(a) || !isnan(b)
+					      : isnan(a) || !(fabs(a - b) <=
+							      1e-9 * fabs(a)))
+				fail_msg("memcg %llu %s: live %g, recorded %g",
+					 (unsigned long long)id, keys[k], a, b);
+		}
+	}
+	/* /a: births 6, 7 (node 0) and 4, 5, 6 (node 1) at t 1, 7 on node 1
+	 * at t 2, 8 on both at t 4 (not 6, 7 again), 9 at t 5 */
+	{
+		struct rs_values v;
+		const struct rs_memcg *mc = rs_model_find(m, 7);
+		double gaps = 2 * 1.0 + 3 * 2.0 + 2.0 + 1.0 + 2.0 + 1.0;
+
+		rs_model_values(m, mc, false, -1, rs_model_time(m), &v);
+		assert_true(fabs(rs_row_number(
+					 &v, rs_row_by_key("aging_interval")) -
+				 1e3 * gaps / 9) < 1e-6);
+	}
+	rs_recording_free(&r);
+	free(text);
+	rs_model_free(m);
+}
+
 /* Timeline samples: kept for tracked memcgs only, each read's ages its
  * own, changed marks the snapshot the state last moved in, a
  * memcg gone ends its timeline, and MGLRU off clears them all. */
@@ -975,10 +1120,14 @@ static void gens_timeline(void **state)
 	rs_gens_from_record(&rec, 250, 4.0, &g);
 	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
 	assert_int_equal(rs_model_find(m, 7)->gens[0].max_seq, 8);
-	/* MGLRU off: no generations anywhere */
+	/* MGLRU off: no sample anywhere (each slot kept for what it
+	 * counted) */
 	rs_model_clear_gens(m);
-	assert_null(rs_model_find(m, 7)->gens);
-	assert_int_equal(rs_model_find(m, 7)->nr_gens, 0);
+	mc = rs_model_find(m, 7);
+	for (unsigned n = 0; n < mc->nr_gens; n++) {
+		assert_true(isnan(mc->gens[n].t));
+		assert_int_equal(mc->gens[n].nr, 0);
+	}
 	rs_model_forget(m, 7); /* freed with the memcg (the sanitizers) */
 	rs_model_free(m);
 }
@@ -1089,6 +1238,7 @@ int main(void)
 		cmocka_unit_test(gens_from_records),
 		cmocka_unit_test(gens_timeline),
 		cmocka_unit_test(gens_figures),
+		cmocka_unit_test(gens_live_equals_recorded),
 		cmocka_unit_test(gens_in_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -370,6 +370,22 @@ static void gens_refusals(void **state)
 			     "{\"anon\":1,\"file\":1},\"max_seq\":5,\"gens\":"
 			     "[{},{},{},{},{}]}]"),
 		":2:", "more than");
+	refused(HEADER GSNAP(1, "[{\"id\":1,\"node\":0,\"t\":1,\"min_seq\":"
+				"{\"anon\":1,\"file\":1},\"max_seq\":1,"
+				"\"gens\":[]}]"),
+		":2:", "without generations");
+	refused(HEADER GSNAP(2,
+			     "[{\"id\":1,\"node\":0,\"t\":2,\"min_seq\":"
+			     "{\"anon\":1,\"file\":1},\"max_seq\":1,"
+			     "\"gens\":[{\"seq\":1,\"anon\":0,\"file\":0}]}]")
+			GSNAP(3,
+			      "[{\"id\":1,\"node\":0,\"t\":1,\"min_seq\":"
+			      "{\"anon\":1,\"file\":1},\"max_seq\":2,"
+			      "\"gens\":[{\"seq\":2,\"anon\":0,\"file\":0}]}]"),
+		":3:", "back in time");
+	/* an end names its node */
+	refused(HEADER GSNAP(1, "[{\"id\":1,\"end\":true}]"),
+		":2:", "\"node\"");
 }
 
 /* The LRU at OOM: a mean over the records that have generations. */

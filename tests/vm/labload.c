@@ -7,9 +7,9 @@
  * that join MEMCG (a path under the cgroup v2 mount, e.g. /wb) before they
  * touch memory.  When they are done it writes `outcome` records (the
  * workload, then each worker; docs/recording-format.md) to the file named
- * by $RS_OUTCOME (stdout if unset), for `record --outcome`.  (ycsb and
- * stride run real programs instead: PostgreSQL's pgbench and fio, from
- * the tools disk.)
+ * by $RS_OUTCOME (stdout if unset), for `record --outcome`.  (ycsb runs
+ * a real program instead, PostgreSQL's pgbench from the tools disk, and
+ * stride rs-workload's strided reader.)
  *
  *
  *   writeback MEMCG PATH MB        write MB to PATH in 1 MiB writes, no sync

@@ -29,8 +29,10 @@
 # (MMAP_LOTSAMISS) a fault reads its own page only; the touched pages then
 # fit (measured: 2,559 major faults, 17 MB read, no reclaim, no refault).
 # qemu's virtio disk asks for 8 MiB, set here whatever qemu does: a miss
-# reads 128 zones, the 127 hits after it keep read-around going, and the
-# file streams through the memcg as the seed's did.
+# reads the 8 MiB around it (read-around is centred on the fault), the 63
+# zones ahead then hit and keep read-around going, and the file streams
+# through the memcg.  The seed does not say its disk's read-ahead: 8 MiB
+# is the lab's choice, made so that read-around goes on.
 # Outcome: MB/s and reads per second (ops_per_s) of the measured part;
 # refaults from the recording; the data disk's reads in vdb.stat.*.
 SWAP=none
@@ -59,7 +61,7 @@ workload_run() {
 		END {
 			printf "{\"type\":\"outcome\",\"workload\":\"stride\",\"memcg\":\"/stride\"," \
 				"\"exit_status\":%d,\"oom_killed\":%s,\"duration_s\":%d", rc, oom, d
-			if (secs > 0)
+			if (secs + 0 > 0)
 				printf ",\"mb_per_s\":%.6g,\"ops_per_s\":%.6g", bytes / secs / 1e6, reads / secs
 			printf "}\n"
 		}' stride.out >>"$RS_OUTCOME"
