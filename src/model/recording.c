@@ -352,6 +352,57 @@ static struct rs_lruvec_gens *last_gens_of(struct rs_rec_memcg *m, int node)
 	return NULL;
 }
 
+static __u64 lower_min(const struct rs_lruvec_gens *g)
+{
+	return g->min_seq[0] < g->min_seq[1] ? g->min_seq[0] : g->min_seq[1];
+}
+
+/*
+ * A point of m's timeline picture at t: its open lruvecs summed by age;
+ * aged and evicted say what moved on the lruvec that changed.
+ */
+static int gens_point(struct reader *rd, struct rs_rec_memcg *m, double t,
+		      bool aged, bool evicted)
+{
+	struct rs_gens_point *pt;
+
+	if (!m->gpoints) {
+		m->gpoints = calloc(RS_GENS_POINTS, sizeof(*m->gpoints));
+		if (!m->gpoints)
+			return fail(rd, "out of memory");
+	}
+	if (m->nr_gpoints == RS_GENS_POINTS) {
+		/* every other one goes, the first kept (the picture starts
+		 * where the timeline did): its marks pass to the one before */
+		for (size_t i = 0; i < RS_GENS_POINTS / 2; i++) {
+			struct rs_gens_point a = m->gpoints[2 * i];
+			const struct rs_gens_point *b = &m->gpoints[2 * i + 1];
+
+			a.aged |= b->aged;
+			a.evicted |= b->evicted;
+			m->gpoints[i] = a;
+		}
+		m->nr_gpoints = RS_GENS_POINTS / 2;
+	}
+	pt = &m->gpoints[m->nr_gpoints++];
+	*pt = (struct rs_gens_point){.t = t, .aged = aged, .evicted = evicted};
+	for (unsigned n = 0; n < m->nr_last_gens; n++) {
+		const struct rs_lruvec_gens *g = &m->last_gens[n];
+
+		for (unsigned i = 0; i < g->nr; i++) {
+			unsigned rank = (unsigned)(g->max_seq - g->gen[i].seq);
+
+			if (rank >= RS_GENS_MAX)
+				continue;
+			pt->anon[rank] += (float)g->gen[i].anon;
+			pt->file[rank] += (float)g->gen[i].file;
+			if (rank + 1 > pt->nr)
+				pt->nr = (unsigned char)(rank + 1);
+		}
+	}
+	return 0;
+}
+
 /* last's timeline ends at t: its last sample held until then. */
 static void gens_end(struct reader *rd, struct rs_rec_memcg *m,
 		     struct rs_lruvec_gens *last, double t)
@@ -375,12 +426,18 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 	size_t i;
 
 	if (json_is_null(arr)) {
-		for (size_t n = 0; rd->open_gens && n < rd->r->nr_memcgs; n++)
-			for (unsigned k = 0; k < rd->r->memcgs[n].nr_last_gens;
-			     k++)
-				gens_end(rd, &rd->r->memcgs[n],
-					 &rd->r->memcgs[n].last_gens[k],
-					 rd->last_t);
+		for (size_t n = 0; rd->open_gens && n < rd->r->nr_memcgs; n++) {
+			struct rs_rec_memcg *m = &rd->r->memcgs[n];
+			bool open = false;
+
+			for (unsigned k = 0; k < m->nr_last_gens; k++) {
+				open |= m->last_gens[k].nr > 0;
+				gens_end(rd, m, &m->last_gens[k], rd->last_t);
+			}
+			/* the picture shows MGLRU off as nothing alive */
+			if (open && gens_point(rd, m, rd->last_t, false, false))
+				return -1;
+		}
 		return 0;
 	}
 	if (!arr)
@@ -400,8 +457,11 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 		g.node = (int)node;
 		last = last_gens_of(m, g.node);
 		if (json_is_true(json_object_get(e, "end"))) {
-			if (last)
+			if (last && last->nr) {
 				gens_end(rd, m, last, rd->last_t);
+				if (gens_point(rd, m, rd->last_t, false, false))
+					return -1;
+			}
 			continue;
 		}
 		if (lruvec_gens(rd, e, &g))
@@ -433,7 +493,15 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 		g.born_seen = rs_gens_born(&g, last->born_seen);
 		m->has_gens = true;
 		rd->open_gens += !last->nr;
-		*last = g;
+		{
+			bool aged = last->nr && g.max_seq > last->max_seq,
+			     evicted = last->nr &&
+				       lower_min(&g) > lower_min(last);
+
+			*last = g;
+			if (gens_point(rd, m, g.t, aged, evicted))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -1279,10 +1347,13 @@ void rs_rec_memcg_release(struct rs_rec_memcg *m)
 	free(m->path);
 	free(m->points);
 	free(m->last_gens);
+	free(m->gpoints);
 	m->path = NULL;
 	m->points = NULL;
 	m->last_gens = NULL;
 	m->nr_last_gens = 0;
+	m->gpoints = NULL;
+	m->nr_gpoints = 0;
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		rs_hist_free(&m->hist[h]);
 }

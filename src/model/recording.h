@@ -90,6 +90,21 @@ struct rs_tiers {
  */
 double rs_tiers_refault_pct(const struct rs_tiers *t, int type, int tier);
 
+/*
+ * A memcg's generations at one timeline entry, summed over its nodes by
+ * age: rank 0 the youngest (max_seq), 1 the one before, ... (report
+ * --html draws them).  At most RS_GENS_POINTS a memcg: past that, every
+ * other one goes (the first kept), its marks kept by the one before.
+ */
+struct rs_gens_point {
+	double t;
+	float anon[RS_GENS_MAX], file[RS_GENS_MAX]; /* pages by rank */
+	unsigned char nr;      /* ranks alive on some node: 0 while off */
+	unsigned char aged;    /* max_seq moved on some node since the last */
+	unsigned char evicted; /* the lower min_seq moved ... */
+};
+#define RS_GENS_POINTS 256
+
 struct rs_rec_memcg {
 	__u64 id;
 	char *path;
@@ -108,6 +123,8 @@ struct rs_rec_memcg {
 	bool has_gens;
 	struct rs_lruvec_gens *last_gens;
 	unsigned nr_last_gens;
+	struct rs_gens_point *gpoints; /* in time order */
+	size_t nr_gpoints;
 	struct rs_rec_point *points;
 	size_t nr_points, cap_points;
 	/* from event records (has_events) */

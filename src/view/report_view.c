@@ -807,11 +807,13 @@ void rs_html_head(FILE *out, const char *title, const char *name)
 	fprintf(out,
 		"</title><style>\n"
 		":root{--fg:#1b1b1b;--bg:#fff;--grid:#888;--c0:#1f77b4;"
-		"--c1:#2ca02c;--c2:#9467bd;--c3:#d62728;--c4:#ff7f0e;"
+		"--c1:#2ca02c;--c2:#9467bd;--c3:#d62728;--c4:#ff7f0e;--c5:#"
+		"8c564b;"
 		"--bar:#1f77b4}\n"
 		"@media (prefers-color-scheme: dark){:root{--fg:#e8e8e8;"
 		"--bg:#161616;--grid:#999;--c0:#6cb6ff;--c1:#7ee787;"
-		"--c2:#d2a8ff;--c3:#ff7b72;--c4:#ffa657;--bar:#6cb6ff}}\n"
+		"--c2:#d2a8ff;--c3:#ff7b72;--c4:#ffa657;--c5:#e3b341;"
+		"--bar:#6cb6ff}}\n"
 		"body{font:14px system-ui,sans-serif;color:var(--fg);"
 		"background:var(--bg);margin:2em}\n"
 		"svg text{fill:var(--fg)} .t{font-weight:bold;font-size:13px}"
@@ -819,7 +821,8 @@ void rs_html_head(FILE *out, const char *title, const char *name)
 		".ax{stroke:var(--grid)} polyline{fill:none;stroke-width:2}"
 		" .s0{stroke:var(--c0)} .s1{stroke:var(--c1)} "
 		".s2{stroke:var(--c2)} .s3{stroke:var(--c3)} "
-		".s4{stroke:var(--c4)} .b{fill:var(--bar)}\n"
+		".s4{stroke:var(--c4)} .s5{stroke:var(--c5)} "
+		".b{fill:var(--bar)}\n"
 		"figure{display:inline-block;margin:0 1em 1em 0}\n"
 		"table{border-collapse:collapse} td,th{padding:2px 8px;"
 		"border-bottom:1px solid var(--grid);text-align:right}"
@@ -828,6 +831,10 @@ void rs_html_head(FILE *out, const char *title, const char *name)
 		"pre{white-space:pre-wrap}\n"
 		".better{color:var(--c1)} .worse{color:var(--c3)} "
 		".dot{fill:var(--c0)} .mean{stroke:var(--fg);stroke-width:2}\n"
+		".g0{fill:var(--c1)} .g1{fill:var(--c0)} .g2{fill:var(--c2)}"
+		" .g3{fill:var(--c3)} polygon{fill-opacity:0.8}"
+		" .ag{stroke:var(--c4);stroke-width:2}"
+		" .ev{stroke:var(--c3);stroke-width:2}\n"
 		"</style></head><body>\n");
 }
 
@@ -872,6 +879,26 @@ static void chart_close(FILE *out)
 	fprintf(out, "</svg></figure>\n");
 }
 
+/* The time axis's end: the recording's duration or its last snapshot. */
+static double time_axis_end(const struct rs_recording *r)
+{
+	double xmax = r->duration > 0 ? r->duration : 1;
+
+	if (r->nr_snaps && r->snap_t[r->nr_snaps - 1] > xmax)
+		xmax = r->snap_t[r->nr_snaps - 1];
+	return xmax;
+}
+
+/* The time axis's ticks: 0 and its end. */
+static void time_ticks(FILE *out, double xmax)
+{
+	fprintf(out,
+		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">"
+		"0</text><text x=\"%d\" y=\"%d\" class=\"l\" "
+		"text-anchor=\"end\">%.0f</text>",
+		ML, H - MB + 14, W - 10, H - MB + 14, xmax);
+}
+
 /*
  * A time series: rate s of m at every snapshot of the recording (a memcg
  * missing from a snapshot was idle in it: 0).
@@ -880,21 +907,15 @@ static void line_chart(FILE *out, const char *id, const char *title,
 		       const struct rs_recording *r,
 		       const struct rs_rec_memcg *m, int s)
 {
-	double ymax = 0, xmax = r->duration > 0 ? r->duration : 1;
+	double ymax = 0, xmax = time_axis_end(r);
 	size_t p = 0;
 
 	for (size_t i = 0; i < m->nr_points; i++)
 		if (m->points[i].rate[s] > ymax)
 			ymax = m->points[i].rate[s];
-	if (r->nr_snaps && r->snap_t[r->nr_snaps - 1] > xmax)
-		xmax = r->snap_t[r->nr_snaps - 1];
 	chart_open(out, id, title);
 	axes(out, "time since start (s)", "per second", ymax);
-	fprintf(out,
-		"<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">"
-		"0</text><text x=\"%d\" y=\"%d\" class=\"l\" "
-		"text-anchor=\"end\">%.0f</text>",
-		ML, H - MB + 14, W - 10, H - MB + 14, xmax);
+	time_ticks(out, xmax);
 	if (m->nr_points == 0 || !(ymax > 0)) {
 		fprintf(out,
 			"<text x=\"%d\" y=\"%d\" class=\"l\">no activity "
@@ -917,6 +938,89 @@ static void line_chart(FILE *out, const char *id, const char *title,
 			(H - MB) - (H - MB - MT) * v / ymax);
 	}
 	fprintf(out, "\"/>");
+	chart_close(out);
+}
+
+/*
+ * A memcg's generations over time, one type's pages (file or not): an
+ * area per age, stacked the oldest at the bottom, from the timeline's
+ * points (recording.h); above, a tick where an aging made a generation,
+ * below, one where the lower min_seq moved (an eviction emptied the
+ * oldest).
+ */
+static void gens_chart(FILE *out, const char *id, const char *title,
+		       const struct rs_recording *r,
+		       const struct rs_rec_memcg *m, bool file)
+{
+	double ymax = 0, xmax = time_axis_end(r);
+	double x0 = ML, xw = W - 10 - ML, y0 = H - MB, yh = H - MB - MT;
+
+	for (size_t i = 0; i < m->nr_gpoints; i++) {
+		const float *v = file ? m->gpoints[i].file : m->gpoints[i].anon;
+		double sum = 0;
+
+		for (int k = 0; k < RS_GENS_MAX; k++)
+			sum += v[k];
+		if (sum > ymax)
+			ymax = sum;
+	}
+	chart_open(out, id, title);
+	axes(out, "time since start (s)", "pages", ymax);
+	time_ticks(out, xmax);
+	if (!(ymax > 0)) {
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" class=\"l\">no pages of this "
+			"type in the generations</text>",
+			ML + 20, (MT + H - MB) / 2);
+		chart_close(out);
+		return;
+	}
+	/* the oldest age first: the bottom band is the sum of them all
+	 * (rank 3 and up), each band above it one age younger */
+	for (int band = RS_GENS_MAX - 1; band >= 0; band--) {
+		fprintf(out, "<polygon class=\"g%d\" points=\"", band);
+		for (size_t i = 0; i < m->nr_gpoints; i++) {
+			const float *v =
+				file ? m->gpoints[i].file : m->gpoints[i].anon;
+			double top = 0;
+
+			for (int k = RS_GENS_MAX - 1; k >= band; k--)
+				top += v[k];
+			fprintf(out, "%.1f,%.1f ",
+				x0 + xw * m->gpoints[i].t / xmax,
+				y0 - yh * top / ymax);
+		}
+		for (size_t i = m->nr_gpoints; i-- > 0;) {
+			const float *v =
+				file ? m->gpoints[i].file : m->gpoints[i].anon;
+			double base = 0;
+
+			for (int k = RS_GENS_MAX - 1; k > band; k--)
+				base += v[k];
+			fprintf(out, "%.1f,%.1f ",
+				x0 + xw * m->gpoints[i].t / xmax,
+				y0 - yh * base / ymax);
+		}
+		fprintf(out, "\"><title>%s</title></polygon>",
+			band == 0   ? "the youngest generation"
+			: band == 1 ? "one aging older"
+			: band == 2 ? "two agings older"
+				    : "three or more agings older");
+	}
+	for (size_t i = 0; i < m->nr_gpoints; i++) {
+		double x = x0 + xw * m->gpoints[i].t / xmax;
+
+		if (m->gpoints[i].aged)
+			fprintf(out,
+				"<line class=\"ag\" x1=\"%.1f\" y1=\"%d\" "
+				"x2=\"%.1f\" y2=\"%d\"/>",
+				x, MT, x, MT + 6);
+		if (m->gpoints[i].evicted)
+			fprintf(out,
+				"<line class=\"ev\" x1=\"%.1f\" y1=\"%d\" "
+				"x2=\"%.1f\" y2=\"%d\"/>",
+				x, H - MB + 2, x, H - MB + 8);
+	}
 	chart_close(out);
 }
 
@@ -1105,6 +1209,23 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
 					 ? " (not available on this kernel)"
 					 : "");
 			line_chart(out, id, title, r, list[i], s);
+		}
+		if (list[i]->nr_gpoints) {
+			char id[48];
+
+			fprintf(out,
+				"<p>MGLRU's generations as the timeline read "
+				"them: a band per age, the oldest (red) at the "
+				"bottom, the youngest (green) at the top; "
+				"orange ticks above mark agings, red ticks "
+				"below the oldest generation emptied (min_seq "
+				"moved).</p>\n");
+			snprintf(id, sizeof(id), "gens-%zu-anon", i);
+			gens_chart(out, id, "MGLRU generations, anon pages", r,
+				   list[i], false);
+			snprintf(id, sizeof(id), "gens-%zu-file", i);
+			gens_chart(out, id, "MGLRU generations, file pages", r,
+				   list[i], true);
 		}
 	}
 	if (nr > shown_memcgs)

@@ -243,12 +243,17 @@ def html():
     check("<script" not in page and "http://" not in page and "https://" not in page,
           "the HTML is self-contained: no script, no network")
     ids = set(re.findall(r'<svg class="chart" id="([^"]+)"', page))
-    want = {f"ts-0-{s}" for s in range(6)} | {
+    # the generations of the memcg that reclaimed most (MGLRU here)
+    want = {f"ts-0-{s}" for s in range(6)} | {"gens-0-anon", "gens-0-file"} | {
         f"hist-{h}" for h in ("direct_reclaim", "memcg_reclaim", "pass", "aging",
                               "throttle")} | {"budget-use"}
     check(want <= ids, f"every chart is there ({len(ids)} charts; missing "
           f"{sorted(want - ids)})")
     check("prefers-color-scheme: dark" in page, "a palette for dark backgrounds too")
+    # a series drawn without a colour is not seen (file refaults was)
+    unstyled = sorted({c for c in re.findall(r'<polyline class="(s\d+)"', page)
+                       if f".{c}{{stroke:" not in page})
+    check(not unstyled, f"every series has a colour ({unstyled or 'all do'})")
     chromium = next((c for c in ("chromium", "chromium-browser")
                      if subprocess.run(["sh", "-c", f"command -v {c}"],
                                        capture_output=True).returncode == 0), None)

@@ -388,6 +388,56 @@ static void gens_refusals(void **state)
 		":2:", "\"node\"");
 }
 
+/* The picture's points: the oldest kept when they are thinned, marks
+ * kept, MGLRU off drawn as nothing alive. */
+static void gens_points(void **state)
+{
+	char *text = NULL, err[512] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct rs_recording r;
+	const struct rs_rec_memcg *m;
+	int aged = 0;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "{\"type\":\"header\",\"schema\":5,\"kernel\":\"k\"}\n");
+	for (int i = 1; i <= 600; i++)
+		fprintf(f,
+			"{\"type\":\"snapshot\",\"t\":%d,\"memcgs\":[],"
+			"\"lru_gens\":[{\"id\":1,\"path\":\"/a\",\"node\":0,"
+			"\"t\":%d,\"min_seq\":{\"anon\":%d,\"file\":%d},"
+			"\"max_seq\":%d,\"gens\":[{\"seq\":%d,\"age_ms\":"
+			"1000,\"anon\":1,\"file\":2},{\"seq\":%d,\"age_ms\":0,"
+			"\"anon\":3,\"file\":4}]}]}\n",
+			i, i, i, i, i + 1, i, i + 1);
+	fprintf(f, "{\"type\":\"snapshot\",\"t\":601,\"memcgs\":[],"
+		   "\"lru_gens\":null}\n");
+	assert_int_equal(fclose(f), 0);
+	f = fmemopen(text, len, "r");
+	assert_non_null(f);
+	if (rs_recording_read(f, "t.ndjson", 0, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	fclose(f);
+	free(text);
+	m = rs_recording_find(&r, "/a");
+	assert_non_null(m);
+	assert_true(m->nr_gpoints > 100 && m->nr_gpoints <= RS_GENS_POINTS);
+	assert_true(m->gpoints[0].t == 1);
+	/* the youngest (rank 0) 3 anon and 4 file, the one before 1 and 2 */
+	assert_true(m->gpoints[0].anon[0] == 3 && m->gpoints[0].file[1] == 2);
+	assert_int_equal(m->gpoints[0].nr, 2);
+	for (size_t i = 0; i < m->nr_gpoints; i++) {
+		assert_true(i == 0 || m->gpoints[i].t > m->gpoints[i - 1].t);
+		aged += m->gpoints[i].aged;
+	}
+	/* every sample after the first aged: thinned, still marked */
+	assert_true(aged >= (int)m->nr_gpoints - 2);
+	assert_true(m->gpoints[m->nr_gpoints - 1].t == 601);
+	assert_int_equal(m->gpoints[m->nr_gpoints - 1].nr, 0);
+	rs_recording_free(&r);
+}
+
 /* The LRU at OOM: a mean over the records that have generations. */
 static void oom_means(void **state)
 {
@@ -856,6 +906,7 @@ int main(void)
 		cmocka_unit_test(tiers),
 		cmocka_unit_test(gens_timelines),
 		cmocka_unit_test(gens_refusals),
+		cmocka_unit_test(gens_points),
 		cmocka_unit_test(oom_means),
 		cmocka_unit_test(old_names),
 	};
