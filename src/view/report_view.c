@@ -879,6 +879,16 @@ static void chart_close(FILE *out)
 	fprintf(out, "</svg></figure>\n");
 }
 
+/* A chart with nothing to draw: why, and its end. */
+static void chart_empty(FILE *out, const char *why)
+{
+	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"l\">", ML + 20,
+		(MT + H - MB) / 2);
+	rs_html_escape(out, why);
+	fprintf(out, "</text>");
+	chart_close(out);
+}
+
 /* The time axis's end: the recording's duration or its last snapshot. */
 static double time_axis_end(const struct rs_recording *r)
 {
@@ -917,11 +927,7 @@ static void line_chart(FILE *out, const char *id, const char *title,
 	axes(out, "time since start (s)", "per second", ymax);
 	time_ticks(out, xmax);
 	if (m->nr_points == 0 || !(ymax > 0)) {
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" class=\"l\">no activity "
-			"recorded</text>",
-			ML + 20, (MT + H - MB) / 2);
-		chart_close(out);
+		chart_empty(out, "no activity recorded");
 		return;
 	}
 	fprintf(out, "<polyline class=\"s%d\" points=\"", s);
@@ -968,11 +974,7 @@ static void gens_chart(FILE *out, const char *id, const char *title,
 	axes(out, "time since start (s)", "pages", ymax);
 	time_ticks(out, xmax);
 	if (!(ymax > 0)) {
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" class=\"l\">no pages of this "
-			"type in the generations</text>",
-			ML + 20, (MT + H - MB) / 2);
-		chart_close(out);
+		chart_empty(out, "no pages of this type in the generations");
 		return;
 	}
 	/* the oldest age first: the bottom band is the sum of them all
@@ -1037,11 +1039,7 @@ static void bar_chart(FILE *out, const char *id, const char *title,
 	chart_open(out, id, title);
 	axes(out, xlabel, ylabel, ymax);
 	if (n == 0 || ymax == 0) {
-		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" class=\"l\">nothing "
-			"recorded</text>",
-			ML + 20, (MT + H - MB) / 2);
-		chart_close(out);
+		chart_empty(out, "nothing recorded");
 		return;
 	}
 	bw = (double)(W - 10 - ML) / n;

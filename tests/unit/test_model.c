@@ -839,6 +839,24 @@ static void gens_from_records(void **state)
 	assert_int_equal(g.gen[0].seq, 7);
 }
 
+/* A snapshot at t with memcg 7's reclaim in it. */
+static void gens_snapshot(struct rs_model *m, double t)
+{
+	rs_model_begin(m);
+	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
+	rs_model_end(m, t);
+}
+
+/* memcg 7's generations as the iterator read them at t (HZ 250). */
+static void gens_read(struct rs_model *m, const struct rs_tier_record *rec,
+		      double t)
+{
+	struct rs_lruvec_gens g;
+
+	rs_gens_from_record(rec, 250, t, &g);
+	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+}
+
 /* What the timelines show (gens.h): the generations alive weighted by how
  * long each sample held, the least, the gap between births (each once),
  * and a generation's pages at the first read after a younger one's birth;
@@ -847,7 +865,6 @@ static void gens_figures(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
 	struct rs_tier_record rec = gens_record(5, 7, 4000);
-	struct rs_lruvec_gens g;
 	const struct rs_memcg *mc;
 	struct rs_values v;
 	int alive = rs_row_by_key("gens_alive"),
@@ -864,29 +881,19 @@ static void gens_figures(void **state)
 	rs_model_values(m, mc, false, -1, 1, &v);
 	assert_int_equal(rs_row_eval(&v, alive).state, RS_VALUE_NA);
 	/* seqs 5-7 born 1 s apart (250 jiffies at 250 Hz), at t = 1 */
-	rs_gens_from_record(&rec, 250, 1.0, &g);
-	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	gens_read(m, &rec, 1.0);
 	/* t = 2: the same state, not a sample */
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
-	rs_model_end(m, 2);
+	gens_snapshot(m, 2);
 	rec.jiffies += 250;
-	rs_gens_from_record(&rec, 250, 2.0, &g);
-	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	gens_read(m, &rec, 2.0);
 	/* t = 3: seq 8 born, 5 gone: 7 closed with 70 + 700 pages */
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
-	rs_model_end(m, 3);
+	gens_snapshot(m, 3);
 	rec = gens_record(6, 8, 4500);
-	rs_gens_from_record(&rec, 250, 3.0, &g);
-	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	gens_read(m, &rec, 3.0);
 	/* t = 4: two alive, 8 closed with 880 */
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
-	rs_model_end(m, 4);
+	gens_snapshot(m, 4);
 	rec = gens_record(8, 9, 5000);
-	rs_gens_from_record(&rec, 250, 4.0, &g);
-	assert_int_equal(rs_model_set_gens(m, 7, &g), 0);
+	gens_read(m, &rec, 4.0);
 	mc = rs_model_find(m, 7);
 	rs_model_values(m, mc, false, -1, 4, &v);
 	/* 3 alive from t = 1 to 3, then 3 from 3 to 4; the last has held
@@ -904,9 +911,7 @@ static void gens_figures(void **state)
 	rs_model_values(m, mc, false, 0, 4, &v);
 	assert_int_equal(rs_row_eval(&v, alive).state, RS_VALUE_NONE);
 	/* t = 6, no sample since t = 4: the last held 2 s at 2 alive */
-	rs_model_begin(m);
-	add(m, 7, 0, RS_RECLAIMER_MEMCG, 10, 5);
-	rs_model_end(m, 6);
+	gens_snapshot(m, 6);
 	mc = rs_model_find(m, 7);
 	rs_model_values(m, mc, false, -1, 6, &v);
 	assert_true(fabs(rs_row_number(&v, alive) - 13.0 / 5) < 1e-9);
@@ -944,6 +949,22 @@ static void gens_live_equals_recorded(void **state)
 {
 	struct rs_model *m = rs_model_new(all_hooks);
 	struct rs_run_info info = {.kernel = "k", .mglru_enabled = 1};
+	/* the reads, step by step: step 2 reads node 0 as it was and node 1
+	 * aged; step 3 has MGLRU off; step 4 is back on, the same stamps and
+	 * one birth more; in step 5 /b goes */
+	static const struct {
+		int step;
+		__u64 id;
+		int node;
+		__u64 lo, max;
+		double young;
+	} reads[] = {
+		{1, 7, 0, 5, 7, 0.2}, {1, 7, 1, 3, 6, 0.1},
+		{1, 8, 0, 2, 4, 0.3}, {2, 7, 0, 5, 7, 1.2},
+		{2, 7, 1, 4, 7, 0.5}, {4, 7, 0, 6, 8, 0.4},
+		{4, 7, 1, 6, 8, 0.6}, {4, 8, 0, 3, 5, 0.7},
+		{5, 7, 0, 7, 9, 0.1},
+	};
 	static const char *const keys[] = {"gens_alive", "gens_alive_min",
 					   "aging_interval",
 					   "pages_per_gen_at_aging"};
@@ -972,35 +993,14 @@ static void gens_live_equals_recorded(void **state)
 			rs_model_set_path(m, 8, "/b");
 		}
 		info.mglru_enabled = step == 3 ? 0 : 1;
-		switch (step) {
-		case 1:
-			g = gens_of(0, 5, 7, t, 0.2);
-			rs_model_set_gens(m, 7, &g);
-			g = gens_of(1, 3, 6, t, 0.1);
-			rs_model_set_gens(m, 7, &g);
-			g = gens_of(0, 2, 4, t, 0.3);
-			rs_model_set_gens(m, 8, &g);
-			break;
-		case 2: /* node 0 as it was, node 1 aged */
-			g = gens_of(0, 5, 7, t, 1.2);
-			rs_model_set_gens(m, 7, &g);
-			g = gens_of(1, 4, 7, t, 0.5);
-			rs_model_set_gens(m, 7, &g);
-			break;
-		case 4: /* back on: the same stamps, one birth more */
-			g = gens_of(0, 6, 8, t, 0.4);
-			rs_model_set_gens(m, 7, &g);
-			g = gens_of(1, 6, 8, t, 0.6);
-			rs_model_set_gens(m, 7, &g);
-			g = gens_of(0, 3, 5, t, 0.7);
-			rs_model_set_gens(m, 8, &g);
-			break;
-		case 5:
-			g = gens_of(0, 7, 9, t, 0.1);
-			rs_model_set_gens(m, 7, &g);
+		for (size_t k = 0; k < sizeof(reads) / sizeof(reads[0]); k++)
+			if (reads[k].step == step) {
+				g = gens_of(reads[k].node, reads[k].lo,
+					    reads[k].max, t, reads[k].young);
+				rs_model_set_gens(m, reads[k].id, &g);
+			}
+		if (step == 5)
 			rs_model_mark_gone(m, 8);
-			break;
-		}
 		if (!info.mglru_enabled)
 			rs_model_clear_gens(m);
 		snap = rs_json_snapshot(m, &info, NULL, written);
