@@ -36,8 +36,7 @@ unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1)
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g)
 {
-	__u64 lo = rec->min_seq[0] < rec->min_seq[1] ? rec->min_seq[0]
-						     : rec->min_seq[1];
+	__u64 lo = rs_gens_lower_min(rec->min_seq);
 
 	*g = (struct rs_lruvec_gens){.node = rec->node, .t = t};
 	g->min_seq[0] = rec->min_seq[0];
@@ -74,15 +73,22 @@ static bool counted_birth(const struct rs_gen_sample *g, __u64 born_seen)
 	       !isnan(g->age) && !isnan(next->age);
 }
 
+/* A sample with nr generations alive was seen. */
+static void seen_alive(struct rs_gens_acc *a, unsigned nr)
+{
+	if (isnan(a->alive_min) || nr < a->alive_min)
+		a->alive_min = nr;
+}
+
 void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
-		     const struct rs_lruvec_gens *cur, __u64 born_seen)
+		     const struct rs_lruvec_gens *cur, __u64 born_seen,
+		     double from)
 {
 	if (!cur->nr)
 		return;
-	if (isnan(a->alive_min) || cur->nr < a->alive_min)
-		a->alive_min = cur->nr;
+	seen_alive(a, cur->nr);
 	if (prev && prev->nr)
-		rs_gens_acc_hold(a, prev, -INFINITY, cur->t);
+		rs_gens_acc_hold(a, prev, from, cur->t);
 	for (unsigned i = 0; i + 1 < cur->nr; i++)
 		if (counted_birth(&cur->gen[i], born_seen)) {
 			a->births++;
@@ -117,8 +123,7 @@ void rs_gens_acc_hold(struct rs_gens_acc *a, const struct rs_lruvec_gens *last,
 	a->held_s += t - from;
 	a->alive_held += last->nr * (t - from);
 	/* a span that saw no sample of its own still saw this one */
-	if (isnan(a->alive_min) || last->nr < a->alive_min)
-		a->alive_min = last->nr;
+	seen_alive(a, last->nr);
 }
 
 void rs_gens_acc_merge(struct rs_gens_acc *a, const struct rs_gens_acc *b)

@@ -38,6 +38,13 @@ struct rs_lruvec_gens {
 	__u64 born_seen;
 };
 
+/* The lower of an lruvec's two min_seq (anon, file): its oldest
+ * generation alive, as lru_gen lists them. */
+static inline __u64 rs_gens_lower_min(const __u64 min_seq[2])
+{
+	return min_seq[0] < min_seq[1] ? min_seq[0] : min_seq[1];
+}
+
 /*
  * The kernel's HZ from two readings of jiffies and CLOCK_MONOTONIC (ns):
  * one of the tick rates it can be built with, or 0 where the readings are
@@ -89,10 +96,12 @@ enum rs_gens_figure {
  * it (NULL: its first, or its first since MGLRU came back on).  A birth
  * counts where the generation is younger than born_seen (the lruvec's
  * youngest counted so far) and both ages are known; rs_gens_born gives
- * the lruvec's born_seen after cur.
+ * the lruvec's born_seen after cur.  prev's time held counts from from
+ * on (an interval's start; -INFINITY: all of it), as rs_gens_acc_hold's.
  */
 void rs_gens_acc_add(struct rs_gens_acc *a, const struct rs_lruvec_gens *prev,
-		     const struct rs_lruvec_gens *cur, __u64 born_seen);
+		     const struct rs_lruvec_gens *cur, __u64 born_seen,
+		     double from);
 __u64 rs_gens_born(const struct rs_lruvec_gens *cur, __u64 born_seen);
 /*
  * The time last, a lruvec's latest sample, has held from from (or its

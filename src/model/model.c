@@ -872,19 +872,11 @@ int rs_model_set_gens(struct rs_model *m, __u64 id,
 		mc->gens_acc = p->gens_acc;
 	}
 	interval_gens_acc(m, p);
-	if (isnan(old->t)) {
-		for (int i = 0; i < 2; i++)
-			rs_gens_acc_add(&p->gens_acc[i], NULL, &next,
-					old->born_seen);
-	} else {
-		/* the interval's share of the time the last sample held */
-		struct rs_lruvec_gens since = *old;
-
-		if (since.t < m->prev_t)
-			since.t = m->prev_t;
-		rs_gens_acc_add(&p->gens_acc[0], old, &next, old->born_seen);
-		rs_gens_acc_add(&p->gens_acc[1], &since, &next, old->born_seen);
-	}
+	/* the run's, and the interval's share of the time the last held */
+	rs_gens_acc_add(&p->gens_acc[0], isnan(old->t) ? NULL : old, &next,
+			old->born_seen, -INFINITY);
+	rs_gens_acc_add(&p->gens_acc[1], isnan(old->t) ? NULL : old, &next,
+			old->born_seen, m->prev_t);
 	next.born_seen = rs_gens_born(&next, old->born_seen);
 	next.changed = m->snapshots;
 	next.ended = false;

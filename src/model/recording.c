@@ -352,11 +352,6 @@ static struct rs_lruvec_gens *last_gens_of(struct rs_rec_memcg *m, int node)
 	return NULL;
 }
 
-static __u64 lower_min(const struct rs_lruvec_gens *g)
-{
-	return g->min_seq[0] < g->min_seq[1] ? g->min_seq[0] : g->min_seq[1];
-}
-
 /*
  * A point of m's timeline picture at t: its open lruvecs summed by age;
  * aged and evicted say what moved on the lruvec that changed.
@@ -448,6 +443,7 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 		struct rs_rec_memcg *m = memcg_from(rd, e);
 		struct rs_lruvec_gens g = {0}, *last;
 		double node;
+		bool aged, evicted;
 
 		if (!m || number(rd, e, "node", &node))
 			return -1;
@@ -489,19 +485,16 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 				    "time (%g after %g)",
 				    g.t, last->t);
 		rs_gens_acc_add(&m->gens, last->nr ? last : NULL, &g,
-				last->born_seen);
+				last->born_seen, -INFINITY);
 		g.born_seen = rs_gens_born(&g, last->born_seen);
 		m->has_gens = true;
 		rd->open_gens += !last->nr;
-		{
-			bool aged = last->nr && g.max_seq > last->max_seq,
-			     evicted = last->nr &&
-				       lower_min(&g) > lower_min(last);
-
-			*last = g;
-			if (gens_point(rd, m, g.t, aged, evicted))
-				return -1;
-		}
+		aged = last->nr && g.max_seq > last->max_seq;
+		evicted = last->nr && rs_gens_lower_min(g.min_seq) >
+					      rs_gens_lower_min(last->min_seq);
+		*last = g;
+		if (gens_point(rd, m, g.t, aged, evicted))
+			return -1;
 	}
 	return 0;
 }

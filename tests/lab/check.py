@@ -197,14 +197,20 @@ def welch(a, b):
     return t_two_sided_p((mb - ma) / math.sqrt(va + vb), df)
 
 
+def observed_split(xa, xb):
+    """(pooled, na, nb, total, observed difference of means, the
+    rounding a split's difference is allowed to fall short of it by)."""
+    pooled, na, nb = xa + xb, len(xa), len(xb)
+    observed = abs(sum(xb) / nb - sum(xa) / na)
+    tol = 1e-9 * observed + 1e-12 * max(abs(v) for v in pooled)
+    return pooled, na, nb, sum(pooled), observed, tol
+
+
 def permutation(xa, xb):
     """(p, smallest possible p): the share of all splits of the pooled
     values into groups of these sizes whose difference of means is at
     least the observed one."""
-    pooled, na, nb = xa + xb, len(xa), len(xb)
-    total = sum(pooled)
-    observed = abs(sum(xb) / nb - sum(xa) / na)
-    tol = 1e-9 * observed + 1e-12 * max(abs(v) for v in pooled)
+    pooled, na, nb, total, observed, tol = observed_split(xa, xb)
     splits = hits = 0
     for idx in itertools.combinations(range(na + nb), nb):
         sb = sum(pooled[i] for i in idx)
@@ -224,10 +230,7 @@ def resampled_permutation(xa, xb):
     """(p, smallest possible p) estimated from PERM_RESAMPLES random splits
     (with a seed of our own: the lab's estimate and this one are two draws,
     compared within their error), (1 + hits) / (1 + resamples)."""
-    pooled, na, nb = xa + xb, len(xa), len(xb)
-    total = sum(pooled)
-    observed = abs(sum(xb) / nb - sum(xa) / na)
-    tol = 1e-9 * observed + 1e-12 * max(abs(v) for v in pooled)
+    pooled, na, nb, total, observed, tol = observed_split(xa, xb)
     rng = random.Random(1)
     hits = 0
     for _ in range(PERM_RESAMPLES):
@@ -328,8 +331,8 @@ def check_table(out, workload, sec):
             p_min, resampled = 0, False
             if p is None:
                 # no difference at all: p = 1 whatever the splits
-                same = abs(sum(xs) / len(xs) - sum(raw["A"]) / len(raw["A"])) <= \
-                    1e-12 * max(abs(v) for v in raw["A"] + xs)
+                _, _, _, _, observed, tol = observed_split(raw["A"], xs)
+                same = observed <= tol
                 resampled = not same and math.comb(
                     len(raw["A"]) + len(xs), len(xs)) > PERM_EXACT_SPLITS
                 if same:
