@@ -139,6 +139,18 @@ static __always_inline void oom_exit(struct rs_task_state *st,
 			for (int type = 0; type < 2; type++)
 				ev->nr_pages[gen][type] =
 					rs_lrugen_pages(lruvec, gen, type);
+		/*
+		 * The births after the seqs: the slot of a seq read above is
+		 * reused only once min_seq has passed it and an aging has run,
+		 * both between these reads, which would show the oldest
+		 * generation younger than it was (lru_gen's read has the same
+		 * race).
+		 */
+		for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
+			ev->birth[gen] =
+				BPF_CORE_READ(lruvec, lrugen.timestamps[gen]);
+		ev->jiffies = bpf_jiffies64();
+		ev->births_known = 1;
 	}
 	if (st && st->last_exit_known) {
 		ev->last_exit_known = 1;

@@ -15,6 +15,13 @@ struct rs_oom_event {
 	__u64 max_seq;
 	__u64 min_seq[2]; /* anon, file */
 	__s64 nr_pages[RS_MAX_NR_GENS][2];
+	/*
+	 * Each generation's birth (lrugen.timestamps[seq % RS_MAX_NR_GENS],
+	 * jiffies) and jiffies at the OOM: the generations' ages, as lru_gen
+	 * shows them, once userspace knows HZ.
+	 */
+	__u64 birth[RS_MAX_NR_GENS];
+	__u64 jiffies;
 	/* the OOMing task's last MGLRU pass, if it ran one */
 	__u64 last_pass_reclaimed;
 	__u64 last_pass_budget;
@@ -42,7 +49,8 @@ struct rs_oom_event {
 			  */
 	__u8 swap_known;
 	__u8 node_known;
-	__u8 pad[5];
+	__u8 births_known; /* birth[] and jiffies were read */
+	__u8 pad[4];
 };
 
 #endif /* RS_OOM_H */

@@ -312,6 +312,8 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 					sum.v[type][tier][c] +=
 						rec[i].v[type][tier][c];
 		learn_hz(t, &rec[i]);
+		if (t->hz && !rs_model_hz(m))
+			rs_model_set_hz(m, t->hz);
 		if (!rec[i].gens_known || t->mglru_off)
 			continue;
 		rs_gens_from_record(

@@ -68,6 +68,13 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 		from_events(r, oom_mean_mib(m, m->oom_file_pages));
 	v->event_value[RS_EVV_OOM_ANON_MIB] =
 		from_events(r, oom_mean_mib(m, m->oom_anon_pages));
+	v->event_value[RS_EVV_OOM_OLDEST_AGE_MS] = from_events(
+		r, m->oom_aged_records ? m->oom_oldest_ms / m->oom_aged_records
+				       : NAN);
+	v->event_value[RS_EVV_OOM_YOUNGEST_AGE_MS] =
+		from_events(r, m->oom_aged_records ? m->oom_youngest_ms /
+							     m->oom_aged_records
+						   : NAN);
 	v->outcomes = r->outcomes;
 	v->nr_outcomes = r->nr_outcomes;
 	v->path = m->path;
@@ -265,6 +272,9 @@ void rs_recording_total(const struct rs_recording *r, struct rs_rec_memcg *t)
 		t->oom_lru_records += m->oom_lru_records;
 		t->oom_file_pages += m->oom_file_pages;
 		t->oom_anon_pages += m->oom_anon_pages;
+		t->oom_aged_records += m->oom_aged_records;
+		t->oom_oldest_ms += m->oom_oldest_ms;
+		t->oom_youngest_ms += m->oom_youngest_ms;
 		/* memory.current is hierarchical: only the root's would do */
 		if (m->path && !strcmp(m->path, "/") &&
 		    !isnan(m->mem_current_avg)) {

@@ -31,6 +31,8 @@ enum rs_better { RS_NEUTRAL, RS_LOWER, RS_HIGHER };
 enum rs_event_value {
 	RS_EVV_OOM_FILE_MIB, /* file pages in the LRU at an OOM, mean, MiB */
 	RS_EVV_OOM_ANON_MIB, /* anon pages ..., MiB */
+	RS_EVV_OOM_OLDEST_AGE_MS,   /* the oldest generation's age, mean, ms */
+	RS_EVV_OOM_YOUNGEST_AGE_MS, /* the youngest's (since the last aging) */
 	RS_NR_EVENT_VALUES
 };
 

@@ -64,6 +64,7 @@ struct rs_model {
 	bool untouched;	      /* begun with them clear, nothing added yet */
 	struct rs_stalls *stalls; /* per task; NULL: no memory for them */
 	__u64 snapshots;	  /* rs_model_begin calls */
+	unsigned hz;		  /* the kernel's HZ; 0: not learnt yet */
 };
 
 static int key_cmp(const struct rs_agg_key *a, const struct rs_agg_key *b)
@@ -132,6 +133,16 @@ void rs_model_free(struct rs_model *m)
 __u64 rs_model_hooks(const struct rs_model *m)
 {
 	return m->hooks;
+}
+
+void rs_model_set_hz(struct rs_model *m, unsigned hz)
+{
+	m->hz = hz;
+}
+
+unsigned rs_model_hz(const struct rs_model *m)
+{
+	return m->hz;
 }
 
 void rs_model_begin(struct rs_model *m)

@@ -110,6 +110,13 @@ struct rs_stalls *rs_model_stalls(struct rs_model *m);
 const struct rs_stalls *rs_model_stalls_of(const struct rs_model *m);
 void rs_model_free(struct rs_model *m);
 __u64 rs_model_hooks(const struct rs_model *m);
+/*
+ * The kernel's HZ, as the collector learnt it from jiffies (gens.h:
+ * rs_hz_learn), for the ages of generations event records carry; 0 until
+ * then.
+ */
+void rs_model_set_hz(struct rs_model *m, unsigned hz);
+unsigned rs_model_hz(const struct rs_model *m);
 
 /*
  * A snapshot: begin, add every cumulative cell the kernel holds, end.  Cells

@@ -629,17 +629,32 @@ static int event(struct reader *rd, json_t *o)
 		m->oom_records++;
 		/* no generations (no MGLRU, another MAX_NR_GENS): not a 0 */
 		m->oom_lru_records += json_is_array(gens);
+		double oldest = NAN, youngest = NAN;
+		bool aged = true;
 		json_array_foreach (gens, i, g) {
-			double anon, file;
+			double anon, file, age;
 
 			/* recordings before zones were taken at >= 0 (as
 			 * debugfs lru_gen does) could sum a moment's negative
 			 * zone count below 0: read, and counted as 0 */
 			if (number_from(rd, g, "anon", -MAX_COUNT, &anon) ||
-			    number_from(rd, g, "file", -MAX_COUNT, &file))
+			    number_from(rd, g, "file", -MAX_COUNT, &file) ||
+			    number(rd, g, "age_ms", &age))
 				return -1;
 			m->oom_anon_pages += isnan(anon) || anon < 0 ? 0 : anon;
 			m->oom_file_pages += isnan(file) || file < 0 ? 0 : file;
+			/* oldest first: the first age and the last, only
+			 * where every generation has one (schema 6, HZ known)
+			 */
+			aged = aged && !isnan(age);
+			if (i == 0)
+				oldest = age;
+			youngest = age;
+		}
+		if (aged && !isnan(oldest)) {
+			m->oom_aged_records++;
+			m->oom_oldest_ms += oldest;
+			m->oom_youngest_ms += youngest;
 		}
 	} else if (!strcmp(kind, rs_event_type_name(RS_EV_THROTTLE))) {
 		if (number(rd, o, RS_EVK_DELAYED_US, &delayed))

@@ -140,6 +140,10 @@ struct rs_rec_memcg {
 	__u64 oom_records;
 	__u64 oom_lru_records; /* of them, with the LRU's generations */
 	double oom_file_pages, oom_anon_pages;
+	/* of them, with the generations' ages (HZ known when written): the
+	 * oldest's and the youngest's ages summed, ms */
+	__u64 oom_aged_records;
+	double oom_oldest_ms, oom_youngest_ms;
 };
 
 /*

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct rs_event_writer {
 	char *buf;
 	size_t len, cap;
 	bool failed; /* an allocation failed while writing this line */
+	unsigned hz; /* the model's HZ at this line (0: not learnt yet) */
 	struct path_entry paths[PATH_CACHE];
 };
 
@@ -301,11 +303,14 @@ static void shrink_line(struct rs_event_writer *w, const void *rec)
 /*
  * "generations": oldest first, as /sys/kernel/debug/lru_gen lists them;
  * aging elsewhere while the record was read can stretch the range, so it is
- * cut to the MAX_NR_GENS that can exist.
+ * cut to the MAX_NR_GENS that can exist.  With births (NULL: none read),
+ * each generation's age_ms as lru_gen and the timeline show it, null while
+ * HZ is not known.
  */
 static void put_generations(struct rs_event_writer *w, __u64 max_seq,
 			    const __u64 min_seq[2],
-			    const __s64 nr_pages[RS_MAX_NR_GENS][2])
+			    const __s64 nr_pages[RS_MAX_NR_GENS][2],
+			    const __u64 *birth, __u64 jiffies)
 {
 	__u64 lo = min_seq[0] < min_seq[1] ? min_seq[0] : min_seq[1];
 
@@ -318,6 +323,19 @@ static void put_generations(struct rs_event_writer *w, __u64 max_seq,
 
 		put(w, s == lo ? "{\"seq\":" : ",{\"seq\":", s == lo ? 7 : 8);
 		put_u64(w, s);
+		if (birth) {
+			KEY("age_ms");
+			if (!w->hz)
+				put(w, "null", 4);
+			else
+				put_u64(w,
+					jiffies > birth[gen]
+						? (__u64)llround(
+							  (double)(jiffies -
+								   birth[gen]) *
+							  1e3 / w->hz)
+						: 0);
+		}
 		S64("anon", nr_pages[gen][0]);
 		S64("file", nr_pages[gen][1]);
 		put(w, "}", 1);
@@ -338,7 +356,8 @@ static void aging_line(struct rs_event_writer *w, const void *rec)
 	U64("min_seq_anon", e->min_seq[0]);
 	U64("min_seq_file", e->min_seq[1]);
 	if (e->gens_known) {
-		put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
+		put_generations(w, e->max_seq, e->min_seq, e->nr_pages, NULL,
+				0);
 	} else {
 		KEY("generations"); /* the kernel has another MAX_NR_GENS */
 		put(w, "null", 4);
@@ -374,7 +393,8 @@ static void oom_line(struct rs_event_writer *w, const void *rec)
 		U64("max_seq", e->max_seq);
 		U64("min_seq_anon", e->min_seq[0]);
 		U64("min_seq_file", e->min_seq[1]);
-		put_generations(w, e->max_seq, e->min_seq, e->nr_pages);
+		put_generations(w, e->max_seq, e->min_seq, e->nr_pages,
+				e->births_known ? e->birth : NULL, e->jiffies);
 	}
 	if (e->last_exit_known) {
 		NAME("last_pass_exit", rs_exit_reason_name(e->last_exit));
@@ -474,6 +494,7 @@ const char *rs_event_line(struct rs_event_writer *w, const struct rs_model *m,
 	const struct rs_event_hdr *h = rec;
 
 	*len = 0;
+	w->hz = m ? rs_model_hz(m) : 0;
 	if (size < sizeof(*h) || h->type > RS_EV_LAST ||
 	    !kinds[h->type].write || size < kinds[h->type].size)
 		return NULL;

@@ -17,4 +17,4 @@
  .b = RS_F_PASSES,
  .title = "iso/pass",
  .top_place = 17,
- .headline_place = 31},
+ .headline_place = 33},

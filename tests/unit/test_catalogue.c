@@ -170,8 +170,9 @@ static const char records[] =
 	"{'type':'event','kind':'throttle','id':42,'t':1,'delayed_us':3000}\n"
 	"{'type':'event','kind':'oom','id':42,'t':1,'killed':true,'order':0,"
 	"'max_seq':7,'min_seq_anon':5,'min_seq_file':5,'generations':["
-	"{'seq':5,'anon':10,'file':256},{'seq':6,'anon':20,'file':0},"
-	"{'seq':7,'anon':2,'file':0}]}\n"
+	"{'seq':5,'age_ms':900,'anon':10,'file':256},"
+	"{'seq':6,'age_ms':400,'anon':20,'file':0},"
+	"{'seq':7,'age_ms':100,'anon':2,'file':0}]}\n"
 	"{'type':'outcome','workload':'w','memcg':'" PATH "','ops':10,"
 	"'ops_per_s':5,'mb_per_s':2,'lat_mean_ms':1,'lat_p50_ms':1,"
 	"'lat_p95_ms':2,'lat_p99_ms':3,'iterations':4,'exit_status':0,"
@@ -534,6 +535,11 @@ static void report_rows_in_report_and_diff(void **state)
 	/* 256 file pages on the LRU at the one OOM */
 	assert_true(json_real_value(json_object_get(metrics, "oom_file_lru")) ==
 		    1.0);
+	/* the oldest generation listed and the youngest, at that OOM */
+	assert_true(json_real_value(json_object_get(
+			    metrics, "oom_oldest_age")) == 900.0);
+	assert_true(json_real_value(json_object_get(
+			    metrics, "oom_youngest_age")) == 100.0);
 	for (int i = 0; i < rs_nr_report_rows; i++) {
 		const char *key = rs_rows[i].key;
 		char cell[96];

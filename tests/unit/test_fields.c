@@ -17,6 +17,7 @@
 #include "aging.h"
 #include "vmscan.h"
 #include "writeback.h"
+#include "oom.h"
 
 static void table_is_sane(void **state)
 {
@@ -481,6 +482,66 @@ static void event_lines(void **state)
 	rs_model_free(m);
 }
 
+/*
+ * An OOM record's generations carry their ages from the births and jiffies
+ * it read, as lru_gen computes them, once HZ is known: null before, and no
+ * key where no births were read (a kernel without MGLRU's stamps).
+ */
+static void oom_generation_ages(void **state)
+{
+	struct rs_run_info info = {.nr_nodes = 1, .start_ns = 1000};
+	struct rs_model *m = sample_model((1ULL << RS_NR_HOOKS) - 1);
+	struct rs_event_writer *w = rs_event_writer_new();
+	struct rs_oom_event oom = {
+		.hdr = {.type = RS_EV_OOM, .cgroup_id = 42, .ts_ns = 2000},
+		.max_seq = 7,
+		.min_seq = {6, 5},
+		.lru_known = 1,
+		.births_known = 1,
+		.jiffies = 1250};
+	const __u64 want_ms[] = {1000, 600, 200}; /* seqs 5, 6, 7 at HZ 250 */
+	json_t *e, *g;
+	size_t i;
+
+	(void)state;
+	assert_non_null(w);
+	oom.birth[5 % 4] = 1000;
+	oom.birth[6 % 4] = 1100;
+	oom.birth[7 % 4] = 1200;
+	oom.birth[4 % 4] = 1300; /* a slot not alive: never read */
+	oom.nr_pages[5 % 4][1] = 256;
+	e = event_json(w, m, &info, &oom, sizeof(oom));
+	json_array_foreach (json_object_get(e, "generations"), i, g) {
+		assert_true(i < 3);
+		assert_true(json_is_null(json_object_get(g, "age_ms")));
+	}
+	assert_int_equal(i, 3);
+	json_decref(e);
+	rs_model_set_hz(m, 250);
+	e = event_json(w, m, &info, &oom, sizeof(oom));
+	json_array_foreach (json_object_get(e, "generations"), i, g) {
+		assert_int_equal(json_integer_value(json_object_get(g, "seq")),
+				 5 + i);
+		assert_int_equal(
+			json_integer_value(json_object_get(g, "age_ms")),
+			want_ms[i]);
+	}
+	json_decref(e);
+	/* a birth after the read's jiffies (a slot reused meanwhile): 0 */
+	oom.birth[7 % 4] = 1300;
+	e = event_json(w, m, &info, &oom, sizeof(oom));
+	g = json_array_get(json_object_get(e, "generations"), 2);
+	assert_int_equal(json_integer_value(json_object_get(g, "age_ms")), 0);
+	json_decref(e);
+	oom.births_known = 0;
+	e = event_json(w, m, &info, &oom, sizeof(oom));
+	json_array_foreach (json_object_get(e, "generations"), i, g)
+		assert_null(json_object_get(g, "age_ms"));
+	json_decref(e);
+	rs_event_writer_free(w);
+	rs_model_free(m);
+}
+
 static void path_filter(void **state)
 {
 	(void)state;
@@ -588,6 +649,7 @@ int main(void)
 		cmocka_unit_test(snapshot_is_per_interval),
 		cmocka_unit_test(header_and_events),
 		cmocka_unit_test(event_lines),
+		cmocka_unit_test(oom_generation_ages),
 		cmocka_unit_test(path_filter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

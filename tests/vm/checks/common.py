@@ -153,6 +153,53 @@ def timeline(res, path):
             for e in (r.get("lru_gens") or []) if e.get("path") == path]
 
 
+def oom_ages_exact(res, m, recs):
+    """Each OOM record's generations' ages against the births our aging
+    records saw: a generation with seq s was born at the successful aging
+    that made max_seq s on that node, so its age at the OOM is the time
+    between the two records, within a jiffy of rounding and the ticks a
+    busy host delays (5 % of the span).  Ages grow from the youngest to the
+    oldest; none is missing once HZ is known (a timeline sample with ages,
+    of any memcg, came before)."""
+    path = m["path"]
+    rec = recording(res)
+    born = {(e["node"], e["max_seq"]): e["t"] for e in events_of(rec, "aging", m["id"])
+            if e.get("success")}
+    hz_from = min((e["t"] for r in rec if r.get("type") == "snapshot"
+                   for e in (r.get("lru_gens") or [])
+                   if any(g["age_ms"] is not None for g in e.get("gens") or [])),
+                  default=None)
+    compared = 0
+    for r in recs:
+        gens = r.get("generations") or []
+        ages = [g.get("age_ms") for g in gens]
+        if all(a is None for a in ages):
+            check(hz_from is None or r["t"] < hz_from,
+                  f"{path}: OOM at {r['t']:.3f} s without ages: HZ was not "
+                  f"known yet (first ages at {hz_from} s)")
+            continue
+        if not check(all(isinstance(a, int) for a in ages),
+                     f"{path}: OOM at {r['t']:.3f} s: every generation aged "
+                     f"({ages})"):
+            continue
+        check(ages == sorted(ages, reverse=True),
+              f"{path}: OOM at {r['t']:.3f} s: older generations older "
+              f"({ages})")
+        for g in gens:
+            t = born.get((r["node"], g["seq"]))
+            if t is None:
+                continue  # born before the recording, or not by aging
+            compared += 1
+            span = (r["t"] - t) * 1e3
+            check(abs(g["age_ms"] - span) <= JIFFY_MS + 0.05 * abs(span),
+                  f"{path}: OOM at {r['t']:.3f} s: seq {g['seq']} aged "
+                  f"{g['age_ms']} ms, born by the aging at {t:.3f} s "
+                  f"({span:.1f} ms before)")
+    print(f"  info  {path}: {compared} generations of {len(recs)} OOM "
+          f"records aged as their agings' records say")
+    return compared
+
+
 def gens_exact(res, m):
     """The memcg's generations as the tier iterator read them last equal
     lru_gen's, read after the workload: seqs, max_seq and pages of each

@@ -1,6 +1,6 @@
 """Checks of the lab scenario (tests/vm/scenarios/)."""
 import os
-from .common import (check, consistent, delta, gens_exact, memcg, read_lru_gen)
+from .common import (check, consistent, delta, events_of, gens_exact, memcg, oom_ages_exact, read_lru_gen)
 
 
 def scenario_lab(res, header, summary, rec):
@@ -66,3 +66,9 @@ def scenario_lab(res, header, summary, rec):
             for sm in subtree:
                 if sm["passes"] or sm["agings"]:
                     gens_exact(res, sm)
+                # each OOM's generations' ages (written since the OOM
+                # record read the births; a run made before has none)
+                ooms = events_of(rec, "oom", sm["id"])
+                if any("age_ms" in g for e in ooms
+                       for g in e.get("generations") or []):
+                    oom_ages_exact(res, sm, ooms)

@@ -1,6 +1,6 @@
 """Checks of the mix scenario (tests/vm/scenarios/)."""
 import os
-from .common import (check, consistent, daemon_cgroupfs, delta, events_of, exact_totals, memcg, parse_metrics, refaults_exact)
+from .common import (check, consistent, daemon_cgroupfs, delta, events_of, exact_totals, memcg, oom_ages_exact, parse_metrics, refaults_exact)
 
 
 def scenario_mix(res, header, summary, rec):
@@ -28,6 +28,9 @@ def scenario_mix(res, header, summary, rec):
                          for g in e["generations"])
               + f", last pass {e.get('last_pass_exit')}")
     oom_context(res, recs)
+    if header.get("mglru"):
+        check(oom_ages_exact(res, m, recs) > 0,
+              "some OOM's generations held to the agings that bore them")
     refaults_exact(res, m, header)
     check(m["agings"] > 0 and m["aging_time"] > 0, "agings with their durations")
     ag = [e for e in events_of(rec, "aging", m["id"]) if e["success"]]
