@@ -285,6 +285,8 @@ for i in $(seq 5); do
 	emit "{\"kind\": \"startup\", \"seconds\": $(echo "$t0 $(now_ns)" | awk '{ printf "%.4f", ($2 - $1) / 1e9 }')}"
 done
 emit "{\"kind\": \"model\", $("$bench" model "$model_memcgs" | sed 's/^{//')"
+# a recording's timeline (lru_gens) per interval with as many memcgs
+emit "{\"kind\": \"timeline\", $("$bench" timeline "$model_memcgs" | sed 's/^{//')"
 # report and diff on recordings of many memcgs: peak memory and time
 say "report and diff on $view_memcgs memcgs"
 python3 "$(dirname "$0")/views.py" "${RS_BIN:-build/reclaimscope}" $view_memcgs >>"$results"

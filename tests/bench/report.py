@@ -460,6 +460,19 @@ def main():
         lines.append(f"- the model with {model['memcgs']:,} memcgs (two snapshots, "
                      f"paths): {model['rss_after_kib'] - model['rss_before_kib']:,} KiB, "
                      f"{model['kib_per_memcg']:.2f} KiB per memcg")
+    timeline = next((r for r in rows if r["kind"] == "timeline"), None)
+    if timeline:
+        n = timeline["memcgs"]
+        lines.append(
+            f"- a recording's generation timelines (`lru_gens`) with {n:,} memcgs "
+            f"on one node (`rs-bench timeline`: the snapshot lines record writes): "
+            f"the first interval {timeline['first_timeline_bytes'] / 1e6:.2f} MB "
+            f"({timeline['first_timeline_bytes'] / n:.0f} bytes a memcg, of a "
+            f"{timeline['first_line_bytes'] / 1e6:.1f} MB line with every memcg's counters); "
+            f"an interval where no generation moved {timeline['unchanged_timeline_bytes']:,} "
+            f"bytes (the line {timeline['unchanged_line_bytes']} bytes); "
+            f"one where every memcg aged {timeline['all_aged_timeline_bytes'] / 1e6:.2f} MB: "
+            f"only lruvecs whose generations moved are written")
     if daemon:
         lines.append(f"- the daemon (1 s refresh) on this machine with nothing reclaiming: "
                      f"{daemon['quiet_core_share'] * 100:.2f}% of a core (target < 0.5%), "

@@ -728,6 +728,95 @@ static int cmd_model(long memcgs)
 	return 0;
 }
 
+/* --- the recording's size per interval with N memcgs' timelines ----------
+ */
+
+/* One memcg's generations on node 0, as the tier iterator makes them. */
+static void bench_gens(struct rs_lruvec_gens *g, __u64 max_seq, double t)
+{
+	*g = (struct rs_lruvec_gens){.node = 0, .t = t};
+	g->min_seq[0] = g->min_seq[1] = max_seq - (RS_GENS_MAX - 1);
+	g->max_seq = max_seq;
+	for (unsigned i = 0; i < RS_GENS_MAX; i++) {
+		struct rs_gen_sample *s = &g->gen[g->nr++];
+
+		s->seq = g->min_seq[0] + i;
+		s->stamp = 4294000000ULL + s->seq * 250;
+		s->anon = 12345 + i;
+		s->file = 23456 + i;
+		s->age = (double)(RS_GENS_MAX - i) * 1.234;
+	}
+}
+
+/* Bytes of a snapshot line and of its lru_gens, as record writes them. */
+static void snapshot_bytes(const struct rs_model *m, __u64 since, size_t *line,
+			   size_t *gens)
+{
+	json_t *o = rs_json_snapshot(m, NULL, NULL, since);
+	json_t *arr = json_object_get(o, "lru_gens");
+	char *s = json_dumps(o, JSON_COMPACT);
+	char *a = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
+
+	if (!s)
+		die("json_dumps", ENOMEM);
+	*line = strlen(s) + 1;
+	/* "lru_gens": and the array, or nothing where there was no entry */
+	*gens = a ? strlen(a) + strlen(",\"lru_gens\":") : 0;
+	free(s);
+	free(a);
+	json_decref(o);
+}
+
+/*
+ * Three intervals of a recording of N memcgs, each with a little reclaim
+ * in the first: the first timeline sample of each, an interval where no
+ * generation moved, one where every memcg aged once.
+ */
+static int cmd_timeline(long memcgs)
+{
+	struct rs_model *m = rs_model_new(~0ULL);
+	const char *what[] = {"first", "unchanged", "all_aged"};
+	__u64 values[RS_NR_FIELDS] = {0}, since = 0;
+	struct rs_lruvec_gens g;
+	char path[64];
+
+	if (!m)
+		die("rs_model_new", ENOMEM);
+	printf("{\"memcgs\": %ld", memcgs);
+	for (int snap = 1; snap <= 3; snap++) {
+		size_t line, gens;
+
+		rs_model_begin(m);
+		for (long i = 0; snap == 1 && i < memcgs; i++) {
+			struct rs_agg_key key = {.cgroup_id = 1000 + i,
+						 .reclaimer =
+							 RS_RECLAIMER_MEMCG};
+
+			values[RS_F_ISOLATED] = 32;
+			values[RS_F_RECLAIMED] = 32;
+			rs_model_add(m, &key, values);
+		}
+		rs_model_end(m, snap);
+		for (long i = 0; i < memcgs; i++) {
+			if (snap == 1) {
+				snprintf(path, sizeof(path), "/tenants/t%ld",
+					 i);
+				rs_model_set_path(m, 1000 + i, path);
+			}
+			bench_gens(&g, snap == 3 ? 8 : 7, snap);
+			if (rs_model_set_gens(m, 1000 + i, &g))
+				die("rs_model_set_gens", ENOMEM);
+		}
+		snapshot_bytes(m, since, &line, &gens);
+		since = rs_model_snapshots(m);
+		printf(", \"%s_line_bytes\": %zu, \"%s_timeline_bytes\": %zu",
+		       what[snap - 1], line, what[snap - 1], gens);
+	}
+	printf("}\n");
+	rs_model_free(m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	libbpf_set_print(quiet_print);
@@ -743,11 +832,14 @@ int main(int argc, char **argv)
 		return cmd_sustain(number(argv[2]), number(argv[3]), argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "model"))
 		return cmd_model(number(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "timeline"))
+		return cmd_timeline(number(argv[2]));
 	fprintf(stderr, "usage: rs-bench attach control|peer SECONDS\n"
 			"       rs-bench attach fair SECONDS POINTS.json\n"
 			"       rs-bench points\n"
 			"       rs-bench drain RECORDS count|json\n"
 			"       rs-bench sustain RATE SECONDS count|json\n"
-			"       rs-bench model MEMCGS\n");
+			"       rs-bench model MEMCGS\n"
+			"       rs-bench timeline MEMCGS\n");
 	return 2;
 }

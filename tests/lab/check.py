@@ -111,7 +111,29 @@ def recording_values(path):
     if with_oom:
         v["oom_killed"] = sum(1 for o in with_oom if o["oom_killed"])
     v.update(timeline_figures(rec))
+    v.update(oom_age_figures(rec))
     return v
+
+
+def oom_age_figures(rec):
+    """The OOM records' oldest and youngest generations' ages, mean over
+    the records with every age (src/model/recording.c), where the recording
+    has every record (nothing dropped or missed)."""
+    summary = rec[-1]
+    if summary.get("drops") or summary.get("missed"):
+        return {}
+    oldest, youngest = [], []
+    for e in rec:
+        if e.get("type") != "event" or e.get("kind") != "oom":
+            continue
+        ages = [g.get("age_ms") for g in e.get("generations") or []]
+        if ages and all(a is not None for a in ages):
+            oldest.append(ages[0])
+            youngest.append(ages[-1])
+    if not oldest:
+        return {}
+    return {"oom_oldest_age": sum(oldest) / len(oldest),
+            "oom_youngest_age": sum(youngest) / len(youngest)}
 
 
 def timeline_figures(rec):
