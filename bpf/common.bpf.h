@@ -46,6 +46,12 @@ const volatile __u64 rs_budget_ns = RS_DEFAULT_BUDGET_NS;
  * compares this count before and after (refault.bpf.c).
  */
 __u64 rs_aging_steps = 0;
+/*
+ * ns per jiffy (NSEC_PER_SEC / HZ), written by userspace once it knows the
+ * kernel's HZ (src/model/gens.c): the generations' births are jiffies.  0
+ * until then, and no eviction's age is taken.
+ */
+__u64 rs_ns_per_jiffy = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);

@@ -260,6 +260,44 @@ RS_PROGS("tp_btf/mm_vmscan_node_reclaim_end", rs_node_end, RS_SLOT_NODE_END,
 /* --- LRU scanning ----------------------------------------------------------
  */
 
+/*
+ * The age of the generation an MGLRU eviction batch took from: scan_folios()
+ * isolates from its type's min_seq and traces before it returns, with the
+ * lruvec's lru_lock held (evict_folios), so min_seq is the generation the
+ * batch came from; its age is jiffies less its birth, as lru_gen counts it.
+ * The lruvec is the pass's (no eviction outside a pass is seen: debugfs
+ * lru_gen's own).
+ */
+static __always_inline void evict_age(struct rs_task_state *st,
+				      struct rs_agg_value *agg, __u64 cgid,
+				      int lru)
+{
+	struct lruvec *lruvec = (struct lruvec *)st->pass.lruvec;
+	__u64 per_jiffy = rs_ns_per_jiffy, seq, birth = 0, now, age = 0;
+
+	if (!per_jiffy || !lruvec ||
+	    !bpf_core_field_exists(lruvec->lrugen.min_seq) ||
+	    !bpf_core_field_exists(lruvec->lrugen.timestamps) ||
+	    !rs_lrugen_gens_fit(lruvec))
+		return;
+	/* MGLRU traces its type as LRU_INACTIVE_ANON or _FILE */
+	if (lru == LRU_INACTIVE_FILE)
+		seq = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
+	else
+		seq = BPF_CORE_READ(lruvec, lrugen.min_seq[0]);
+	for (int gen = 0; gen < RS_MAX_NR_GENS; gen++)
+		if (seq % RS_MAX_NR_GENS == gen)
+			birth = BPF_CORE_READ(lruvec, lrugen.timestamps[gen]);
+	now = bpf_jiffies64();
+	if (now > birth)
+		age = (now - birth) * per_jiffy;
+	if (agg) {
+		rs_tp_add(agg, RS_F_EVICT_AGE_SUM, age);
+		rs_tp_add(agg, RS_F_EVICT_AGED, 1);
+	}
+	rs_hist_add(cgid, RS_HIST_EVICT_AGE, age);
+}
+
 static __always_inline void
 lru_isolate(struct rs_task_state *st, int highest_zoneidx, int order,
 	    unsigned long nr_requested, unsigned long nr_scanned,
@@ -272,6 +310,8 @@ lru_isolate(struct rs_task_state *st, int highest_zoneidx, int order,
 
 	if (st && st->in_pass)
 		st->pass_isolated += nr_taken;
+	if (st && st->in_pass && nr_taken && !active)
+		evict_age(st, agg, w.cgid, lru);
 	if (st && st->in_balance && !active)
 		st->balance_isolated += nr_taken; /* as RS_F_ISOLATED */
 	if (!agg)

@@ -103,6 +103,9 @@ enum rs_reclaimer {
 
 /* Refaults: opt-in, and the folio's size where large folios have one. */
 #define RS_REFAULT_HOOKS (RS_HOOK_BIT(REFAULTS) | RS_HOOK_BIT(FOLIO_NR_PAGES))
+/* an eviction batch's age: the isolation inside an MGLRU pass */
+#define RS_EVICT_AGE_HOOKS                                                     \
+	(RS_HOOK_BIT(LRU_ISOLATE) | RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC))
 
 /* The walk counters: read at aging's ends, where the kernel keeps them. */
 #define RS_WALK_HOOKS                                                          \
@@ -415,37 +418,50 @@ enum rs_reclaimer {
 	  "refaults whose shadow was tested while an aging ran: max_seq may "  \
 	  "have moved between the kernel's read and ours, so the distance "    \
 	  "(its bucket) is the one after the aging, and is not checked "       \
-	  "against the kernel's verdict")
+	  "against the kernel's verdict")                                      \
+	X(EVICT_AGE_SUM, "evict_age_sum", ns, RS_EVICT_AGE_HOOKS,              \
+	  "the age of the generation each MGLRU eviction batch took from "     \
+	  "(its type's min_seq, as lru_gen ages it), summed over the batches " \
+	  "that isolated a folio once the kernel's HZ was known")              \
+	X(EVICT_AGED, "evict_aged", count, RS_EVICT_AGE_HOOKS,                 \
+	  "MGLRU eviction batches whose generation's age was taken")
 
 #define RS_FIELD_ENUM(id, key, unit, needs, help) RS_F_##id,
 enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
 #undef RS_FIELD_ENUM
 
 /*
- * Latency histograms, per memcg (not per node or reclaimer: one memcg's
+ * Histograms of durations (latencies, and the ages of the generations
+ * MGLRU evicted from), per memcg (not per node or reclaimer: one memcg's
  * distributions are what top's details and Prometheus show).  X(id, key,
- * needs, sum, help): key names the JSON object and, with reclaimscope_ and
- * _seconds, the metric; RS_F_<sum> is the field that sums its values (the
- * histogram's Prometheus _sum).  Values are in ns, in log-linear buckets: each
- * power of two is split into RS_HIST_SUBS equal buckets, so a bucket is
- * at most 1/16 (6.25%) of the values it holds wide and a latency budget
- * between two powers of two (8.3 ms) is judged within one.  A bucket
- * holds (lo, hi] with whole-ns bounds, and every power of two is some
+ * metric, needs, sum, help): key names the JSON object, metric with
+ * reclaimscope_ and _seconds the Prometheus histogram; RS_F_<sum> is the
+ * field that sums its values (the histogram's Prometheus _sum).  Values are in
+ * ns, in log-linear buckets: each power of two is split into RS_HIST_SUBS equal
+ * buckets, so a bucket is at most 1/16 (6.25%) of the values it holds wide and
+ * a latency budget between two powers of two (8.3 ms) is judged within one.  A
+ * bucket holds (lo, hi] with whole-ns bounds, and every power of two is some
  * bucket's hi, so the log2 `le` bounds of /metrics are exact sums.
  */
 #define RS_HISTS(X)                                                            \
-	X(DIRECT, "direct_reclaim", RS_HOOK_BIT(DIRECT_RECLAIM), DIRECT_TIME,  \
+	X(DIRECT, "direct_reclaim", "direct_reclaim_duration",                 \
+	  RS_HOOK_BIT(DIRECT_RECLAIM), DIRECT_TIME,                            \
 	  "global direct reclaim stalls of this memcg's tasks")                \
-	X(MEMCG, "memcg_reclaim", RS_HOOK_BIT(MEMCG_RECLAIM), MEMCG_TIME,      \
+	X(MEMCG, "memcg_reclaim", "memcg_reclaim_duration",                    \
+	  RS_HOOK_BIT(MEMCG_RECLAIM), MEMCG_TIME,                              \
 	  "memcg reclaims targeting this memcg (limit or memory.reclaim)")     \
-	X(PASS, "pass", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC), PASS_TIME,          \
-	  "MGLRU lruvec reclaim passes")                                       \
-	X(AGING, "aging", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), AGING_TIME,         \
-	  "aging (try_to_inc_max_seq) calls")                                  \
-	X(THROTTLE, "throttle", RS_HOOK_BIT(THROTTLED), THROTTLED,             \
-	  "reclaim throttle delays")
+	X(PASS, "pass", "pass_duration", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),    \
+	  PASS_TIME, "MGLRU lruvec reclaim passes")                            \
+	X(AGING, "aging", "aging_duration", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),   \
+	  AGING_TIME, "aging (try_to_inc_max_seq) calls")                      \
+	X(THROTTLE, "throttle", "throttle_duration", RS_HOOK_BIT(THROTTLED),   \
+	  THROTTLED, "reclaim throttle delays")                                \
+	X(EVICT_AGE, "evict_age", "evict_age", RS_EVICT_AGE_HOOKS,             \
+	  EVICT_AGE_SUM,                                                       \
+	  "ages of the generations MGLRU evicted from, one per eviction "      \
+	  "batch")
 
-#define RS_HIST_ENUM(id, key, needs, sum, help) RS_HIST_##id,
+#define RS_HIST_ENUM(id, key, metric, needs, sum, help) RS_HIST_##id,
 enum rs_hist { RS_HISTS(RS_HIST_ENUM) RS_NR_HISTS };
 #undef RS_HIST_ENUM
 

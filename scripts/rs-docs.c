@@ -89,12 +89,15 @@ static void histograms(void)
 	puts("\n## Latency histograms\n");
 	puts("Per memcg, in 16 buckets per power of two in recordings and the "
 	     "JSON API (`histograms`), summed to the powers of two from 2^10 "
-	     "to 2^37 ns as `le` bounds on `/metrics`.\n");
+	     "to 2^37 ns as `le` bounds on `/metrics`.  A value of 2^37 ns "
+	     "(137 s) or more is counted in the last bucket: a quantile that "
+	     "falls there is unknown (null), never 137 s.  Its `_sum` holds "
+	     "every value whole.\n");
 	puts("| key | /metrics | its sum | meaning |");
 	puts("|---|---|---|---|");
 	for (int h = 0; h < RS_NR_HISTS; h++) {
-		printf("| `%s` | `reclaimscope_%s_duration_seconds` | `%s` | ",
-		       rs_hist_infos[h].key, rs_hist_infos[h].key,
+		printf("| `%s` | `reclaimscope_%s_seconds` | `%s` | ",
+		       rs_hist_infos[h].key, rs_hist_infos[h].metric,
 		       rs_fields[rs_hist_infos[h].sum].key);
 		cell(rs_hist_infos[h].help);
 		puts(" |");

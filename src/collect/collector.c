@@ -746,6 +746,7 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 	}
 	cgroupfs_hook(info);
 	c->tiers = rs_tier_iter_open(info, opts->btf_path, lrugen);
+	rs_collector_share_hz(c);
 	err = start_outputs(c, opts, errbuf, errsz);
 	if (err) {
 		rs_collector_close(c);

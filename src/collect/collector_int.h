@@ -41,5 +41,10 @@ extern bool rs_collector_verbose;
  */
 __u64 *rs_prog_misses_read(struct rs_collector *c);
 __u64 rs_prog_misses(struct rs_collector *c, __u64 *misses);
+/*
+ * The kernel's HZ to the programs once the tier iterator knows it (their
+ * eviction ages are jiffies): a no-op before, and after the first time.
+ */
+void rs_collector_share_hz(struct rs_collector *c);
 
 #endif

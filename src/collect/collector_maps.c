@@ -287,7 +287,16 @@ int rs_collector_snapshot(struct rs_collector *c, struct rs_model *m, double t,
 	 */
 	if (rs_tier_iter_read(c->tiers, m, due) && rs_collector_verbose)
 		fprintf(stderr, "reclaimscope: reading the tiers failed\n");
+	rs_collector_share_hz(c);
 	return 0;
+}
+
+void rs_collector_share_hz(struct rs_collector *c)
+{
+	unsigned hz = rs_tier_iter_hz(c->tiers);
+
+	if (hz && c->skel->bss && !c->skel->bss->rs_ns_per_jiffy)
+		c->skel->bss->rs_ns_per_jiffy = 1000000000ULL / hz;
 }
 
 void rs_collector_mglru(struct rs_collector *c, bool on)

@@ -257,6 +257,7 @@ static void learn_hz(struct rs_tier_iter *t, const struct rs_tier_record *rec)
 	if (!t->mono0) {
 		t->jiffies0 = rec->jiffies;
 		t->mono0 = rec->mono_ns;
+		t->hz = rs_hz_from_boot(rec->jiffies, rec->mono_ns);
 		return;
 	}
 	t->hz = rs_hz_learn(t->jiffies0, t->mono0, rec->jiffies, rec->mono_ns);
@@ -326,6 +327,11 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 	if (nr && put_tiers(m, id, &sum))
 		return -ENOMEM;
 	return 0;
+}
+
+unsigned rs_tier_iter_hz(const struct rs_tier_iter *t)
+{
+	return t ? t->hz : 0;
 }
 
 void rs_tier_iter_mglru(struct rs_tier_iter *t, bool on)

@@ -30,6 +30,8 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due);
  * are not the LRU's, and reads do not hand them to the model.
  */
 void rs_tier_iter_mglru(struct rs_tier_iter *t, bool on);
+/* The kernel's HZ as learnt from the records' clocks; 0: not yet. */
+unsigned rs_tier_iter_hz(const struct rs_tier_iter *t);
 void rs_tier_iter_close(struct rs_tier_iter *t);
 
 #endif

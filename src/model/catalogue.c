@@ -175,7 +175,7 @@ const struct rs_row rs_rows[] = {
 	 .a = RS_F_RECLAIMED,
 	 .b = RS_F_PASSES,
 	 .title = "rcl/pass",
-	 .headline_place = 32},
+	 .headline_place = 33},
 	FIELD(ISOLATED_FILE, RS_NEUTRAL, SEC_RECLAIM),
 	FIELD(RECLAIMED_FILE, RS_NEUTRAL, SEC_RECLAIM),
 	FIELD(ACTIVE_ISOLATED, RS_NEUTRAL, SEC_RECLAIM),
@@ -346,6 +346,30 @@ const struct rs_row rs_rows[] = {
 		 "left in a generation",
 	 .kind = RS_ROW_GENS,
 	 .gf = RS_GENS_PAGES_AT_AGING},
+	{.key = "evict_age",
+	 .unit = "ms",
+	 .section = SEC_AGING,
+	 .help = "age of the generation an MGLRU eviction batch took from "
+		 "(its type's oldest, min_seq), mean over the batches: how "
+		 "long pages sat before eviction reached them; short means "
+		 "eviction is close behind aging",
+	 .kind = RS_ROW_MEAN,
+	 .a = RS_F_EVICT_AGE_SUM,
+	 .b = RS_F_EVICT_AGED,
+	 .title = "evage",
+	 .width = 7,
+	 .headline_place = 25},
+	{.key = "evict_age_p99",
+	 .unit = "ms",
+	 .section = SEC_AGING,
+	 .help = "age of the generation an MGLRU eviction batch took from, "
+		 "99th percentile (unknown past 137 s: the histogram's last "
+		 "bucket)",
+	 .kind = RS_ROW_QUANTILE,
+	 .h = RS_HIST_EVICT_AGE,
+	 .q = 0.99},
+	FIELD(EVICT_AGE_SUM, RS_NEUTRAL, SEC_AGING),
+	FIELD(EVICT_AGED, RS_NEUTRAL, SEC_AGING),
 	QUANT(AGING, 0.5, "aging_p50", SEC_AGING, "aging latency, median"),
 	QUANT(AGING, 0.9, "aging_p90", SEC_AGING,
 	      "aging latency, 90th percentile"),
@@ -353,9 +377,9 @@ const struct rs_row rs_rows[] = {
 	      "aging latency, 99th percentile"),
 	/* writeback */
 	FIELD(FLUSHER_WAKEUPS, RS_NEUTRAL, SEC_WB, .top_place = 9,
-	      .headline_place = 25),
-	FIELD(THROTTLES, RS_LOWER, SEC_WB, .top_place = 10,
 	      .headline_place = 26),
+	FIELD(THROTTLES, RS_LOWER, SEC_WB, .top_place = 10,
+	      .headline_place = 27),
 	FIELD(THROTTLES_WRITEBACK, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_ISOLATED, RS_LOWER, SEC_WB),
 	FIELD(THROTTLES_NOPROGRESS, RS_LOWER, SEC_WB),
@@ -363,7 +387,7 @@ const struct rs_row rs_rows[] = {
 	FIELD(THROTTLES_OVER_BUDGET, RS_LOWER, SEC_WB),
 	/* seconds throttled per second: 0.1 is a tenth of the time */
 	FIELD(THROTTLED, RS_LOWER, SEC_WB, .title = "thrms/s", .width = 8,
-	      .top_place = 11, .headline_place = 27, .rate_rule = true),
+	      .top_place = 11, .headline_place = 28, .rate_rule = true),
 	QUANT(THROTTLE, 0.5, "throttle_p50", SEC_WB, "throttle delay, median"),
 	QUANT(THROTTLE, 0.9, "throttle_p90", SEC_WB,
 	      "throttle delay, 90th percentile"),
@@ -378,14 +402,14 @@ const struct rs_row rs_rows[] = {
 	FIELD(IMMEDIATE, RS_NEUTRAL, SEC_WB),
 	FIELD(PAGEOUT, RS_NEUTRAL, SEC_WB),
 	/* latency */
-	FIELD(DIRECT_RECLAIMS, RS_LOWER, SEC_LATENCY, .headline_place = 30),
+	FIELD(DIRECT_RECLAIMS, RS_LOWER, SEC_LATENCY, .headline_place = 31),
 	QUANT(DIRECT, 0.5, "direct_p50", SEC_LATENCY,
 	      "direct reclaim latency, median"),
 	QUANT(DIRECT, 0.9, "direct_p90", SEC_LATENCY,
 	      "direct reclaim latency, 90th percentile"),
 	{.key = "direct_p99",
 	 .top_place = 12,
-	 .headline_place = 31,
+	 .headline_place = 32,
 	 .unit = "ms",
 	 .better = RS_LOWER,
 	 .section = SEC_LATENCY,
@@ -399,13 +423,13 @@ const struct rs_row rs_rows[] = {
 	FIELD(DIRECT_OVER_BUDGET, RS_LOWER, SEC_LATENCY),
 	FIELD(DIRECT_TIME, RS_LOWER, SEC_LATENCY),
 	FIELD(DIRECT_RECLAIMED, RS_NEUTRAL, SEC_LATENCY),
-	FIELD(MEMCG_RECLAIMS, RS_NEUTRAL, SEC_LATENCY, .headline_place = 28),
+	FIELD(MEMCG_RECLAIMS, RS_NEUTRAL, SEC_LATENCY, .headline_place = 29),
 	QUANT(MEMCG, 0.5, "memcg_p50", SEC_LATENCY,
 	      "memcg reclaim latency, median"),
 	QUANT(MEMCG, 0.9, "memcg_p90", SEC_LATENCY,
 	      "memcg reclaim latency, 90th percentile"),
 	QUANT(MEMCG, 0.99, "memcg_p99", SEC_LATENCY,
-	      "memcg reclaim latency, 99th percentile", .headline_place = 29),
+	      "memcg reclaim latency, 99th percentile", .headline_place = 30),
 	EVMAX(MEMCG, "memcg_max", SEC_LATENCY, "the longest memcg reclaim"),
 	FIELD(MEMCG_OVER_BUDGET, RS_LOWER, SEC_LATENCY),
 	FIELD(MEMCG_TIME, RS_NEUTRAL, SEC_LATENCY),
@@ -857,6 +881,9 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 			return NA;
 		if (!(b > 0))
 			return NONE;
+		/* a mean of times in ms, as their field's row shows them */
+		if (row->kind == RS_ROW_MEAN)
+			a = shown(v, row->a);
 		return ok((row->kind == RS_ROW_PERCENT ? 100.0 : 1.0) * a / b);
 	case RS_ROW_SUM:
 		if (isnan(a) || isnan(b))

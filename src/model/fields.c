@@ -23,9 +23,12 @@ const struct rs_field_info rs_fields[RS_NR_FIELDS] = {RS_FIELDS(RS_FIELD_ROW)};
 const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = {RS_HOOKS(RS_HOOK_ROW)};
 #undef RS_HOOK_ROW
 
-#define RS_HIST_ROW(id, k, n, s, h)                                            \
-	[RS_HIST_##id] = {                                                     \
-		.key = (k), .needs = (n), .sum = RS_F_##s, .help = (h)},
+#define RS_HIST_ROW(id, k, mt, n, s, h)                                        \
+	[RS_HIST_##id] = {.key = (k),                                          \
+			  .metric = (mt),                                      \
+			  .needs = (n),                                        \
+			  .sum = RS_F_##s,                                     \
+			  .help = (h)},
 const struct rs_hist_info rs_hist_infos[RS_NR_HISTS] = {RS_HISTS(RS_HIST_ROW)};
 #undef RS_HIST_ROW
 

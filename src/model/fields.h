@@ -33,6 +33,7 @@ extern const struct rs_field_info rs_fields[RS_NR_FIELDS];
 /* Latency histograms (RS_HISTS): values in ns, log-linear buckets. */
 struct rs_hist_info {
 	const char *key;
+	const char *metric; /* reclaimscope_<metric>_seconds */
 	__u64 needs;
 	enum rs_field sum; /* the field that sums its values */
 	const char *help;

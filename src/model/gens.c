@@ -33,6 +33,21 @@ unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1)
 	return 0;
 }
 
+unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns)
+{
+	double since = (double)mono_ns / 1e9 - 300, rate;
+
+	/* near 300 s every choice gives about the same jiffies */
+	if (fabs(since) < 60)
+		return 0;
+	rate = ((double)jiffies - 4294967296.0) / since;
+	for (unsigned i = 0; i < sizeof(hz_choices) / sizeof(hz_choices[0]);
+	     i++)
+		if (fabs(rate - hz_choices[i]) <= 0.06 * hz_choices[i])
+			return hz_choices[i];
+	return 0;
+}
+
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g)
 {

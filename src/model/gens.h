@@ -51,6 +51,14 @@ static inline __u64 rs_gens_lower_min(const __u64 min_seq[2])
  * too close or fit none.
  */
 unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1);
+/*
+ * HZ from one reading, where it can be told: jiffies start at
+ * INITIAL_JIFFIES, 2^32 - 300 HZ (include/linux/jiffies.h, so that they
+ * wrap five minutes after boot), and CLOCK_MONOTONIC near 0, so jiffies -
+ * 2^32 is HZ times (uptime - 300 s).  0 within a minute of those 300 s,
+ * where the choices give about the same, or where nothing fits.
+ */
+unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns);
 
 /*
  * A record's generations (include/tiers.h, gens_known set) as a sample

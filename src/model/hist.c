@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sparse log-linear latency histograms (hist.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +189,10 @@ double rs_hist_quantile(const struct rs_histogram *h, double q)
 			seen += n;
 			continue;
 		}
+		/* the last bucket also holds every value past its bound
+		 * (rs_hist_bucket): where in them the rank falls is unknown */
+		if (b == RS_HIST_BUCKETS - 1)
+			return NAN;
 		hi = (double)rs_hist_bucket_hi(b);
 		if (h->log2)
 			return hi;

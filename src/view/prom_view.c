@@ -212,8 +212,8 @@ static void histograms(FILE *out, const struct rs_model *m)
 
 		if (!rs_hist_known(h, rs_model_hooks(m)))
 			continue;
-		snprintf(name, sizeof(name), PREFIX "%s_duration_seconds",
-			 rs_hist_infos[h].key);
+		snprintf(name, sizeof(name), PREFIX "%s_seconds",
+			 rs_hist_infos[h].metric);
 		head(out, name, "histogram", rs_hist_infos[h].help, "seconds");
 		for (size_t i = 0; i < rs_model_nr_memcgs(m); i++) {
 			const struct rs_memcg *mc = rs_model_memcg(m, i);
@@ -544,7 +544,7 @@ static void ratio_where(FILE *out, enum rs_field a, enum rs_field b,
 static void quantile_rule(FILE *out, int i)
 {
 	const struct rs_row *row = &rs_rows[i];
-	const char *hist = rs_hist_infos[row->h].key;
+	const char *hist = rs_hist_infos[row->h].metric;
 	char pct[32], *dot;
 
 	snprintf(pct, sizeof(pct), "%g", row->q * 100);
@@ -553,14 +553,14 @@ static void quantile_rule(FILE *out, int i)
 	fprintf(out,
 		"      # %s: report's %s, here in seconds, from /metrics'\n"
 		"      # power-of-two buckets (coarser than report's)\n"
-		"      - record: memcg:" PREFIX "%s_duration_seconds:p%s_5m\n"
+		"      - record: memcg:" PREFIX "%s_seconds:p%s_5m\n"
 		"        expr: >-\n"
 		"          histogram_quantile(%g, sum by (instance, memcg, "
 		"le)\n"
-		"          (rate(" PREFIX "%s_duration_seconds_bucket[5m]))\n"
+		"          (rate(" PREFIX "%s_seconds_bucket[5m]))\n"
 		"          and on (instance, memcg)\n"
 		"          (sum by (instance, memcg)\n"
-		"          (rate(" PREFIX "%s_duration_seconds_count[5m])) > "
+		"          (rate(" PREFIX "%s_seconds_count[5m])) > "
 		"0))\n",
 		rs_row_help(i), row->key, hist, pct, row->q, hist, hist);
 }

@@ -142,20 +142,33 @@ static void draw_table(struct rs_tui *u, int y)
  * "<= bound  count  bar" per power of two (16 lines a power would not fit
  * the pane).
  */
+/* A quantile in ms, or where it lies when the last bucket holds it. */
+static const char *quantile_text(const struct rs_histogram *h, double q,
+				 char *buf, size_t size)
+{
+	double ns = rs_hist_quantile(h, q);
+
+	if (isnan(ns))
+		snprintf(buf, size, ">= %.0f s", (double)RS_HIST_MAX_NS / 1e9);
+	else
+		snprintf(buf, size, "%.3f ms", ns / 1e6);
+	return buf;
+}
+
 static int draw_hist(int y, const char *title, const struct rs_histogram *h)
 {
 	__u64 b[RS_HIST_LOG2_BUCKETS], most = 0;
 	double count = rs_hist_total(h);
+	char p50[32], p99[32];
 
 	rs_hist_log2(h, b);
 	for (int i = 0; i < RS_HIST_LOG2_BUCKETS; i++)
 		if (b[i] > most)
 			most = b[i];
 	if (count)
-		mvprintw(y++, 0,
-			 "%s (%.0f since start, p50 %.3f ms, p99 %.3f ms)",
-			 title, count, rs_hist_quantile(h, 0.5) / 1e6,
-			 rs_hist_quantile(h, 0.99) / 1e6);
+		mvprintw(y++, 0, "%s (%.0f since start, p50 %s, p99 %s)", title,
+			 count, quantile_text(h, 0.5, p50, sizeof(p50)),
+			 quantile_text(h, 0.99, p99, sizeof(p99)));
 	else
 		mvprintw(y++, 0, "%s (0 since start)", title);
 	for (int i = 0; i < RS_HIST_LOG2_BUCKETS && y < LINES - 1; i++) {

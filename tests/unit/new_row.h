@@ -17,4 +17,4 @@
  .b = RS_F_PASSES,
  .title = "iso/pass",
  .top_place = 17,
- .headline_place = 33},
+ .headline_place = 34},

@@ -323,10 +323,8 @@ static void raw_values_in_json_and_metrics(void **state)
 	assert_true(json_real_value(json_object_get(mc, "goal_ratio")) ==
 		    2 * 2 * 1000.0 * (RS_F_GOAL_RECLAIMS + 1) * 1.5);
 	for (int h = 0; h < RS_NR_HISTS; h++) {
-		snprintf(name, sizeof(name),
-			 "reclaimscope_%s_duration_seconds_"
-			 "bucket{",
-			 rs_hist_infos[h].key);
+		snprintf(name, sizeof(name), "reclaimscope_%s_seconds_bucket{",
+			 rs_hist_infos[h].metric);
 		assert_non_null(strstr(prom, name));
 		assert_true(json_is_array(
 			json_object_get(json_object_get(mc, "histograms"),

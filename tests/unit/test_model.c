@@ -519,6 +519,12 @@ static void hist_quantiles(void **state)
 			   1e-6);
 	assert_true(rs_hist_quantile(&h, 0.99) == 1 << 20);
 	assert_true(rs_hist_quantile(&h, 1.0) == 1 << 30);
+	/* the last bucket holds every value past 2^37 ns: where a quantile
+	 * falls in it is unknown */
+	assert_int_equal(rs_hist_add(&h, rs_hist_bucket(RS_HIST_MAX_NS), 100),
+			 0);
+	assert_true(rs_hist_quantile(&h, 0.5) == 1 << 30);
+	assert_true(isnan(rs_hist_quantile(&h, 0.99)));
 	rs_hist_free(&h);
 	/* past 2^53 the doubles round: a quantile still lies in its bucket */
 	assert_int_equal(rs_hist_add(&h, 100, 1ULL << 61), 0);
@@ -792,6 +798,27 @@ static void hz_learnt(void **state)
 	assert_int_equal(rs_hz_learn(5000, 0, 5300, 1000000000ull), 300);
 	assert_int_equal(rs_hz_learn(5000, 0, 6000, 1000000000ull), 1000);
 	assert_int_equal(rs_hz_learn(5000, 0, 5200, 2000000000ull), 100);
+	/* from one reading: jiffies began at 2^32 - 300 HZ */
+	assert_int_equal(rs_hz_from_boot((1ULL << 32) - 300 * 250 + 100 * 250,
+					 100000000000ull),
+			 250);
+	assert_int_equal(
+		rs_hz_from_boot((1ULL << 32) - 300 * 1000 + 259200ULL * 1000,
+				259200000000000ull),
+		1000);
+	assert_int_equal(rs_hz_from_boot((1ULL << 32) - 300 * 300 + 30 * 300,
+					 30000000000ull),
+			 300);
+	/* a few ticks behind, as a loaded guest's are: still 100 */
+	assert_int_equal(
+		rs_hz_from_boot((1ULL << 32) - 300 * 100 + 10 * 100 - 5,
+				10000000000ull),
+		100);
+	/* near 300 s the choices meet; elsewhere, no rate that fits */
+	assert_int_equal(rs_hz_from_boot(1ULL << 32, 300000000000ull), 0);
+	assert_int_equal(
+		rs_hz_from_boot((1ULL << 32) + 250 * 20, 320000000000ull), 0);
+	assert_int_equal(rs_hz_from_boot(12345, 100000000000ull), 0);
 	/* jiffies 50 ms behind at either end: still 250, never 300 */
 	assert_int_equal(rs_hz_learn(5000, 0, 5238, 1000000000ull), 250);
 	assert_int_equal(rs_hz_learn(5000, 0, 5262, 1000000000ull), 250);

@@ -304,6 +304,49 @@ def gens_exact(res, m):
           f"lower min_seq to max_seq ({bad[:3]})")
 
 
+def evict_age_exact(res, m):
+    """The ages of the generations eviction batches took from (the isolate
+    tracepoint inside a pass, from HZ on): one per batch that isolated
+    (isolate_folios, where its prototype says what was isolated), the
+    histogram holding each, and none older than the timeline lets a
+    generation be: its oldest's age at a sample plus the time until the
+    next (or the recording's end), within a jiffy."""
+    path = m["path"]
+    aged = m.get("evict_aged")
+    if aged is None:
+        return  # the isolate tracepoint or the pass hook missing
+    if m.get("batches_anon") is not None:
+        took = m["batches_anon"] + m["batches_file"]
+        check(aged == took, f"{path}: eviction ages taken {aged} == batches "
+              f"that isolated {took} (anon {m['batches_anon']}, file "
+              f"{m['batches_file']})")
+    hist = (m.get("histograms") or {}).get("evict_age") or []
+    check(sum(n for _, n in hist) == aged,
+          f"{path}: evict_age histogram holds {sum(n for _, n in hist)} == "
+          f"{aged} ages")
+    samples = [e for e in timeline(res, path) if e.get("gens")]
+    end = recording(res)[-1].get("duration")
+    if not aged or not samples or end is None:
+        return
+    oldest = 0.0
+    for i, e in enumerate(samples):
+        ages = [g["age_ms"] for g in e["gens"] if g["age_ms"] is not None]
+        if not ages:
+            continue
+        later = [x["t"] for x in samples[i + 1:] if x["node"] == e["node"]]
+        until = later[0] if later else end
+        oldest = max(oldest, max(ages) + (until - e["t"]) * 1e3)
+    lows = [(loghist.bucket_hi(loghist.bucket(le) - 1) if loghist.bucket(le) else 0) / 1e6
+            for le, n in hist if n]
+    check(max(lows) <= oldest + JIFFY_MS,
+          f"{path}: the oldest generation evicted from (bucket from "
+          f"{max(lows):.0f} ms) no older than the timeline's oldest "
+          f"({oldest:.0f} ms)")
+    mean = m["evict_age_sum"] / aged / 1e6
+    print(f"  info  {path}: {aged} eviction batches, generations "
+          f"{mean:.0f} ms old on average")
+
+
 def batch_types(m):
     """isolate_folios (fexit), where its prototype says what was isolated:
     every evict_folios batch of a pass called it once (none inlined away),
@@ -674,6 +717,7 @@ def exact_totals(res, m, gone=True, mglru=True, active=True):
         tiers_exact(res, m)
         gens_exact(res, m)
         batch_types(m)
+        evict_age_exact(res, m)
     if gone:
         check(m.get("gone") is True,
               "the removed memcg is marked gone, path kept")
