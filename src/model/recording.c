@@ -405,6 +405,8 @@ static void gens_end(struct reader *rd, struct rs_rec_memcg *m,
 	if (!last->nr)
 		return;
 	rs_gens_acc_hold(&m->gens, last, -INFINITY, t);
+	if (t > m->gpoints_until)
+		m->gpoints_until = t;
 	/* no sample open, what it counted kept (born_seen) */
 	last->nr = 0;
 	rd->open_gens--;

@@ -125,6 +125,9 @@ struct rs_rec_memcg {
 	unsigned nr_last_gens;
 	struct rs_gens_point *gpoints; /* in time order */
 	size_t nr_gpoints;
+	/* the last point held until then (its timeline ended, or the
+	 * recording did): a sample stands until the next one */
+	double gpoints_until;
 	struct rs_rec_point *points;
 	size_t nr_points, cap_points;
 	/* from event records (has_events) */

@@ -947,6 +947,17 @@ static void line_chart(FILE *out, const char *id, const char *title,
 	chart_close(out);
 }
 
+/* Until when timeline point i stood: the next point, or the timeline's
+ * end (never before the point itself). */
+static double gens_point_end(const struct rs_rec_memcg *m, size_t i)
+{
+	double t = m->gpoints[i].t;
+
+	if (i + 1 < m->nr_gpoints)
+		return m->gpoints[i + 1].t;
+	return m->gpoints_until > t ? m->gpoints_until : t;
+}
+
 /*
  * A memcg's generations over time, one type's pages (file or not): an
  * area per age, stacked the oldest at the bottom, from the timeline's
@@ -978,30 +989,34 @@ static void gens_chart(FILE *out, const char *id, const char *title,
 		return;
 	}
 	/* the oldest age first: the bottom band is the sum of them all
-	 * (rank 3 and up), each band above it one age younger */
+	 * (rank 3 and up), each band above it one age younger; each sample
+	 * stands until the next (one is written only when the generations
+	 * moved), the last until its timeline ended */
 	for (int band = RS_GENS_MAX - 1; band >= 0; band--) {
 		fprintf(out, "<polygon class=\"g%d\" points=\"", band);
 		for (size_t i = 0; i < m->nr_gpoints; i++) {
 			const float *v =
 				file ? m->gpoints[i].file : m->gpoints[i].anon;
-			double top = 0;
+			double top = 0, y;
 
 			for (int k = RS_GENS_MAX - 1; k >= band; k--)
 				top += v[k];
-			fprintf(out, "%.1f,%.1f ",
-				x0 + xw * m->gpoints[i].t / xmax,
-				y0 - yh * top / ymax);
+			y = y0 - yh * top / ymax;
+			fprintf(out, "%.1f,%.1f %.1f,%.1f ",
+				x0 + xw * m->gpoints[i].t / xmax, y,
+				x0 + xw * gens_point_end(m, i) / xmax, y);
 		}
 		for (size_t i = m->nr_gpoints; i-- > 0;) {
 			const float *v =
 				file ? m->gpoints[i].file : m->gpoints[i].anon;
-			double base = 0;
+			double base = 0, y;
 
 			for (int k = RS_GENS_MAX - 1; k > band; k--)
 				base += v[k];
-			fprintf(out, "%.1f,%.1f ",
-				x0 + xw * m->gpoints[i].t / xmax,
-				y0 - yh * base / ymax);
+			y = y0 - yh * base / ymax;
+			fprintf(out, "%.1f,%.1f %.1f,%.1f ",
+				x0 + xw * gens_point_end(m, i) / xmax, y,
+				x0 + xw * m->gpoints[i].t / xmax, y);
 		}
 		fprintf(out, "\"><title>%s</title></polygon>",
 			band == 0   ? "the youngest generation"
@@ -1094,7 +1109,7 @@ static void hist_chart(FILE *out, int h, const struct rs_rec_memcg *t)
 		snprintf(labels[n++], 16, ms < 1 ? "%.3g" : "%.4g", ms);
 	}
 	snprintf(id, sizeof(id), "hist-%s", rs_hist_infos[h].key);
-	snprintf(title, sizeof(title), "%s latency (all memcgs; %s)",
+	snprintf(title, sizeof(title), "%s, ms (all memcgs; %s)",
 		 rs_hist_infos[h].key,
 		 group == 1		? "16 buckets per power of two"
 		 : group < RS_HIST_SUBS ? "4 bars per power of two"
@@ -1231,7 +1246,7 @@ int rs_report_html(FILE *out, const char *name, const struct rs_recording *r)
 			"<p>%zu more memcgs reclaimed less; see the "
 			"text report.</p>\n",
 			nr - shown_memcgs);
-	fprintf(out, "<h2>Latency distributions (all memcgs)</h2>\n");
+	fprintf(out, "<h2>Latencies and ages (all memcgs)</h2>\n");
 	for (int h = 0; h < RS_NR_HISTS; h++)
 		hist_chart(out, h, &total);
 	fprintf(out, "<h2>MGLRU scan budget</h2>\n");

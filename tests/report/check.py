@@ -246,7 +246,7 @@ def html():
     # the generations of the memcg that reclaimed most (MGLRU here)
     want = {f"ts-0-{s}" for s in range(6)} | {"gens-0-anon", "gens-0-file"} | {
         f"hist-{h}" for h in ("direct_reclaim", "memcg_reclaim", "pass", "aging",
-                              "throttle")} | {"budget-use"}
+                              "throttle", "evict_age")} | {"budget-use"}
     check(want <= ids, f"every chart is there ({len(ids)} charts; missing "
           f"{sorted(want - ids)})")
     check("prefers-color-scheme: dark" in page, "a palette for dark backgrounds too")
