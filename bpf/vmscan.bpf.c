@@ -264,19 +264,18 @@ RS_PROGS("tp_btf/mm_vmscan_node_reclaim_end", rs_node_end, RS_SLOT_NODE_END,
  * The age of the generation an MGLRU eviction batch took from: scan_folios()
  * isolates from its type's min_seq and traces before it returns, with the
  * lruvec's lru_lock held (evict_folios), so min_seq is the generation the
- * batch came from; its age is jiffies less its birth, as lru_gen counts it.
- * The lruvec is the pass's (no eviction outside a pass is seen: debugfs
- * lru_gen's own).
+ * batch came from; its age is jiffies less its birth, as lru_gen counts it,
+ * in us (ages of hours fit the histogram).  The lruvec is the pass's (no
+ * eviction outside a pass is seen: debugfs lru_gen's own).
  */
 static __always_inline void evict_age(struct rs_task_state *st,
 				      struct rs_agg_value *agg, __u64 cgid,
 				      int lru)
 {
 	struct lruvec *lruvec = (struct lruvec *)st->pass.lruvec;
-	__u64 per_jiffy = rs_ns_per_jiffy, seq, birth = 0, now, age = 0;
+	__u64 per_jiffy = rs_ns_per_jiffy, seq, birth = 0, now, age_us = 0;
 
-	if (!per_jiffy || !lruvec ||
-	    !bpf_core_field_exists(lruvec->lrugen.min_seq) ||
+	if (!lruvec || !bpf_core_field_exists(lruvec->lrugen.min_seq) ||
 	    !bpf_core_field_exists(lruvec->lrugen.timestamps) ||
 	    !rs_lrugen_gens_fit(lruvec))
 		return;
@@ -289,13 +288,20 @@ static __always_inline void evict_age(struct rs_task_state *st,
 		if (seq % RS_MAX_NR_GENS == gen)
 			birth = BPF_CORE_READ(lruvec, lrugen.timestamps[gen]);
 	now = bpf_jiffies64();
+	/* HZ not known yet, or no birth read (a stamp is never 0: jiffies
+	 * start near 2^32 and take years to come back to it) */
+	if (!per_jiffy || !birth) {
+		if (agg)
+			rs_tp_add(agg, RS_F_EVICT_UNAGED, 1);
+		return;
+	}
 	if (now > birth)
-		age = (now - birth) * per_jiffy;
+		age_us = (now - birth) * per_jiffy / 1000;
 	if (agg) {
-		rs_tp_add(agg, RS_F_EVICT_AGE_SUM, age);
+		rs_tp_add(agg, RS_F_EVICT_AGE_SUM, age_us);
 		rs_tp_add(agg, RS_F_EVICT_AGED, 1);
 	}
-	rs_hist_add(cgid, RS_HIST_EVICT_AGE, age);
+	rs_hist_add(cgid, RS_HIST_EVICT_AGE, age_us);
 }
 
 static __always_inline void

@@ -419,12 +419,16 @@ enum rs_reclaimer {
 	  "have moved between the kernel's read and ours, so the distance "    \
 	  "(its bucket) is the one after the aging, and is not checked "       \
 	  "against the kernel's verdict")                                      \
-	X(EVICT_AGE_SUM, "evict_age_sum", ns, RS_EVICT_AGE_HOOKS,              \
+	X(EVICT_AGE_SUM, "evict_age_sum", us, RS_EVICT_AGE_HOOKS,              \
 	  "the age of the generation each MGLRU eviction batch took from "     \
 	  "(its type's min_seq, as lru_gen ages it), summed over the batches " \
-	  "that isolated a folio once the kernel's HZ was known")              \
+	  "aged (evict_aged)")                                                 \
 	X(EVICT_AGED, "evict_aged", count, RS_EVICT_AGE_HOOKS,                 \
-	  "MGLRU eviction batches whose generation's age was taken")
+	  "MGLRU eviction batches whose generation's age was taken")           \
+	X(EVICT_UNAGED, "evict_unaged", count, RS_EVICT_AGE_HOOKS,             \
+	  "MGLRU eviction batches whose generation's age could not be "        \
+	  "taken: before the recorder knew HZ (its first read of the "         \
+	  "generations), or the birth unreadable")
 
 #define RS_FIELD_ENUM(id, key, unit, needs, help) RS_F_##id,
 enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
@@ -434,34 +438,41 @@ enum rs_field { RS_FIELDS(RS_FIELD_ENUM) RS_NR_FIELDS };
  * Histograms of durations (latencies, and the ages of the generations
  * MGLRU evicted from), per memcg (not per node or reclaimer: one memcg's
  * distributions are what top's details and Prometheus show).  X(id, key,
- * metric, needs, sum, help): key names the JSON object, metric with
- * reclaimscope_ and _seconds the Prometheus histogram; RS_F_<sum> is the
- * field that sums its values (the histogram's Prometheus _sum).  Values are in
- * ns, in log-linear buckets: each power of two is split into RS_HIST_SUBS equal
- * buckets, so a bucket is at most 1/16 (6.25%) of the values it holds wide and
- * a latency budget between two powers of two (8.3 ms) is judged within one.  A
- * bucket holds (lo, hi] with whole-ns bounds, and every power of two is some
- * bucket's hi, so the log2 `le` bounds of /metrics are exact sums.
+ * metric, unit, needs, sum, help): key names the JSON object, metric with
+ * reclaimscope_ and _seconds the Prometheus histogram; unit (ns or us) is
+ * what the programs count in it, so that ages of hours fit where
+ * latencies need ns; RS_F_<sum> is the field that sums its values (the
+ * histogram's Prometheus _sum).  Values are in the unit, in log-linear
+ * buckets: each power of two is split into RS_HIST_SUBS equal buckets, so a
+ * bucket is at most 1/16 (6.25%) of the values it holds wide and a latency
+ * budget between two powers of two (8.3 ms) is judged within one.  A bucket
+ * holds (lo, hi] with whole-unit bounds, and every power of two is some
+ * bucket's hi, so the log2 `le` bounds of /metrics are exact sums.  The last
+ * bucket also holds every value past RS_HIST_MAX_NS units (2^37: 137 s in
+ * ns, 38 h in us): a quantile there is unknown, and /metrics counts it
+ * under +Inf only.
  */
 #define RS_HISTS(X)                                                            \
-	X(DIRECT, "direct_reclaim", "direct_reclaim_duration",                 \
+	X(DIRECT, "direct_reclaim", "direct_reclaim_duration", ns,             \
 	  RS_HOOK_BIT(DIRECT_RECLAIM), DIRECT_TIME,                            \
 	  "global direct reclaim stalls of this memcg's tasks")                \
-	X(MEMCG, "memcg_reclaim", "memcg_reclaim_duration",                    \
+	X(MEMCG, "memcg_reclaim", "memcg_reclaim_duration", ns,                \
 	  RS_HOOK_BIT(MEMCG_RECLAIM), MEMCG_TIME,                              \
 	  "memcg reclaims targeting this memcg (limit or memory.reclaim)")     \
-	X(PASS, "pass", "pass_duration", RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC),    \
-	  PASS_TIME, "MGLRU lruvec reclaim passes")                            \
-	X(AGING, "aging", "aging_duration", RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ),   \
-	  AGING_TIME, "aging (try_to_inc_max_seq) calls")                      \
-	X(THROTTLE, "throttle", "throttle_duration", RS_HOOK_BIT(THROTTLED),   \
-	  THROTTLED, "reclaim throttle delays")                                \
-	X(EVICT_AGE, "evict_age", "evict_age", RS_EVICT_AGE_HOOKS,             \
+	X(PASS, "pass", "pass_duration", ns,                                   \
+	  RS_HOOK_BIT(TRY_TO_SHRINK_LRUVEC), PASS_TIME,                        \
+	  "MGLRU lruvec reclaim passes")                                       \
+	X(AGING, "aging", "aging_duration", ns,                                \
+	  RS_HOOK_BIT(TRY_TO_INC_MAX_SEQ), AGING_TIME,                         \
+	  "aging (try_to_inc_max_seq) calls")                                  \
+	X(THROTTLE, "throttle", "throttle_duration", ns,                       \
+	  RS_HOOK_BIT(THROTTLED), THROTTLED, "reclaim throttle delays")        \
+	X(EVICT_AGE, "evict_age", "evict_age", us, RS_EVICT_AGE_HOOKS,         \
 	  EVICT_AGE_SUM,                                                       \
 	  "ages of the generations MGLRU evicted from, one per eviction "      \
 	  "batch")
 
-#define RS_HIST_ENUM(id, key, metric, needs, sum, help) RS_HIST_##id,
+#define RS_HIST_ENUM(id, key, metric, unit, needs, sum, help) RS_HIST_##id,
 enum rs_hist { RS_HISTS(RS_HIST_ENUM) RS_NR_HISTS };
 #undef RS_HIST_ENUM
 

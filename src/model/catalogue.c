@@ -363,13 +363,14 @@ const struct rs_row rs_rows[] = {
 	 .unit = "ms",
 	 .section = SEC_AGING,
 	 .help = "age of the generation an MGLRU eviction batch took from, "
-		 "99th percentile (unknown past 137 s: the histogram's last "
+		 "99th percentile (unknown past 35.8 h: the histogram's last "
 		 "bucket)",
 	 .kind = RS_ROW_QUANTILE,
 	 .h = RS_HIST_EVICT_AGE,
 	 .q = 0.99},
 	FIELD(EVICT_AGE_SUM, RS_NEUTRAL, SEC_AGING),
 	FIELD(EVICT_AGED, RS_NEUTRAL, SEC_AGING),
+	FIELD(EVICT_UNAGED, RS_NEUTRAL, SEC_AGING),
 	QUANT(AGING, 0.5, "aging_p50", SEC_AGING, "aging latency, median"),
 	QUANT(AGING, 0.9, "aging_p90", SEC_AGING,
 	      "aging latency, 90th percentile"),
@@ -737,11 +738,12 @@ void rs_values_init(struct rs_values *v, double span)
 		v->reclaimed_by[r] = v->pass_ms_by[r] = NAN;
 }
 
-double rs_hist_quantile_ms(const struct rs_histogram *h, double q)
+double rs_hist_quantile_ms(const struct rs_histogram *h, double q,
+			   double ns_per_unit)
 {
-	double ns = rs_hist_quantile(h, q);
+	double v = rs_hist_quantile(h, q);
 
-	return ns < 0 ? NAN : ns / 1e6;
+	return v < 0 ? NAN : v * ns_per_unit / 1e6;
 }
 
 double rs_jain(const double *x, int n)
@@ -902,9 +904,13 @@ struct rs_value rs_row_eval(const struct rs_values *v, int i)
 			return NA;
 		if (v->node_share)
 			return NONE;
-		q = rs_hist_quantile_ms(v->hist[row->h], row->q);
+		q = rs_hist_quantile_ms(v->hist[row->h], row->q,
+					rs_hist_infos[row->h].ns_per_unit);
 		if (isnan(q))
 			return NONE;
+		/* past the histogram's range: not known, never its bound */
+		if (isinf(q))
+			return NA;
 		/* a point inside a bucket may lie above every value in it */
 		return ok(max < q ? max : q);
 	}

@@ -206,8 +206,10 @@ int rs_row_width(int i);
 /* A row can be shown live: it needs no event records nor outcomes. */
 bool rs_row_live(int i);
 
-/* Quantile q of a histogram in ms (rs_hist_quantile); NaN when empty. */
-double rs_hist_quantile_ms(const struct rs_histogram *h, double q);
+/* Quantile q of a histogram counted in units of ns_per_unit ns, in ms
+ * (rs_hist_quantile); NaN when empty, +infinity past its range. */
+double rs_hist_quantile_ms(const struct rs_histogram *h, double q,
+			   double ns_per_unit);
 /* Jain's index of n values (NaN when n < 1 or all are 0). */
 double rs_jain(const double *x, int n);
 

@@ -23,9 +23,12 @@ const struct rs_field_info rs_fields[RS_NR_FIELDS] = {RS_FIELDS(RS_FIELD_ROW)};
 const struct rs_hook_info rs_hooks[RS_NR_HOOKS] = {RS_HOOKS(RS_HOOK_ROW)};
 #undef RS_HOOK_ROW
 
-#define RS_HIST_ROW(id, k, mt, n, s, h)                                        \
+#define RS_HIST_NS_PER_ns 1
+#define RS_HIST_NS_PER_us 1000
+#define RS_HIST_ROW(id, k, mt, u, n, s, h)                                     \
 	[RS_HIST_##id] = {.key = (k),                                          \
 			  .metric = (mt),                                      \
+			  .ns_per_unit = RS_HIST_NS_PER_##u,                   \
 			  .needs = (n),                                        \
 			  .sum = RS_F_##s,                                     \
 			  .help = (h)},

@@ -34,6 +34,7 @@ extern const struct rs_field_info rs_fields[RS_NR_FIELDS];
 struct rs_hist_info {
 	const char *key;
 	const char *metric; /* reclaimscope_<metric>_seconds */
+	double ns_per_unit; /* 1: counted in ns, 1000: in us */
 	__u64 needs;
 	enum rs_field sum; /* the field that sums its values */
 	const char *help;

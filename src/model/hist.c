@@ -190,9 +190,9 @@ double rs_hist_quantile(const struct rs_histogram *h, double q)
 			continue;
 		}
 		/* the last bucket also holds every value past its bound
-		 * (rs_hist_bucket): where in them the rank falls is unknown */
+		 * (rs_hist_bucket): the rank lies past the range */
 		if (b == RS_HIST_BUCKETS - 1)
-			return NAN;
+			return INFINITY;
 		hi = (double)rs_hist_bucket_hi(b);
 		if (h->log2)
 			return hi;

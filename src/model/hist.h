@@ -56,8 +56,8 @@ int rs_hist_fold_log2(struct rs_histogram *h);
 /*
  * Quantile q (0..1) in ns: the bucket that holds the value of rank
  * ceil(q * count), interpolated linearly inside it (a log2 histogram: the
- * bucket's upper bound); -1 when empty; NaN when that is the last bucket,
- * which also holds every value past it.
+ * bucket's upper bound); -1 when empty; +infinity when that is the last
+ * bucket, which also holds every value past it (where is unknown).
  */
 double rs_hist_quantile(const struct rs_histogram *h, double q);
 

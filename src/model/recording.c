@@ -679,7 +679,7 @@ static int event(struct reader *rd, json_t *o)
  * what names the histogram in errors.
  */
 static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
-		      bool log2, struct rs_histogram *out)
+		      bool log2, __u64 ns_per_unit, struct rs_histogram *out)
 {
 	json_t *pair;
 	size_t i;
@@ -701,6 +701,14 @@ static int hist_pairs(struct reader *rd, json_t *arr, const char *what,
 				    "[bound_ns, count]",
 				    what);
 		bound = json_integer_value(le);
+		/* bounds are ns; the buckets count in the histogram's unit */
+		if (bound > 0 && bound % (json_int_t)ns_per_unit)
+			return fail(rd,
+				    "histogram \"%s\": bound %lld ns is not a "
+				    "whole count of its unit (%llu ns)",
+				    what, (long long)bound,
+				    (unsigned long long)ns_per_unit);
+		bound /= (json_int_t)ns_per_unit;
 		b = rs_hist_bucket(bound > 0 ? (__u64)bound : 0);
 		if (log2 && (bound <= 0 || (bound & (bound - 1)) ||
 			     (__u64)bound > RS_HIST_MAX_NS))
@@ -753,6 +761,7 @@ static int histograms(struct reader *rd, json_t *o, struct rs_rec_memcg *m)
 			continue;
 		m->hist_known[h] = true;
 		if (hist_pairs(rd, arr, rs_hist_infos[h].key, rd->r->schema < 3,
+			       (__u64)rs_hist_infos[h].ns_per_unit,
 			       &m->hist[h]))
 			return -1;
 	}
@@ -871,7 +880,7 @@ static int outcome(struct reader *rd, json_t *o)
 	}
 	if (hist && !json_is_null(hist)) {
 		struct rs_histogram lat = {0};
-		int err = hist_pairs(rd, hist, "lat_hist", true, &lat);
+		int err = hist_pairs(rd, hist, "lat_hist", true, 1, &lat);
 
 		rs_hist_log2(&lat, e->lat_hist);
 		rs_hist_free(&lat);

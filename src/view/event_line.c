@@ -325,16 +325,14 @@ static void put_generations(struct rs_event_writer *w, __u64 max_seq,
 		put_u64(w, s);
 		if (birth) {
 			KEY("age_ms");
-			if (!w->hz)
+			/* null while HZ is not known, and for a birth after
+			 * the jiffies read after it (cannot be: not a 0) */
+			if (!w->hz || birth[gen] > jiffies)
 				put(w, "null", 4);
 			else
-				put_u64(w,
-					jiffies > birth[gen]
-						? (__u64)llround(
-							  (double)(jiffies -
+				put_u64(w, (__u64)llround((double)(jiffies -
 								   birth[gen]) *
-							  1e3 / w->hz)
-						: 0);
+							  1e3 / w->hz));
 		}
 		S64("anon", nr_pages[gen][0]);
 		S64("file", nr_pages[gen][1]);

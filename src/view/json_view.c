@@ -488,7 +488,9 @@ json_t *rs_json_hists(const struct rs_model *m, const struct rs_memcg *mc,
 			json_array_append_new(
 				arr,
 				json_pack("[II]",
-					  (json_int_t)rs_hist_bucket_hi(b),
+					  (json_int_t)(rs_hist_bucket_hi(b) *
+						       (__u64)rs_hist_infos[h]
+							       .ns_per_unit),
 					  (json_int_t)rs_hist_count(hist, b)));
 		json_object_set_new(o, rs_hist_infos[h].key, arr);
 	}

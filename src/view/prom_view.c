@@ -231,18 +231,22 @@ static void histograms(FILE *out, const struct rs_model *m)
 			 */
 			rs_hist_log2(&hc->total, log2);
 			for (int b = 0; b < RS_HIST_LOG2_BUCKETS; b++) {
-				__u64 ns = 1ULL << b;
+				__u64 ns = (1ULL << b) *
+					   (__u64)rs_hist_infos[h].ns_per_unit;
 				char le[40];
 
 				/* a sum past 2^64 stays at the most a
 				 * counter holds: never smaller than before */
 				if (__builtin_add_overflow(cum, log2[b], &cum))
 					cum = ~0ULL;
-				if (b < FIRST_BUCKET)
+				/* the last power also holds every value past
+				 * it (the programs count them there): those
+				 * are under +Inf only */
+				if (b < FIRST_BUCKET ||
+				    b == RS_HIST_LOG2_BUCKETS - 1)
 					continue;
-				/* 2^b ns exactly: a bound no value exceeds
-				 * (but those past 2^37, counted in the
-				 * last bucket as the kernel does) */
+				/* 2^b units exactly: a bound no value
+				 * exceeds */
 				snprintf(le, sizeof(le), "%llu.%09llu",
 					 (unsigned long long)(ns / 1000000000),
 					 (unsigned long long)(ns % 1000000000));
@@ -614,6 +618,7 @@ int rs_prom_rules(FILE *out)
 	for (int i = 0; i < rs_nr_report_rows; i++) {
 		const struct rs_row *row = &rs_rows[i];
 		const char *suffix;
+		bool seconds;
 
 		switch (row->kind) {
 		case RS_ROW_FIELD:
@@ -639,13 +644,19 @@ int rs_prom_rules(FILE *out)
 		default: /* a counter already, or not of counters */
 			continue;
 		}
+		/* a mean of times is in seconds here, in ms in report:
+		 * the name says so */
+		seconds = row->kind == RS_ROW_MEAN &&
+			  unit_word(rs_fields[row->a].unit_id);
 		fprintf(out,
 			"      # %s (report's %s%s)\n"
-			"      - record: memcg:" PREFIX "%s:%s\n"
+			"      - record: memcg:" PREFIX "%s%s:%s\n"
 			"        expr: >-\n          ",
 			rs_row_help(i), row->key,
-			row->kind == RS_ROW_PERCENT ? ", / 100" : "", row->key,
-			suffix);
+			row->kind == RS_ROW_PERCENT ? ", / 100"
+			: seconds		    ? ", / 1000: seconds"
+						    : "",
+			row->key, seconds ? "_seconds" : "", suffix);
 		switch (row->kind) {
 		case RS_ROW_RATE:
 			rate_of(out, row->a);

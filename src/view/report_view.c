@@ -1100,8 +1100,8 @@ static void hist_chart(FILE *out, int h, const struct rs_rec_memcg *t)
 		group *= 4;
 	for (unsigned int g = lo / group;
 	     lo < RS_HIST_BUCKETS && g <= hi / group && n < HIST_BARS; g++) {
-		double ms =
-			(double)rs_hist_bucket_hi(g * group + group - 1) / 1e6;
+		double ms = (double)rs_hist_bucket_hi(g * group + group - 1) *
+			    rs_hist_infos[h].ns_per_unit / 1e6;
 
 		v[n] = 0;
 		for (unsigned int b = g * group; b < g * group + group; b++)

@@ -142,20 +142,23 @@ static void draw_table(struct rs_tui *u, int y)
  * "<= bound  count  bar" per power of two (16 lines a power would not fit
  * the pane).
  */
-/* A quantile in ms, or where it lies when the last bucket holds it. */
+/* A quantile in ms, or past what the last bucket begins at. */
 static const char *quantile_text(const struct rs_histogram *h, double q,
-				 char *buf, size_t size)
+				 double ns_per_unit, char *buf, size_t size)
 {
-	double ns = rs_hist_quantile(h, q);
+	double v = rs_hist_quantile(h, q);
 
-	if (isnan(ns))
-		snprintf(buf, size, ">= %.0f s", (double)RS_HIST_MAX_NS / 1e9);
+	if (isinf(v))
+		snprintf(buf, size, "> %.1f s",
+			 (double)rs_hist_bucket_hi(RS_HIST_BUCKETS - 2) *
+				 ns_per_unit / 1e9);
 	else
-		snprintf(buf, size, "%.3f ms", ns / 1e6);
+		snprintf(buf, size, "%.3f ms", v * ns_per_unit / 1e6);
 	return buf;
 }
 
-static int draw_hist(int y, const char *title, const struct rs_histogram *h)
+static int draw_hist(int y, const char *title, const struct rs_histogram *h,
+		     double ns_per_unit)
 {
 	__u64 b[RS_HIST_LOG2_BUCKETS], most = 0;
 	double count = rs_hist_total(h);
@@ -167,8 +170,9 @@ static int draw_hist(int y, const char *title, const struct rs_histogram *h)
 			most = b[i];
 	if (count)
 		mvprintw(y++, 0, "%s (%.0f since start, p50 %s, p99 %s)", title,
-			 count, quantile_text(h, 0.5, p50, sizeof(p50)),
-			 quantile_text(h, 0.99, p99, sizeof(p99)));
+			 count,
+			 quantile_text(h, 0.5, ns_per_unit, p50, sizeof(p50)),
+			 quantile_text(h, 0.99, ns_per_unit, p99, sizeof(p99)));
 	else
 		mvprintw(y++, 0, "%s (0 since start)", title);
 	for (int i = 0; i < RS_HIST_LOG2_BUCKETS && y < LINES - 1; i++) {
@@ -177,9 +181,14 @@ static int draw_hist(int y, const char *title, const struct rs_histogram *h)
 		if (!b[i])
 			continue;
 		bar = (int)(30.0 * (double)b[i] / (double)most) + 1;
-		mvprintw(y++, 2, "<= %10.3f ms %10llu %.*s",
-			 (double)(1ULL << i) / 1e6, (unsigned long long)b[i],
-			 bar, "##############################");
+		/* the last power also holds every value past it */
+		mvprintw(y++, 2, "%s %10.3f ms %10llu %.*s",
+			 i == RS_HIST_LOG2_BUCKETS - 1 ? "> " : "<=",
+			 (double)(1ULL << (i == RS_HIST_LOG2_BUCKETS - 1 ? i - 1
+									 : i)) *
+				 ns_per_unit / 1e6,
+			 (unsigned long long)b[i], bar,
+			 "##############################");
 	}
 	return y;
 }
@@ -274,8 +283,8 @@ static void draw_details(struct rs_tui *u, int y)
 			continue;
 		/* a kind with no count yet draws as empty */
 		hc = rs_memcg_hist(mc, h);
-		y = draw_hist(y, rs_hist_infos[h].help,
-			      hc ? &hc->total : &none);
+		y = draw_hist(y, rs_hist_infos[h].help, hc ? &hc->total : &none,
+			      rs_hist_infos[h].ns_per_unit);
 	}
 }
 

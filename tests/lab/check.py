@@ -98,6 +98,11 @@ def recording_values(path):
     isolated = tot("isolated")
     if isolated:
         v["efficiency"] = 100.0 * v["reclaimed"] / isolated
+    # the eviction ages (us summed, one per batch aged): their mean in ms
+    aged = sum(m.get("evict_aged") or 0 for m in summary["memcgs"])
+    if aged:
+        v["evict_age"] = sum(m.get("evict_age_sum") or 0
+                             for m in summary["memcgs"]) / aged / 1e3
     for key, name in (("mb_per_s", "mb_per_s"), ("ops_per_s", "ops_per_s"),
                       ("iterations", "iterations"), ("pgpgin_kib", "pgpgin"),
                       ("pgpgout_kib", "pgpgout")):

@@ -519,12 +519,12 @@ static void hist_quantiles(void **state)
 			   1e-6);
 	assert_true(rs_hist_quantile(&h, 0.99) == 1 << 20);
 	assert_true(rs_hist_quantile(&h, 1.0) == 1 << 30);
-	/* the last bucket holds every value past 2^37 ns: where a quantile
-	 * falls in it is unknown */
+	/* the last bucket holds every value past 2^37 ns: a quantile that
+	 * falls in it lies past the range */
 	assert_int_equal(rs_hist_add(&h, rs_hist_bucket(RS_HIST_MAX_NS), 100),
 			 0);
 	assert_true(rs_hist_quantile(&h, 0.5) == 1 << 30);
-	assert_true(isnan(rs_hist_quantile(&h, 0.99)));
+	assert_true(isinf(rs_hist_quantile(&h, 0.99)));
 	rs_hist_free(&h);
 	/* past 2^53 the doubles round: a quantile still lies in its bucket */
 	assert_int_equal(rs_hist_add(&h, 100, 1ULL << 61), 0);
@@ -819,6 +819,9 @@ static void hz_learnt(void **state)
 	assert_int_equal(
 		rs_hz_from_boot((1ULL << 32) + 250 * 20, 320000000000ull), 0);
 	assert_int_equal(rs_hz_from_boot(12345, 100000000000ull), 0);
+	/* 500 a second, 200 s past the 300: no tick rate the kernel has */
+	assert_int_equal(
+		rs_hz_from_boot((1ULL << 32) + 500 * 200, 500000000000ull), 0);
 	/* jiffies 50 ms behind at either end: still 250, never 300 */
 	assert_int_equal(rs_hz_learn(5000, 0, 5238, 1000000000ull), 250);
 	assert_int_equal(rs_hz_learn(5000, 0, 5262, 1000000000ull), 250);

@@ -306,27 +306,30 @@ def gens_exact(res, m):
 
 def evict_age_exact(res, m):
     """The ages of the generations eviction batches took from (the isolate
-    tracepoint inside a pass, from HZ on): one per batch that isolated
-    (isolate_folios, where its prototype says what was isolated), the
-    histogram holding each, and none older than the timeline lets a
+    tracepoint inside a pass): one per batch that isolated (isolate_folios,
+    where its prototype says what was isolated), aged or said unaged
+    (before HZ was known), the histogram (us, its bounds written in ns)
+    holding each aged one, and none older than the timeline lets a
     generation be: its oldest's age at a sample plus the time until the
     next (or the recording's end), within a jiffy."""
     path = m["path"]
-    aged = m.get("evict_aged")
+    aged, unaged = m.get("evict_aged"), m.get("evict_unaged")
     if aged is None:
         return  # the isolate tracepoint or the pass hook missing
     if m.get("batches_anon") is not None:
         took = m["batches_anon"] + m["batches_file"]
-        check(aged == took, f"{path}: eviction ages taken {aged} == batches "
-              f"that isolated {took} (anon {m['batches_anon']}, file "
-              f"{m['batches_file']})")
+        check(aged + unaged == took, f"{path}: eviction batches aged {aged} + "
+              f"unaged {unaged} == batches that isolated {took} (anon "
+              f"{m['batches_anon']}, file {m['batches_file']})")
+    check(unaged <= aged, f"{path}: most batches aged ({aged}; unaged, "
+          f"before HZ was known: {unaged})")
     hist = (m.get("histograms") or {}).get("evict_age") or []
     check(sum(n for _, n in hist) == aged,
           f"{path}: evict_age histogram holds {sum(n for _, n in hist)} == "
           f"{aged} ages")
     samples = [e for e in timeline(res, path) if e.get("gens")]
     end = recording(res)[-1].get("duration")
-    if not aged or not samples or end is None:
+    if not aged or not hist or not samples or end is None:
         return
     oldest = 0.0
     for i, e in enumerate(samples):
@@ -336,15 +339,18 @@ def evict_age_exact(res, m):
         later = [x["t"] for x in samples[i + 1:] if x["node"] == e["node"]]
         until = later[0] if later else end
         oldest = max(oldest, max(ages) + (until - e["t"]) * 1e3)
-    lows = [(loghist.bucket_hi(loghist.bucket(le) - 1) if loghist.bucket(le) else 0) / 1e6
-            for le, n in hist if n]
-    check(max(lows) <= oldest + JIFFY_MS,
-          f"{path}: the oldest generation evicted from (bucket from "
-          f"{max(lows):.0f} ms) no older than the timeline's oldest "
+
+    def low_ms(le_ns):
+        b = loghist.bucket(le_ns // 1000)  # counted in us
+        return (loghist.bucket_hi(b - 1) if b else 0) / 1e3
+    low = max(low_ms(le) for le, n in hist if n)
+    check(low <= oldest + JIFFY_MS,
+          f"{path}: the oldest generation evicted from (a bucket from "
+          f"{low:.0f} ms) no older than the timeline's oldest "
           f"({oldest:.0f} ms)")
-    mean = m["evict_age_sum"] / aged / 1e6
-    print(f"  info  {path}: {aged} eviction batches, generations "
-          f"{mean:.0f} ms old on average")
+    mean = m["evict_age_sum"] / aged / 1e3
+    print(f"  info  {path}: {aged} eviction batches aged ({unaged} not), "
+          f"their generations {mean:.0f} ms old on average")
 
 
 def batch_types(m):
