@@ -31,6 +31,7 @@ struct rs_tier_iter {
 	 * known), for the generations' births */
 	__u64 jiffies0, mono0;
 	unsigned hz;
+	__u64 torn; /* reads of generations torn by an aging, not taken */
 	/* the run's start (CLOCK_MONOTONIC, ns), set once the collector is
 	 * up: a record's clock in model time, so that a birth is placed by
 	 * the moment its lruvec was read, not by when the snapshot began */
@@ -317,6 +318,12 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 			rs_model_set_hz(m, t->hz);
 		if (!rec[i].gens_known || t->mglru_off)
 			continue;
+		/* torn by an aging: the last sample stands until the next
+		 * read, which is not lost (the generations are state) */
+		if (rs_gens_record_torn(&rec[i])) {
+			t->torn++;
+			continue;
+		}
 		rs_gens_from_record(
 			&rec[i], t->hz,
 			((double)rec[i].mono_ns - (double)*t->start_ns) / 1e9,

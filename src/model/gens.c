@@ -48,6 +48,19 @@ unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns)
 	return 0;
 }
 
+bool rs_gens_record_torn(const struct rs_tier_record *rec)
+{
+	__u64 lo = rs_gens_lower_min(rec->min_seq);
+
+	if (lo > rec->max_seq || rec->max_seq - lo >= RS_GENS_MAX)
+		return lo <= rec->max_seq;
+	for (__u64 seq = lo; seq < rec->max_seq; seq++)
+		if (rec->birth[seq % RS_GENS_MAX] >
+		    rec->birth[(seq + 1) % RS_GENS_MAX])
+			return true;
+	return false;
+}
+
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g)
 {

@@ -66,6 +66,14 @@ unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns);
  * generations alive, oldest first, each with its age (jiffies less its
  * timestamp, over hz); NaN where hz is 0.
  */
+/*
+ * Whether a record's generations were torn: read without the lruvec's lock
+ * (as lru_gen reads them), an aging between the seqs' read and the births'
+ * can put a younger generation's birth in an older one's slot, which then
+ * shows born after the next, or list more generations than can be alive.
+ * Such a read is not a sample.
+ */
+bool rs_gens_record_torn(const struct rs_tier_record *rec);
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g);
 

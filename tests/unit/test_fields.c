@@ -533,6 +533,16 @@ static void oom_generation_ages(void **state)
 	g = json_array_get(json_object_get(e, "generations"), 2);
 	assert_true(json_is_null(json_object_get(g, "age_ms")));
 	json_decref(e);
+	/* seq 5's slot reused by an aging between the reads (born after
+	 * seq 6): not seq 5's birth, null; the others as before */
+	oom.birth[7 % 4] = 1200;
+	oom.birth[5 % 4] = 1150;
+	e = event_json(w, m, &info, &oom, sizeof(oom));
+	g = json_array_get(json_object_get(e, "generations"), 0);
+	assert_true(json_is_null(json_object_get(g, "age_ms")));
+	g = json_array_get(json_object_get(e, "generations"), 1);
+	assert_int_equal(json_integer_value(json_object_get(g, "age_ms")), 600);
+	json_decref(e);
 	oom.births_known = 0;
 	e = event_json(w, m, &info, &oom, sizeof(oom));
 	json_array_foreach (json_object_get(e, "generations"), i, g)

@@ -789,6 +789,23 @@ static struct rs_tier_record gens_record(__u64 lo, __u64 max, __u64 jiffies)
 	return rec;
 }
 
+/* A read torn by an aging: a younger generation's birth in an older one's
+ * slot (born after the next), or more generations than can be alive. */
+static void gens_torn(void **state)
+{
+	struct rs_tier_record rec = gens_record(5, 7, 5000);
+
+	(void)state;
+	assert_false(rs_gens_record_torn(&rec));
+	/* seq 9 born in seq 5's slot after the seqs were read */
+	rec.birth[5 % RS_TIER_NR_GENS] = 1000 + 9 * 250;
+	assert_true(rs_gens_record_torn(&rec));
+	rec = gens_record(5, 8, 5000);
+	assert_false(rs_gens_record_torn(&rec));
+	rec.max_seq = 9; /* min read before an aging, max after */
+	assert_true(rs_gens_record_torn(&rec));
+}
+
 /* HZ from jiffies against the monotonic clock: only the kernel's
  * choices, and only where the span tells them apart. */
 static void hz_learnt(void **state)
@@ -1265,6 +1282,7 @@ int main(void)
 		cmocka_unit_test(snapshots_without_adds),
 		cmocka_unit_test(tiers_of_tracked_memcgs),
 		cmocka_unit_test(hz_learnt),
+		cmocka_unit_test(gens_torn),
 		cmocka_unit_test(gens_from_records),
 		cmocka_unit_test(gens_timeline),
 		cmocka_unit_test(gens_figures),

@@ -135,6 +135,9 @@ def tiers_exact(res, m):
 JIFFY_MS = 11
 # the scenarios and the lab record with -i 1
 INTERVAL_MS = 1000
+# how far jiffies may lag the monotonic clock under TCG (the ticks a busy
+# host delays: some 50 ms seen; 18 ms at an aging in the mix scenario)
+TICK_LAG_MS = 50
 
 _recordings = {}
 
@@ -160,7 +163,9 @@ def oom_ages_exact(res, m, recs):
     between the two records, within a jiffy of rounding and the ticks a
     busy host delays (5 % of the span).  Ages grow from the youngest to the
     oldest; none is missing once HZ is known (a timeline sample with ages,
-    of any memcg, came before)."""
+    of any memcg, came before).  Jiffies may lag the monotonic clock by the
+    ticks a busy guest delays, at the birth and not at the OOM: that much
+    more is allowed."""
     path = m["path"]
     rec = recording(res)
     born = {(e["node"], e["max_seq"]): e["t"] for e in events_of(rec, "aging", m["id"])
@@ -178,20 +183,24 @@ def oom_ages_exact(res, m, recs):
                   f"{path}: OOM at {r['t']:.3f} s without ages: HZ was not "
                   f"known yet (first ages at {hz_from} s)")
             continue
-        if not check(all(isinstance(a, int) for a in ages),
+        # null only where an aging between the record's reads put a
+        # younger birth in an older generation's slot (never the youngest)
+        if not check(all(isinstance(a, int) or (a is None and i < len(ages) - 1)
+                         for i, a in enumerate(ages)),
                      f"{path}: OOM at {r['t']:.3f} s: every generation aged "
-                     f"({ages})"):
+                     f"but one torn by an aging ({ages})"):
             continue
-        check(ages == sorted(ages, reverse=True),
+        known = [a for a in ages if a is not None]
+        check(known == sorted(known, reverse=True),
               f"{path}: OOM at {r['t']:.3f} s: older generations older "
               f"({ages})")
         for g in gens:
             t = born.get((r["node"], g["seq"]))
-            if t is None:
+            if t is None or g["age_ms"] is None:
                 continue  # born before the recording, or not by aging
             compared += 1
             span = (r["t"] - t) * 1e3
-            check(abs(g["age_ms"] - span) <= JIFFY_MS + 0.05 * abs(span),
+            check(abs(g["age_ms"] - span) <= JIFFY_MS + TICK_LAG_MS + 0.05 * abs(span),
                   f"{path}: OOM at {r['t']:.3f} s: seq {g['seq']} aged "
                   f"{g['age_ms']} ms, born by the aging at {t:.3f} s "
                   f"({span:.1f} ms before)")
@@ -331,7 +340,20 @@ def evict_age_exact(res, m):
     end = recording(res)[-1].get("duration")
     if not aged or not hist or not samples or end is None:
         return
+    # the generations alive before the timeline's first sample (the memcg
+    # enters it at its first reclaim): lru_gen before the workload, on the
+    # recording's clock, each living at most until the end
     oldest = 0.0
+    start = recording(res)[0].get("start_mono_ns")
+    stamp = os.path.join(res, "lru_gen.before.uptime")
+    if start is None or not os.path.exists(stamp):
+        return  # a run whose copy no clock places
+    with open(stamp) as f:
+        before_t = float(f.read()) - start / 1e9
+    for (p, _node), gens in read_lru_gen_gens(
+            os.path.join(res, "lru_gen.before")).items():
+        if p == path and gens:
+            oldest = max(oldest, max(g[1] for g in gens) + (end - before_t) * 1e3)
     for i, e in enumerate(samples):
         ages = [g["age_ms"] for g in e["gens"] if g["age_ms"] is not None]
         if not ages:
@@ -346,8 +368,8 @@ def evict_age_exact(res, m):
     low = max(low_ms(le) for le, n in hist if n)
     check(low <= oldest + JIFFY_MS,
           f"{path}: the oldest generation evicted from (a bucket from "
-          f"{low:.0f} ms) no older than the timeline's oldest "
-          f"({oldest:.0f} ms)")
+          f"{low:.0f} ms) no older than lru_gen before the workload and the "
+          f"timeline let a generation be ({oldest:.0f} ms)")
     mean = m["evict_age_sum"] / aged / 1e3
     print(f"  info  {path}: {aged} eviction batches aged ({unaged} not), "
           f"their generations {mean:.0f} ms old on average")
