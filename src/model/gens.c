@@ -61,6 +61,14 @@ bool rs_gens_record_torn(const struct rs_tier_record *rec)
 	return false;
 }
 
+bool rs_gens_sample_torn(const struct rs_lruvec_gens *g)
+{
+	for (unsigned i = 0; i + 1 < g->nr; i++)
+		if (g->gen[i].age < g->gen[i + 1].age)
+			return true; /* false where either is NaN */
+	return false;
+}
+
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g)
 {

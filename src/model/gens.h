@@ -74,6 +74,8 @@ unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns);
  * Such a read is not a sample.
  */
 bool rs_gens_record_torn(const struct rs_tier_record *rec);
+/* The same seen in a sample's ages: a generation younger than the next. */
+bool rs_gens_sample_torn(const struct rs_lruvec_gens *g);
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g);
 

@@ -464,6 +464,10 @@ static int snapshot_gens(struct reader *rd, json_t *o)
 		}
 		if (lruvec_gens(rd, e, &g))
 			return -1;
+		/* torn by an aging (recordings made before the iterator
+		 * kept such reads out): the last sample stands */
+		if (rs_gens_sample_torn(&g))
+			continue;
 		if (!last) {
 			/* lruvecs, not nodes: a memcg on node 1023 alone
 			 * costs one */

@@ -173,6 +173,12 @@ def timeline_figures(rec):
             continue
         for e in r["lru_gens"]:
             key = (e["id"], e["node"])
+            # torn by an aging (a generation younger than the next): the
+            # reader skips it, the last sample standing
+            ages = [g["age_ms"] for g in e.get("gens") or []]
+            if any(a is not None and b is not None and a < b
+                   for a, b in zip(ages, ages[1:])):
+                continue
             prev = last.pop(key, None)
             if e.get("end"):
                 if prev:

@@ -794,6 +794,7 @@ static struct rs_tier_record gens_record(__u64 lo, __u64 max, __u64 jiffies)
 static void gens_torn(void **state)
 {
 	struct rs_tier_record rec = gens_record(5, 7, 5000);
+	struct rs_lruvec_gens g;
 
 	(void)state;
 	assert_false(rs_gens_record_torn(&rec));
@@ -804,6 +805,14 @@ static void gens_torn(void **state)
 	assert_false(rs_gens_record_torn(&rec));
 	rec.max_seq = 9; /* min read before an aging, max after */
 	assert_true(rs_gens_record_torn(&rec));
+	/* in a sample's ages (a recording's): one younger than the next */
+	rec = gens_record(5, 8, 5000);
+	rs_gens_from_record(&rec, 250, 1.0, &g);
+	assert_false(rs_gens_sample_torn(&g));
+	g.gen[0].age = g.gen[1].age - 0.004;
+	assert_true(rs_gens_sample_torn(&g));
+	g.gen[0].age = NAN;
+	assert_false(rs_gens_sample_torn(&g));
 }
 
 /* HZ from jiffies against the monotonic clock: only the kernel's

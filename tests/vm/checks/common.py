@@ -149,11 +149,22 @@ def recording(res):
     return _recordings[res]
 
 
+def torn(e):
+    """A timeline entry read while an aging ran: a generation younger than
+    the next (written before the iterator kept such reads out; the reader
+    skips them, src/model/gens.c: rs_gens_sample_torn)."""
+    ages = [g["age_ms"] for g in e.get("gens") or []]
+    return any(a is not None and b is not None and a < b
+               for a, b in zip(ages, ages[1:]))
+
+
 def timeline(res, path):
     """The timeline's entries of memcg `path` in the recording's snapshots,
-    in order (src/view/json_view.c: snapshot_gens)."""
+    in order (src/view/json_view.c: snapshot_gens), torn ones left out as
+    the reader leaves them."""
     return [e for r in recording(res) if r.get("type") == "snapshot"
-            for e in (r.get("lru_gens") or []) if e.get("path") == path]
+            for e in (r.get("lru_gens") or [])
+            if e.get("path") == path and not torn(e)]
 
 
 def oom_ages_exact(res, m, recs):
