@@ -417,8 +417,11 @@ def main():
         workload = sec.split("\n", 1)[0].strip()
         # one table per comparison: "### A against B and C" headings when
         # there are several
-        tables = re.split(r"^### ", sec, flags=re.M)
-        tables = tables[1:] if len(tables) > 1 else tables
+        # there are several; other "###" parts (the generations at each
+        # OOM) hold no group table
+        tables = [t for t in re.split(r"^### ", sec, flags=re.M)
+                  if re.search(r"^\| [A-C]: ", t, re.M)]
+        check(tables, f"{workload}: a table of groups")
         for table in tables:
             check_table(out, workload, table)
         # the HTML page: every group of the first table, each run drawn
