@@ -279,6 +279,12 @@ static __always_inline void evict_age(struct rs_task_state *st,
 	    !bpf_core_field_exists(lruvec->lrugen.timestamps) ||
 	    !rs_lrugen_gens_fit(lruvec))
 		return;
+	/* HZ not known yet: counted, and nothing read */
+	if (!per_jiffy) {
+		if (agg)
+			rs_tp_add(agg, RS_F_EVICT_UNAGED, 1);
+		return;
+	}
 	/* MGLRU traces its type as LRU_INACTIVE_ANON or _FILE */
 	if (lru == LRU_INACTIVE_FILE)
 		seq = BPF_CORE_READ(lruvec, lrugen.min_seq[1]);
@@ -288,9 +294,9 @@ static __always_inline void evict_age(struct rs_task_state *st,
 		if (seq % RS_MAX_NR_GENS == gen)
 			birth = BPF_CORE_READ(lruvec, lrugen.timestamps[gen]);
 	now = bpf_jiffies64();
-	/* HZ not known yet, or no birth read (a stamp is never 0: jiffies
-	 * start near 2^32 and take years to come back to it) */
-	if (!per_jiffy || !birth) {
+	/* no birth read (a stamp is never 0: jiffies start near 2^32 and
+	 * take years to come back to it) */
+	if (!birth) {
 		if (agg)
 			rs_tp_add(agg, RS_F_EVICT_UNAGED, 1);
 		return;

@@ -314,8 +314,6 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 					sum.v[type][tier][c] +=
 						rec[i].v[type][tier][c];
 		learn_hz(t, &rec[i]);
-		if (t->hz && !rs_model_hz(m))
-			rs_model_set_hz(m, t->hz);
 		if (!rec[i].gens_known || t->mglru_off)
 			continue;
 		/* torn by an aging: the last sample stands until the next
@@ -333,6 +331,8 @@ int rs_tier_iter_read(struct rs_tier_iter *t, struct rs_model *m, bool due)
 	}
 	if (nr && put_tiers(m, id, &sum))
 		return -ENOMEM;
+	if (t->hz && !rs_model_hz(m))
+		rs_model_set_hz(m, t->hz);
 	return 0;
 }
 

@@ -55,8 +55,7 @@ bool rs_gens_record_torn(const struct rs_tier_record *rec)
 	if (lo > rec->max_seq || rec->max_seq - lo >= RS_GENS_MAX)
 		return lo <= rec->max_seq;
 	for (__u64 seq = lo; seq < rec->max_seq; seq++)
-		if (rec->birth[seq % RS_GENS_MAX] >
-		    rec->birth[(seq + 1) % RS_GENS_MAX])
+		if (rs_gens_birth_reused(rec->birth, seq, rec->max_seq))
 			return true;
 	return false;
 }

@@ -67,6 +67,18 @@ unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns);
  * timestamp, over hz); NaN where hz is 0.
  */
 /*
+ * Whether seq's birth, in births indexed by seq % RS_GENS_MAX, is after the
+ * next generation's: its slot was reused by an aging between the read of
+ * the seqs and that of the births, so it is not seq's (never for max_seq).
+ */
+static inline bool rs_gens_birth_reused(const __u64 *birth, __u64 seq,
+					__u64 max_seq)
+{
+	return seq < max_seq &&
+	       birth[seq % RS_GENS_MAX] > birth[(seq + 1) % RS_GENS_MAX];
+}
+
+/*
  * Whether a record's generations were torn: read without the lruvec's lock
  * (as lru_gen reads them), an aging between the seqs' read and the births'
  * can put a younger generation's birth in an older one's slot, which then

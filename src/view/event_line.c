@@ -11,6 +11,7 @@
 #include <string.h>
 #include "aging.h"
 #include "fields.h"
+#include "gens.h"
 #include "rs_common.h"
 #include "shrink.h"
 #include "vmscan.h"
@@ -326,12 +327,9 @@ static void put_generations(struct rs_event_writer *w, __u64 max_seq,
 		if (birth) {
 			KEY("age_ms");
 			/* null while HZ is not known, and for a birth after
-			 * the jiffies read after it or after the next
-			 * generation's (its slot reused by an aging between
-			 * the reads: not this generation's) */
+			 * the jiffies read after it or not this generation's */
 			if (!w->hz || birth[gen] > jiffies ||
-			    (s < max_seq &&
-			     birth[gen] > birth[(s + 1) % RS_MAX_NR_GENS]))
+			    rs_gens_birth_reused(birth, s, max_seq))
 				put(w, "null", 4);
 			else
 				put_u64(w, (__u64)llround((double)(jiffies -
