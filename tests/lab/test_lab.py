@@ -448,6 +448,14 @@ class LabTest(unittest.TestCase):
                       "-l", "mglru,mglru", "-n", "2", "-s", "smoke")
         self.assert_booted_once(4)
 
+    def test_lru_given_twice_is_both_lrus(self):
+        a = self.kernel("k1", "6.18.0", 10)
+        self.lab_main("-k", f"a={a}", "-w", "writeback", "-l", "classic",
+                      "-l", "mglru", "-l", "classic", "-n", "1", "-s", "smoke")
+        booted = sorted(os.path.basename(os.path.dirname(b["dir"]))
+                        for b in self.boots())
+        self.assertEqual(booted, ["a-classic", "a-mglru"])
+
     def test_the_same_kernel_twice_is_one_kernel(self):
         a = self.kernel("k1", "6.18.0", 10)
         b = self.kernel("k2", "7.2.0", 50)
