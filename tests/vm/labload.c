@@ -24,8 +24,10 @@
  *                                  MEMCGS memcgs PARENT/t0.. of WORKERS
  *                                  workers each; a worker holds ANON_MB of
  *                                  anon and its file in DIR (tenant0..) and
- *                                  serves requests (touch a random
- *                                  sixteenth of both), each timed
+ *                                  serves requests (read a random
+ *                                  sixteenth of both), each timed, for
+ *                                  SECONDS from when every worker holds
+ *                                  its working sets
  *
  * Latencies go into log-linear buckets (64 per power of two): a quantile
  * is its bucket's upper bound, within 1.6 % of the value.
@@ -61,6 +63,8 @@ struct shared {
 	uint64_t progress[MAX_WORKERS]; /* requests, iterations or passes */
 	int readers_left; /* aging: readers yet to read the file once */
 	int stop;	  /* aging: the readers stop */
+	int tn_ready;	  /* tenants: workers holding their working sets */
+	int64_t tn_end_us; /* tenants: the measured window's end (now()) */
 	uint64_t bytes[MAX_WORKERS];
 	uint64_t lat[POWERS * SUB];
 	uint64_t lat_sum_ns, lat_n;
@@ -478,7 +482,22 @@ static void do_aging(const char *memcg, const char *file, long readers,
 
 static const char *tn_dir;
 static long tn_anon_mb;
-static double tn_end;
+
+/* now() in whole microseconds: shared with the workers as an integer */
+static int64_t now_us(void)
+{
+	return (int64_t)(now() * 1e6);
+}
+
+/* every word of a page, read */
+static uint64_t page_sum(const volatile uint64_t *p)
+{
+	uint64_t x = 0;
+
+	for (size_t i = 0; i < PAGE / sizeof(*p); i++)
+		x += p[i];
+	return x;
+}
 
 static void tn_worker(int idx)
 {
@@ -488,6 +507,7 @@ static void tn_worker(int idx)
 	volatile unsigned char sum = 0;
 	unsigned char *a, *f;
 	struct stat st;
+	int64_t end;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/tenant%d", tn_dir, idx);
@@ -499,16 +519,32 @@ static void tn_worker(int idx)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (f == MAP_FAILED || a == MAP_FAILED)
 		die("mmap");
+	/* the working sets, whole, before the window: a worker still
+	 * faulting its anon in while others serve would count its set-up
+	 * as unfairness (Jain's index near 0.5 when the window began at the
+	 * first worker's start) */
 	for (size_t off = 0; off < anon; off += PAGE)
 		a[off] = (unsigned char)off;
-	/* a request touches a random sixteenth of each working set */
-	while (now() < tn_end) {
+	for (off_t off = 0; off < st.st_size; off += PAGE)
+		sum += f[off];
+	__atomic_add_fetch(&sh->tn_ready, 1, __ATOMIC_SEQ_CST);
+	while (!(end = __atomic_load_n(&sh->tn_end_us, __ATOMIC_SEQ_CST)))
+		usleep(1000);
+	/* a request reads a random sixteenth of each working set, every
+	 * byte of the pages it touches (a request's work, beside which a
+	 * page brought back is a cost and not the whole of it), and writes
+	 * to the anon ones */
+	while (now_us() < end) {
 		double t = now();
 
-		for (size_t i = 0; i < pages / 16; i++)
-			a[(rand_r(&seed) % pages) * PAGE]++;
+		for (size_t i = 0; i < pages / 16; i++) {
+			uint64_t *p = (uint64_t *)(a + (rand_r(&seed) % pages) * PAGE);
+
+			p[0] += page_sum(p);
+		}
 		for (size_t i = 0; i < (size_t)st.st_size / PAGE / 16; i++)
-			sum += f[(rand_r(&seed) % (st.st_size / PAGE)) * PAGE];
+			sum += (unsigned char)page_sum(
+				(const uint64_t *)(f + (rand_r(&seed) % (st.st_size / PAGE)) * PAGE));
 		lat_add(now() - t);
 		sh->progress[idx]++;
 	}
@@ -520,12 +556,11 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 {
 	struct worker w[MAX_WORKERS];
 	int n = 0;
-	double t = now(), took;
+	double t, took;
 
 	workers_in_range(memcgs * per);
 	tn_dir = dir;
 	tn_anon_mb = anon_mb;
-	tn_end = t + seconds;
 	for (int m = 0; m < memcgs; m++) {
 		char memcg[256];
 
@@ -533,6 +568,21 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 		for (int i = 0; i < per; i++, n++)
 			spawn(&w[n], memcg, tn_worker, n);
 	}
+	/* one window for all: it opens once every worker holds its working
+	 * sets (a worker that died before that is a failed run) */
+	while (__atomic_load_n(&sh->tn_ready, __ATOMIC_SEQ_CST) < n) {
+		for (int i = 0; i < n; i++)
+			if (waitpid(w[i].pid, NULL, WNOHANG) == w[i].pid) {
+				fprintf(stderr, LOAD_NAME
+					": a tenant's worker ended before it "
+					"held its working sets\n");
+				exit(1);
+			}
+		usleep(10 * 1000);
+	}
+	t = now();
+	__atomic_store_n(&sh->tn_end_us, now_us() + (int64_t)seconds * 1000000,
+			 __ATOMIC_SEQ_CST);
 	reap(w, n);
 	took = now() - t;
 	workload_record("tenants", parent, w, n, took);
