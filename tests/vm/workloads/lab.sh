@@ -8,8 +8,9 @@
 #
 # A workload script defines SWAP (zram or none; ZRAM_MB), MEMCGS,
 # workload_setup (files, memcgs), workload_run (rs-labload, rs-workload
-# or pgbench, writing outcome records to RS_OUTCOME) and, if it needs one,
-# workload_teardown.
+# or pgbench, writing outcome records to RS_OUTCOME) and, if it needs
+# them, workload_warmup (after the caches are dropped, before the window)
+# and workload_teardown.
 param() { sed -n "s/.*rs\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 WORKLOAD=$(param workload)
 LRU=$(param lru)
@@ -65,6 +66,7 @@ io_outcome() {
 }
 
 workload_teardown() { :; }
+workload_warmup() { :; }
 . "/workloads/$WORKLOAD.sh"
 if [ "$SWAP" = zram ]; then
 	setup_zram "$ZRAM_MB"
@@ -76,6 +78,9 @@ workload_setup
 echo "$MEMCGS" >memcgs
 sync
 echo 3 >/proc/sys/vm/drop_caches
+# a workload judged warm (ycsb: its cache full, its memcg at the limit)
+# warms up here, outside the counters' window
+workload_warmup
 # a ring of 64 MiB: with 4 (the default) a storm of passes, agings and
 # throttles on 2 starved vCPUs outran the recorder (30,264 records lost in
 # a 7.2 aging run, its OOM records among them; 177,242 in a classic one)

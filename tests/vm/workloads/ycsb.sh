@@ -17,9 +17,19 @@
 # fit the guest.  The server runs in the memcg with its cache in anonymous
 # memory as WiredTiger's is (shared_buffers: shared anonymous memory, which
 # without swap stays put), 44% of the limit as 4.5 of 10 GiB; its tables
-# about twice the limit, as 20 M records are against 10 GiB, on the
+# 2.4 times the limit, as 20 M records of 1 KB are twice 10 GiB, on the
 # guest's virtio disk (/dev/vdb), so that only what the cache does not
-# hold comes from the file LRU, and is refaulted.  pgbench, outside the
+# hold comes from the file LRU, and is refaulted.  A YCSB record is 1 KB
+# (10 fields of 100 bytes), 8 to a database page; pgbench's row is about
+# 120 bytes, some 60 to a page, so that a page in the cache serves 60
+# keys rather than 8.  The tables are filled to 12 % of a page (pgbench
+# -i -F 12, about 8 rows a page, as YCSB's): 100,000 rows, 153 MiB with
+# the index and the WAL, in a 64 MiB memcg with a 28 MiB cache.  The seed
+# ran 6 M operations over 20 M records, 0.3 a record; 60 s here at about
+# 500 transactions a second is 0.3 a row.  The first tables here
+# (2026-12-05: scale 16, full pages, 30 s, a 128 MiB memcg) refaulted
+# 0.18 pages per transaction (the seed: 2 per operation, 12.9 M in 6 M),
+# and the window began cold: reclaim was light.  pgbench, outside the
 # memcg as YCSB's client was outside the container, runs 95% reads and 5%
 # updates of one row each (which dirty the server's pages, written back
 # as it evicts them), keys drawn zipfian and scrambled as YCSB draws them
@@ -30,8 +40,8 @@
 SWAP=none
 MEMCGS=ycsb
 case "$SIZE" in
-smoke) YC_SCALE=3 YC_LIMIT=64 YC_BUFFERS=28 YC_SECONDS=8 ;;
-*) YC_SCALE=16 YC_LIMIT=128 YC_BUFFERS=56 YC_SECONDS=30 ;;
+smoke) YC_SCALE=1 YC_LIMIT=64 YC_BUFFERS=28 YC_SECONDS=8 YC_WARM_MAX=60 ;;
+*) YC_SCALE=1 YC_LIMIT=64 YC_BUFFERS=28 YC_SECONDS=60 YC_WARM_MAX=120 ;;
 esac
 YC_CLIENTS=4
 PG_BIN=$(find /tools/pg/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort | tail -n1)
@@ -82,12 +92,35 @@ workload_setup() {
 	PG_PID=$!
 	# its socket comes before it takes connections: its own word instead
 	await "postgres" $PG_PID postgres.log grep -q "ready to accept connections" postgres.log
-	as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -i -q -s $YC_SCALE postgres \
+	as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -i -q -s $YC_SCALE -F 12 postgres \
 		>pgbench-init.log 2>&1 || { cat pgbench-init.log; exit 3; }
 	as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -n -t 1 -f /mnt/pg/checkpoint.sql \
 		postgres >checkpoint.log 2>&1 || { cat checkpoint.log; exit 3; }
 	echo "${YC_LIMIT}M" >"$CG/ycsb/memory.max"
 	log "ycsb: $(du -sm $PG_DATA | cut -f1) MiB of tables, ${YC_BUFFERS} MiB cache, ${YC_LIMIT} MiB memcg"
+}
+
+# pgbench's mix, as the window runs it; ARGS... before the database name
+run_mix() {
+	as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -n -c $YC_CLIENTS -j 2 \
+		-D scale=$YC_SCALE "$@" -f /mnt/pg/read.sql@95 -f /mnt/pg/update.sql@5 postgres
+}
+
+# The window measures a warm database, as YCSB's run phase follows its
+# load: the caches were dropped (lab.sh), so the mix runs 5 s at a time
+# until the memcg reclaims (its cache and the page cache fill the limit),
+# and 5 s more.  A cold window spent itself filling them: the smoke size's
+# 8 s (2026-12-07) read 17 MB and reclaimed nothing.
+workload_warmup() {
+	scanned() { awk '$1 == "pgscan" { print $2 }' "$CG/ycsb/memory.stat"; }
+	start=$(scanned) warm=0
+	while [ "$(scanned)" = "$start" ] && [ $warm -lt $YC_WARM_MAX ]; do
+		run_mix -T 5 >warmup.out 2>&1 || { cat warmup.out; exit 3; }
+		warm=$((warm + 5))
+	done
+	[ "$(scanned)" != "$start" ] || { log "ycsb: the memcg did not reclaim in ${YC_WARM_MAX} s of warm-up"; exit 3; }
+	run_mix -T 5 >warmup.out 2>&1 || { cat warmup.out; exit 3; }
+	log "ycsb: warm after $((warm + 5)) s (the memcg reclaiming)"
 }
 
 workload_run() {
@@ -96,10 +129,7 @@ workload_run() {
 	# the per-transaction log (-l): "client txn latency_us script ...",
 	# in tmpfs, so that it is not I/O of the database's disk
 	mkdir -p /tmp/pg && chown 70:70 /tmp/pg
-	(cd /tmp/pg && as_pg "$PG_BIN/pgbench" -h $PG_SOCK -U pg -n \
-		-c $YC_CLIENTS -j 2 -T "$YC_SECONDS" -D scale=$YC_SCALE \
-		-l --log-prefix=/tmp/pg/txn \
-		-f /mnt/pg/read.sql@95 -f /mnt/pg/update.sql@5 postgres) \
+	(cd /tmp/pg && run_mix -T "$YC_SECONDS" -l --log-prefix=/tmp/pg/txn) \
 		>pgbench.out 2>pgbench.err || rc=$?
 	oom=false
 	grep -q "^oom_kill [1-9]" "$CG/ycsb/memory.events" && oom=true
