@@ -9,15 +9,19 @@
 #   MGLRU after:  Per-worker mean: 1295.3  Jain's fairness index: 0.991607
 #   MGLRU disabled: Per-worker mean: 975.0 Jain's fairness index: 0.982156"
 #
-# Eight memcgs of two workers under a 192M parent, each worker holding 16M
-# of anon and reading its own 8M file (a request touches a random
-# sixteenth of both), on 256M of zram swap.  The requests are counted in
-# one window of TN_SECONDS that opens once every worker has faulted its
-# anon in and read its file once: counted from each worker's start, the
-# first lab's runs (2026-12-06) timed the workers' set-up under pressure,
-# and their requests per worker spread by a cv of 97-182 %, Jain's index
-# about 0.5.  Outcome: requests per worker (mean, Jain's index), request
-# latency buckets.
+# Eight memcgs of two workers under a 192M parent, each worker holding 12M
+# of anon and reading its own 6M file (a request reads every byte of a
+# random sixteenth of both), on 256M of zram swap: the working sets 1.5
+# times the parent's limit.  The requests are counted in one window of
+# TN_SECONDS that opens once every worker has faulted its anon in and
+# read its file once.  The first lab's runs (2026-12-06: 16M and 8M, the
+# window from each worker's start, a request touching one byte a page)
+# timed the set-up under pressure too, and their requests/s varied by a
+# cv of 97-182 % from run to run; three runs of this shape on 7.2
+# (2026-12-07): 42.6, 43.1 and 48.6 requests/s.  Within a run the workers
+# still progress unevenly (Jain's index about 0.6, the seed's 0.99): a
+# worker whose memcg holds more of its set serves more.  Outcome:
+# requests per worker (mean, Jain's index), request latency buckets.
 SWAP=zram
 ZRAM_MB=256
 MEMCGS="tenants tenants/t0 tenants/t1 tenants/t2 tenants/t3 tenants/t4 tenants/t5 tenants/t6 tenants/t7"
