@@ -18,8 +18,8 @@
 # window from each worker's start, a request touching one byte a page)
 # timed the set-up under pressure too, and their requests/s varied by a
 # cv of 97-182 % from run to run; three runs of this shape on 7.2
-# (2026-12-07): 42.6, 43.1 and 48.6 requests/s.  Within a run the workers
-# still progress unevenly (Jain's index about 0.6, the seed's 0.99): a
+# (2026-12-07): 43.1, 48.6 and 52.9 requests/s (cv 10 %).  Within a run the workers
+# still progress unevenly (Jain's index 0.51 to 0.64, the seed's 0.99): a
 # worker whose memcg holds more of its set serves more.  Outcome:
 # requests per worker (mean, Jain's index), request latency buckets.
 SWAP=zram
