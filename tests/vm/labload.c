@@ -61,9 +61,9 @@
 /* What workers share with the parent: survives a worker's OOM kill. */
 struct shared {
 	uint64_t progress[MAX_WORKERS]; /* requests, iterations or passes */
-	int readers_left; /* aging: readers yet to read the file once */
-	int stop;	  /* aging: the readers stop */
-	int tn_ready;	  /* tenants: workers holding their working sets */
+	int readers_left;  /* aging: readers yet to read the file once */
+	int stop;	   /* aging: the readers stop */
+	int tn_ready;	   /* tenants: workers holding their working sets */
 	int64_t tn_end_us; /* tenants: the measured window's end (now()) */
 	uint64_t bytes[MAX_WORKERS];
 	uint64_t lat[POWERS * SUB];
@@ -538,13 +538,16 @@ static void tn_worker(int idx)
 		double t = now();
 
 		for (size_t i = 0; i < pages / 16; i++) {
-			uint64_t *p = (uint64_t *)(a + (rand_r(&seed) % pages) * PAGE);
+			uint64_t *p = (uint64_t *)(a + (rand_r(&seed) % pages) *
+							       PAGE);
 
 			p[0] += page_sum(p);
 		}
 		for (size_t i = 0; i < (size_t)st.st_size / PAGE / 16; i++)
 			sum += (unsigned char)page_sum(
-				(const uint64_t *)(f + (rand_r(&seed) % (st.st_size / PAGE)) * PAGE));
+				(const uint64_t *)(f + (rand_r(&seed) %
+							(st.st_size / PAGE)) *
+							       PAGE));
 		lat_add(now() - t);
 		sh->progress[idx]++;
 	}
