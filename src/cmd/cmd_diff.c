@@ -286,12 +286,14 @@ int rs_cmd_diff(int argc, char **argv)
 		 0},
 		{"metric", OPT_METRIC, "NAME", 0,
 		 "Groups: only this metric, in the order given (repeat for "
-		 "more; the names are report's)",
+		 "more; the names are report's), shown even where 0 in "
+		 "every run",
 		 0},
 		{"headline", OPT_HEADLINE, NULL, 0,
 		 "Groups: only the headline metrics, the workload's outcome "
 		 "first, then what reclaim did behind it (docs/metrics.md "
-		 "numbers them; scripts/lab's report is this table)",
+		 "numbers them; scripts/lab's report is this table); those "
+		 "null or 0 in every run folded into a count",
 		 0},
 		{0},
 	};

@@ -145,6 +145,7 @@ error_t rs_recordings_parse(int key, char *arg, struct argp_state *state)
 				arg);
 			return EINVAL;
 		}
+		o->compare.metrics_named = true;
 		return add_metric(o, i);
 	}
 	case ARGP_KEY_ARG:

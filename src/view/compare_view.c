@@ -209,8 +209,9 @@ static enum row_holds row_of(const struct rs_group *g, int ng, const char *path,
 
 /*
  * Whether a table shows row i: not when nothing is known of it, nor, where
- * the metrics were not named (--metric), when it is 0 in every run (but a
- * workload's own figure): a count of those is printed instead (*folded).
+ * the metrics were not named (--metric; --headline's list is the
+ * catalogue's, not named), when it is 0 in every run (but a workload's own
+ * figure): a count of those is printed instead (*folded).
  */
 static bool shown(const struct rs_compare_opts *o, int i, enum row_holds holds,
 		  int *folded)
@@ -218,9 +219,9 @@ static bool shown(const struct rs_compare_opts *o, int i, enum row_holds holds,
 	/* a workload's 0 (OOM kills, failures) is its result: kept */
 	if (holds == ROW_VALUES ||
 	    (holds == ROW_ZEROS &&
-	     (o->metrics || rs_rows[i].kind == RS_ROW_OUTCOME)))
+	     (o->metrics_named || rs_rows[i].kind == RS_ROW_OUTCOME)))
 		return true;
-	*folded += !o->metrics;
+	*folded += !o->metrics_named;
 	return false;
 }
 

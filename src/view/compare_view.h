@@ -51,6 +51,7 @@ struct rs_compare_opts {
 	bool total_only;    /* the whole recordings, not each memcg */
 	const int *metrics; /* indexes into rs_rows, in the order shown; */
 	int nr_metrics;	    /* NULL: all, in the table's order */
+	bool metrics_named; /* --metric: a row asked for shows its 0s */
 };
 
 void rs_groups_text(FILE *out, const struct rs_group *g, int ng,

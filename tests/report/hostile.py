@@ -104,6 +104,14 @@ def verdicts(d):
     c = cell(md, "oom_killed", 2)
     check(c is not None and "worse" in c and "exact p=0.0079" in c,
           f"5 against 5: worse, Fisher's exact p = 2/252 ({c})")
+    # the lab's table (--headline): rows 0 in every run folded into a
+    # count, the workload's own 0 kept; a row named (--metric) is shown
+    md = run("diff", "--markdown", "--total", "--headline", a, b).stdout
+    check(cell(md, "oom_killed", 1) is not None and cell(md, "dirty", 1) is None
+          and re.search(r"^\d+ metrics null or 0 in every run not shown", md, re.M),
+          "--headline folds the rows 0 in every run, with a count, and keeps the outcome's")
+    md = run("diff", "--markdown", "--total", "--headline", "--metric", "dirty", a, b).stdout
+    check(cell(md, "dirty", 1) == "0 ± 0", "--metric shows a row 0 in every run")
     js = json.loads(run("diff", "--json", "--total", "--metric", "oom_killed", a, b).stdout)
     g = js["memcgs"][0]["metrics"]["oom_killed"]["groups"][1]
     check(g["test"] == "permutation_exact" and abs(g["p"] - 2 / 252) < 1e-12
