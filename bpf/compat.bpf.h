@@ -291,6 +291,21 @@ static __always_inline bool rs_lrugen_gens_fit(struct lruvec *lruvec)
 	return rs_lrugen_nr_gens(lruvec) == RS_MAX_NR_GENS;
 }
 
+/*
+ * Whether this lruvec's pages are on MGLRU's generations now: a kernel
+ * built with MGLRU keeps lrugen while lru_gen/enabled is off, its page
+ * counts 0 and its births stale (the classic LRU's OOMs read 0 MiB on the
+ * LRU and generations 12 minutes old).  lrugen.enabled (since MGLRU came,
+ * 6.1: "mm: multi-gen LRU: groundwork", set by lru_gen_change_state())
+ * says so per lruvec; without the field, as before: on.
+ */
+static __always_inline bool rs_lrugen_on(struct lruvec *lruvec)
+{
+	if (!bpf_core_field_exists(lruvec->lrugen.enabled))
+		return true;
+	return BPF_CORE_READ(lruvec, lrugen.enabled);
+}
+
 static __always_inline __s64 rs_lrugen_pages(struct lruvec *lruvec, int gen,
 					     int type)
 {

@@ -113,16 +113,16 @@ static __always_inline void oom_exit(struct rs_task_state *st,
 	ev->order = order;
 	ev->killed = killed;
 	/*
-	 * The generations, where the kernel has MGLRU: this hook exists
-	 * without it, and an unguarded read of lrugen would fail the program
-	 * and lose the count of OOMs with it.
+	 * The generations, where the kernel has MGLRU and it is on: this
+	 * hook exists without it, and an unguarded read of lrugen would fail
+	 * the program and lose the count of OOMs with it.
 	 */
 	lruvec = rs_memcg_lruvec(memcg, nid);
 	if (lruvec && bpf_core_field_exists(lruvec->lrugen) &&
 	    bpf_core_field_exists(lruvec->lrugen.max_seq) &&
 	    bpf_core_field_exists(lruvec->lrugen.min_seq) &&
 	    bpf_core_field_exists(lruvec->lrugen.timestamps) &&
-	    rs_lrugen_gens_fit(lruvec)) {
+	    rs_lrugen_gens_fit(lruvec) && rs_lrugen_on(lruvec)) {
 		ev->lru_known = 1;
 		/*
 		 * min before max, as aging's record: both only grow and

@@ -42,10 +42,23 @@ struct reader {
 	/* the snapshots' per-interval global counts, for a cut-short file */
 	double snap_stats[RS_NR_STATS];
 	bool header_seen; /* the first record was the header */
+	/* MGLRU on (1) or off (0) as the header and then each snapshot say,
+	 * -1 unsaid: an OOM record's generations while it is off are stale
+	 * (recorders before 2026-12-07 read lrugen whatever its state) */
+	int mglru_now;
 	/* the timelines' lruvecs, and of them those with a sample open */
 	size_t lruvecs, open_gens;
 	const struct rs_event_sink *sink; /* NULL: none */
 };
+
+/* The record's "mglru", where it has one, as MGLRU's state from now. */
+static void mglru_said(struct reader *rd, json_t *o)
+{
+	json_t *on = json_object_get(o, "mglru");
+
+	if (json_is_boolean(on))
+		rd->mglru_now = json_is_true(on);
+}
 
 static size_t slot_of(const struct reader *rd, __u64 id)
 {
@@ -241,6 +254,7 @@ static int header(struct reader *rd, json_t *o)
 	rd->r->kernel = strdup(kernel ? kernel : "unknown");
 	rd->r->start = strdup(start ? start : "unknown");
 	rd->r->mglru = json_is_true(json_object_get(o, "mglru"));
+	mglru_said(rd, o);
 	rd->r->series = json_is_true(json_object_get(o, "series"));
 	rd->r->cgroup_version = (int)json_integer_value(
 		json_object_get(o, "cgroup_version")); /* 0: not said */
@@ -515,6 +529,7 @@ static int snapshot(struct reader *rd, json_t *o)
 		return -1;
 	if (isnan(t))
 		return fail(rd, "a snapshot without \"t\"");
+	mglru_said(rd, o);
 	if (t > RS_MAX_T_S)
 		return fail(rd,
 			    "a snapshot at %g s: not a time since the start",
@@ -633,6 +648,8 @@ static int event(struct reader *rd, json_t *o)
 		size_t i;
 
 		m->oom_records++;
+		if (!rd->mglru_now)
+			gens = NULL; /* lrugen while MGLRU is off: stale */
 		/* no generations (no MGLRU, another MAX_NR_GENS): not a 0 */
 		m->oom_lru_records += json_is_array(gens);
 		double oldest = NAN, youngest = NAN;
@@ -908,6 +925,7 @@ struct rs_outcome_check *rs_outcome_check_new(const char *name)
 		return NULL;
 	c->rd.r = &c->r;
 	c->rd.name = name;
+	c->rd.mglru_now = -1;
 	return c;
 }
 
@@ -1297,8 +1315,12 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 			     const struct rs_event_sink *sink, char *err,
 			     size_t errsz)
 {
-	struct reader rd = {
-		.r = r, .name = name, .err = err, .errsz = errsz, .sink = sink};
+	struct reader rd = {.r = r,
+			    .name = name,
+			    .err = err,
+			    .errsz = errsz,
+			    .sink = sink,
+			    .mglru_now = -1};
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t len;

@@ -128,9 +128,12 @@ def oom_age_figures(rec):
     if summary.get("drops") or summary.get("missed"):
         return {}
     oldest, youngest = [], []
+    mglru = None  # as the header, then each snapshot, says (None: unsaid)
     for e in rec:
-        if e.get("type") != "event" or e.get("kind") != "oom":
-            continue
+        if e.get("type") in ("header", "snapshot") and isinstance(e.get("mglru"), bool):
+            mglru = e["mglru"]
+        if e.get("type") != "event" or e.get("kind") != "oom" or mglru is False:
+            continue  # MGLRU off: lrugen's generations are stale
         ages = [g.get("age_ms") for g in e.get("generations") or []]
         if ages and all(a is not None for a in ages):
             oldest.append(ages[0])

@@ -461,6 +461,41 @@ static void oom_means(void **state)
 	rs_recording_free(&r);
 }
 
+/*
+ * MGLRU off (the header's, then a snapshot's "mglru"): an OOM record's
+ * generations are lrugen's stale state (recorders before 2026-12-07 wrote
+ * them), left out; on again, counted.
+ */
+static void oom_generations_while_mglru_off(void **state)
+{
+	struct rs_recording r;
+	struct rs_values v;
+	char err[512];
+	const char *text =
+		"{\"type\":\"header\",\"schema\":1,\"kernel\":\"k\","
+		"\"mglru\":false}\n"
+		"{\"type\":\"event\",\"kind\":\"oom\",\"id\":1,"
+		"\"t\":1,\"generations\":[{\"seq\":1,\"anon\":0,"
+		"\"file\":0,\"age_ms\":742639}]}\n"
+		"{\"type\":\"snapshot\",\"t\":2,\"memcgs\":[],"
+		"\"mglru\":true}\n"
+		"{\"type\":\"event\",\"kind\":\"oom\",\"id\":1,"
+		"\"t\":3,\"generations\":[{\"seq\":1,\"anon\":512,"
+		"\"file\":256,\"age_ms\":40},{\"seq\":2,\"anon\":0,"
+		"\"file\":0,\"age_ms\":10}]}\n"
+		"{\"type\":\"summary\",\"memcgs\":[{\"id\":1,\"ooms\":2}]}\n";
+
+	(void)state;
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	rs_rec_values(&r, &r.memcgs[0], &v);
+	/* the second record's alone: 2 MiB anon, 1 MiB file, 40 ms */
+	assert_true(v.event_value[RS_EVV_OOM_ANON_MIB] == 2.0);
+	assert_true(v.event_value[RS_EVV_OOM_FILE_MIB] == 1.0);
+	assert_true(v.event_value[RS_EVV_OOM_OLDEST_AGE_MS] == 40.0);
+	assert_true(v.event_value[RS_EVV_OOM_YOUNGEST_AGE_MS] == 10.0);
+	rs_recording_free(&r);
+}
+
 static void jain(void **state)
 {
 	double equal[] = {3, 3, 3, 3}, one[] = {1, 0, 0, 0},
@@ -908,6 +943,7 @@ int main(void)
 		cmocka_unit_test(gens_refusals),
 		cmocka_unit_test(gens_points),
 		cmocka_unit_test(oom_means),
+		cmocka_unit_test(oom_generations_while_mglru_off),
 		cmocka_unit_test(old_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
