@@ -456,6 +456,19 @@ class LabTest(unittest.TestCase):
                         for b in self.boots())
         self.assertEqual(booted, ["a-classic", "a-mglru"])
 
+    def test_oom_generations_while_mglru_is_off_are_left_out(self):
+        run = type("Run", (), {"dir": os.path.join(self.tmp, "run")})()
+        os.makedirs(os.path.join(run.dir, "results"))
+        gens = [{"seq": 3, "age_ms": 742639, "anon": 0, "file": 0}]
+        lines = [{"type": "header", "mglru": True},
+                 {"type": "event", "kind": "oom", "t": 1, "generations": gens},
+                 {"type": "snapshot", "t": 2, "memcgs": [], "mglru": False},
+                 {"type": "event", "kind": "oom", "t": 3, "generations": gens}]
+        with open(self.lab.recording(run), "w") as f:
+            f.write("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines))
+        got = self.lab.oom_records(run)
+        self.assertEqual([("generations" in e) for e in got], [True, False])
+
     def test_the_same_kernel_twice_is_one_kernel(self):
         a = self.kernel("k1", "6.18.0", 10)
         b = self.kernel("k2", "7.2.0", 50)
