@@ -99,13 +99,15 @@ void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 	}
 }
 
-/* Whether the pair g, g + 1 of cur gives a birth to count. */
+/* Whether the pair g, g + 1 of cur gives a birth to count: one by an
+ * aging, not the lruvec's own making */
 static bool counted_birth(const struct rs_gen_sample *g, __u64 born_seen)
 {
 	const struct rs_gen_sample *next = g + 1;
 
 	return next->seq == g->seq + 1 && next->seq > born_seen &&
-	       !isnan(g->age) && !isnan(next->age);
+	       next->seq > RS_GENS_INIT_MAX_SEQ && !isnan(g->age) &&
+	       !isnan(next->age);
 }
 
 /* A sample with nr generations alive was seen. */

@@ -13,6 +13,13 @@
  * max_seq, oldest first.
  */
 #define RS_GENS_MAX RS_TIER_NR_GENS /* the kernel's MAX_NR_GENS */
+/*
+ * The highest seq an lruvec is made with: lru_gen_init_lruvec() sets
+ * max_seq to MIN_NR_GENS + 1 and stamps seqs 0 to 3 with one jiffy, so
+ * their births are the lruvec's, not agings (a memcg that never aged
+ * showed an aging interval of 0 ms).
+ */
+#define RS_GENS_INIT_MAX_SEQ 3
 
 struct rs_gen_sample {
 	__u64 seq, anon, file; /* pages */

@@ -190,8 +190,10 @@ def timeline_figures(rec):
             if prev:
                 hold(prev, e["t"])
             sampled = True
+            # seqs 0..3 are made with the lruvec (max_seq = MIN_NR_GENS
+            # + 1), not born of an aging
             for a, b in zip(e["gens"], e["gens"][1:]):
-                if b["seq"] > born.get(key, 0) and a["age_ms"] is not None \
+                if b["seq"] > max(born.get(key, 0), 3) and a["age_ms"] is not None \
                         and b["age_ms"] is not None:
                     gaps.append(a["age_ms"] - b["age_ms"])
                     born[key] = b["seq"]
