@@ -99,14 +99,14 @@ void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 	}
 }
 
-/* Whether the pair g, g + 1 of cur gives a birth to count: one by an
- * aging, not the lruvec's own making */
+/* Whether the pair g, g + 1 of cur gives a birth to count: two births by
+ * agings (seq 4's gap from seq 3 is the lruvec's age at its first aging) */
 static bool counted_birth(const struct rs_gen_sample *g, __u64 born_seen)
 {
 	const struct rs_gen_sample *next = g + 1;
 
 	return next->seq == g->seq + 1 && next->seq > born_seen &&
-	       next->seq > RS_GENS_INIT_MAX_SEQ && !isnan(g->age) &&
+	       g->seq > RS_GENS_INIT_MAX_SEQ && !isnan(g->age) &&
 	       !isnan(next->age);
 }
 

@@ -647,11 +647,13 @@ static int event(struct reader *rd, json_t *o)
 		json_t *gens = json_object_get(o, "generations"), *g;
 		size_t i;
 
+		/* lrugen while MGLRU is off: stale, read (and held to the
+		 * format) but not counted */
+		bool stale = !rd->mglru_now;
+
 		m->oom_records++;
-		if (!rd->mglru_now)
-			gens = NULL; /* lrugen while MGLRU is off: stale */
 		/* no generations (no MGLRU, another MAX_NR_GENS): not a 0 */
-		m->oom_lru_records += json_is_array(gens);
+		m->oom_lru_records += json_is_array(gens) && !stale;
 		double oldest = NAN, youngest = NAN;
 		bool aged = true;
 		json_array_foreach (gens, i, g) {
@@ -664,6 +666,8 @@ static int event(struct reader *rd, json_t *o)
 			    number_from(rd, g, "file", -MAX_COUNT, &file) ||
 			    number(rd, g, "age_ms", &age))
 				return -1;
+			if (stale)
+				continue;
 			m->oom_anon_pages += isnan(anon) || anon < 0 ? 0 : anon;
 			m->oom_file_pages += isnan(file) || file < 0 ? 0 : file;
 			/* oldest first: the first age and the last, only
@@ -674,7 +678,7 @@ static int event(struct reader *rd, json_t *o)
 				oldest = age;
 			youngest = age;
 		}
-		if (aged && !isnan(oldest)) {
+		if (!stale && aged && !isnan(oldest)) {
 			m->oom_aged_records++;
 			m->oom_oldest_ms += oldest;
 			m->oom_youngest_ms += youngest;

@@ -104,6 +104,8 @@ GUARDED_WITH_FALLBACK = {
     ("lru_gen_folio", "max_seq"): "oom record: no generations (no MGLRU)",
     ("lru_gen_folio", "min_seq"): "oom record: no generations (no MGLRU)",
     ("lru_gen_folio", "timestamps"): "oom record: no generations",
+    ("lru_gen_folio", "enabled"): "oom record: generations read as before "
+                                  "(every MGLRU kernel, 6.1 on, has it)",
 }
 
 judge = Judge()

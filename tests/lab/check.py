@@ -191,9 +191,9 @@ def timeline_figures(rec):
                 hold(prev, e["t"])
             sampled = True
             # seqs 0..3 are made with the lruvec (max_seq = MIN_NR_GENS
-            # + 1), not born of an aging
+            # + 1): a gap counts between two births by agings
             for a, b in zip(e["gens"], e["gens"][1:]):
-                if b["seq"] > max(born.get(key, 0), 3) and a["age_ms"] is not None \
+                if b["seq"] > born.get(key, 0) and a["seq"] > 3 and a["age_ms"] is not None \
                         and b["age_ms"] is not None:
                     gaps.append(a["age_ms"] - b["age_ms"])
                     born[key] = b["seq"]

@@ -334,20 +334,21 @@ static void gens_timelines(void **state)
 			 4000.0 / 3) < 1e-9);
 	assert_true(rs_gens_figure(&v.gens, RS_GENS_PAGES_AT_AGING) == 77);
 	rs_recording_free(&r);
-	/* a memcg that never aged: seqs 0..3, stamped together when its
-	 * lruvec was made, are no agings (the aging interval was 0 ms) */
+	/* seqs 0..3, stamped together when the lruvec was made, are no
+	 * agings (a memcg that never aged read an interval of 0 ms), nor is
+	 * seq 4's gap from seq 3 (the lruvec's age at its first aging) */
 	assert_int_equal(
 		read_text("{\"type\":\"header\",\"schema\":5,\"kernel\":"
 			  "\"k\"}\n" GSNAP(
 				  1,
 				  "[{\"id\":1,\"path\":\"/a\",\"node\":0,"
-				  "\"t\":1,\"min_seq\":{\"anon\":0,\"file\":0},"
-				  "\"max_seq\":3,\"gens\":[{\"seq\":0,"
+				  "\"t\":1,\"min_seq\":{\"anon\":1,\"file\":1},"
+				  "\"max_seq\":4,\"gens\":[{\"seq\":1,"
 				  "\"age_ms\":900,\"anon\":1,\"file\":1},"
-				  "{\"seq\":1,\"age_ms\":900,\"anon\":1,"
-				  "\"file\":1},{\"seq\":2,\"age_ms\":900,"
-				  "\"anon\":1,\"file\":1},{\"seq\":3,"
-				  "\"age_ms\":900,\"anon\":1,\"file\":1}]}]"),
+				  "{\"seq\":2,\"age_ms\":900,\"anon\":1,"
+				  "\"file\":1},{\"seq\":3,\"age_ms\":900,"
+				  "\"anon\":1,\"file\":1},{\"seq\":4,"
+				  "\"age_ms\":100,\"anon\":1,\"file\":1}]}]"),
 			  &r, err, sizeof(err)),
 		0);
 	m = rs_recording_find(&r, "/a");

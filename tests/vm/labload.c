@@ -571,14 +571,20 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 		for (int i = 0; i < per; i++, n++)
 			spawn(&w[n], memcg, tn_worker, n);
 	}
-	/* one window for all: it opens once every worker holds its working
-	 * sets (a worker that died before that is a failed run) */
+	/* one window for all: it opens once every worker has touched its
+	 * working sets (a worker that died before that is a failed run) */
 	while (__atomic_load_n(&sh->tn_ready, __ATOMIC_SEQ_CST) < n) {
 		for (int i = 0; i < n; i++)
 			if (waitpid(w[i].pid, NULL, WNOHANG) == w[i].pid) {
 				fprintf(stderr, LOAD_NAME
-					": a tenant's worker ended before it "
-					"held its working sets\n");
+					": a tenant's worker ended before "
+					"every worker had touched its working "
+					"sets: a failed run\n");
+				/* the others would wait for the window
+				 * for ever */
+				for (int j = 0; j < n; j++)
+					if (j != i)
+						kill(w[j].pid, SIGKILL);
 				exit(1);
 			}
 		usleep(10 * 1000);

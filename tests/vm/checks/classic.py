@@ -1,6 +1,7 @@
 """Checks of the classic scenario (tests/vm/scenarios/)."""
 import os
-from .common import (MISSION_HOOKS, check, consistent, exact_totals, memcg)
+from .common import (MISSION_HOOKS, check, consistent, exact_totals, memcg,
+                     delta)
 
 
 def scenario_classic(res, header, summary, rec):
@@ -35,3 +36,14 @@ def scenario_classic(res, header, summary, rec):
           "handle_reclaim_writeback attributes under the classic LRU too")
     check(m["isolated"] <= m["scanned"], "isolated <= scanned")
     consistent(rec, m)
+    # an OOM with MGLRU off: counted, and no generations (lrugen's, while
+    # MGLRU is off, are 0 pages with stale births: 2026-12-07's lab read
+    # "0 MiB on the LRU, the oldest generation 12 minutes old")
+    hog = memcg(summary, "/hog")
+    ooms = [e for e in rec if e.get("type") == "event" and e.get("kind") == "oom"
+            and hog is not None and e.get("id") == hog["id"]]
+    want = delta(res, "memevents.hog", "oom")
+    check(want > 0 and len(ooms) == want,
+          f"/hog's OOMs recorded: {len(ooms)}, memory.events oom {want}")
+    check(all("generations" not in e and "max_seq" not in e for e in ooms),
+          "an OOM with MGLRU off carries no generations")

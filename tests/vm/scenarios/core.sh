@@ -13,9 +13,21 @@ if [ -n "${MGLRU_OFF_AFTER_START:-}" ]; then # classic.sh
 	echo n >/sys/kernel/mm/lru_gen/enabled
 	sleep 2 # a refresh (every second) sees it
 fi
-snapshot_counters before test
+if [ -n "${MGLRU_OFF_AFTER_START:-}" ]; then # classic.sh
+	# an OOM under the classic LRU: its record must carry no generations
+	# (lrugen, kept while MGLRU is off, holds 0 pages and stale births)
+	mkmemcg hog 16M
+	snapshot_counters before test hog
+	in_memcg hog rs-workload hold 32 1 || log "the hog exited $? (an OOM kill)"
+else
+	snapshot_counters before test
+fi
 in_memcg test rs-workload mix /mnt/data 4 16
-snapshot_counters after test
+if [ -n "${MGLRU_OFF_AFTER_START:-}" ]; then
+	snapshot_counters after test hog
+else
+	snapshot_counters after test
+fi
 # the memcg goes away before the end: the summary must keep its path
 rmdir "$CG/test"
 stop_record
