@@ -33,7 +33,10 @@
 # of anon), where the seed's classic LRU finished: the memcg was
 # overcommitted whatever the LRU.  With 10 (6.18, 2026-12-07) the classic
 # LRU finished its 32 rounds without an OOM kill (196 s) and MGLRU
-# OOM-killed 9 processes (635 s): the seed's contrast.  A run takes 200
+# OOM-killed 9 processes (635 s): the seed's contrast, in that one run.
+# The lab's 3 runs a group then: MGLRU OOM-killed in 3 of 3 on 6.18 and 0
+# of 3 on 7.2, the classic LRU in 1 of 3 on 6.18 and 2 of 3 on 7.2 (the
+# README's aging section): the memcg is still at the edge for it.  A run takes 200
 # to 650 s of host time; 16 readers took up to 1,440 s on 7.2, so the
 # lab gives a full-size aging run 3000 s (FULL_TIMEOUT in scripts/lab).
 SWAP=none
