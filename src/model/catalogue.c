@@ -334,7 +334,7 @@ const struct rs_row rs_rows[] = {
 	 .section = SEC_AGING,
 	 .help = "time between two agings: the gap between consecutive "
 		 "generations' births as the kernel stamped them, mean over "
-		 "the births the timelines saw",
+		 "the births by aging the timelines saw",
 	 .kind = RS_ROW_GENS,
 	 .gf = RS_GENS_AGING_INTERVAL,
 	 .headline_place = 24},
