@@ -68,12 +68,6 @@ unsigned rs_hz_learn(__u64 jiffies0, __u64 ns0, __u64 jiffies1, __u64 ns1);
 unsigned rs_hz_from_boot(__u64 jiffies, __u64 mono_ns);
 
 /*
- * A record's generations (include/tiers.h, gens_known set) as a sample
- * taken at model time t (the record's own clock, mono_ns, in model time): the
- * generations alive, oldest first, each with its age (jiffies less its
- * timestamp, over hz); NaN where hz is 0.
- */
-/*
  * Whether seq's birth, in births indexed by seq % RS_GENS_MAX, is after the
  * next generation's: its slot was reused by an aging between the read of
  * the seqs and that of the births, so it is not seq's (never for max_seq).
@@ -95,6 +89,12 @@ static inline bool rs_gens_birth_reused(const __u64 *birth, __u64 seq,
 bool rs_gens_record_torn(const struct rs_tier_record *rec);
 /* The same seen in a sample's ages: a generation younger than the next. */
 bool rs_gens_sample_torn(const struct rs_lruvec_gens *g);
+/*
+ * A record's generations (include/tiers.h, gens_known set) as a sample
+ * taken at model time t (the record's own clock, mono_ns, in model time): the
+ * generations alive, oldest first, each with its age (jiffies less its
+ * timestamp, over hz); NaN where hz is 0.
+ */
 void rs_gens_from_record(const struct rs_tier_record *rec, unsigned hz,
 			 double t, struct rs_lruvec_gens *g);
 

@@ -26,8 +26,8 @@
  *                                  anon and its file in DIR (tenant0..) and
  *                                  serves requests (read a random
  *                                  sixteenth of both), each timed, for
- *                                  SECONDS from when every worker holds
- *                                  its working sets
+ *                                  SECONDS from when every worker has
+ *                                  touched its working sets
  *
  * Latencies go into log-linear buckets (64 per power of two): a quantile
  * is its bucket's upper bound, within 1.6 % of the value.
@@ -61,9 +61,9 @@
 /* What workers share with the parent: survives a worker's OOM kill. */
 struct shared {
 	uint64_t progress[MAX_WORKERS]; /* requests, iterations or passes */
-	int readers_left;  /* aging: readers yet to read the file once */
+	int ready;	   /* workers ready: aging's readers have read the file
+			    * once, tenants' workers touched their working sets */
 	int stop;	   /* aging: the readers stop */
-	int tn_ready;	   /* tenants: workers holding their working sets */
 	int64_t tn_end_us; /* tenants: the measured window's end (now()) */
 	uint64_t bytes[MAX_WORKERS];
 	uint64_t lat[POWERS * SUB];
@@ -238,6 +238,27 @@ static void reap(struct worker *w, int n)
 	}
 }
 
+/*
+ * Wait until the first n workers are ready (sh->ready).  One that ends
+ * before makes a failed run: the others, which would wait or run for ever,
+ * are killed and the load exits 1, saying why.
+ */
+static void await_ready(struct worker *w, int n, const char *why)
+{
+	while (__atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) < n) {
+		for (int i = 0; i < n; i++)
+			if (waitpid(w[i].pid, NULL, WNOHANG) == w[i].pid) {
+				fprintf(stderr,
+					LOAD_NAME ": %s: a failed run\n", why);
+				for (int j = 0; j < n; j++)
+					if (j != i)
+						kill(w[j].pid, SIGKILL);
+				exit(1);
+			}
+		usleep(10 * 1000);
+	}
+}
+
 /* The workload's whole: exit status the worst of its workers', OOM kills. */
 static void workload_record(const char *name, const char *memcg,
 			    const struct worker *w, int n, double seconds)
@@ -378,8 +399,7 @@ static void ag_reader(int idx)
 			sum += p[off];
 		sh->progress[idx]++;
 		if (!primed) {
-			__atomic_sub_fetch(&sh->readers_left, 1,
-					   __ATOMIC_SEQ_CST);
+			__atomic_add_fetch(&sh->ready, 1, __ATOMIC_SEQ_CST);
 			primed = true;
 		}
 		usleep(AG_READER_PAUSE_US);
@@ -445,21 +465,11 @@ static void do_aging(const char *memcg, const char *file, long readers,
 	ag_threads = threads;
 	ag_anon_mb = anon_mb;
 	ag_rounds = rounds;
-	sh->readers_left = (int)readers;
 	for (int i = 0; i < readers; i++, n++)
 		spawn(&w[n], memcg, ag_reader, n);
-	/* primed: every reader has read the whole file once (a reader that
-	 * died before that is a failed run: stop waiting for it) */
-	while (__atomic_load_n(&sh->readers_left, __ATOMIC_SEQ_CST) > 0) {
-		for (int i = 0; i < readers; i++)
-			if (waitpid(w[i].pid, NULL, WNOHANG) == w[i].pid) {
-				fprintf(stderr, LOAD_NAME
-					": a reader ended before it read the "
-					"file once\n");
-				exit(1);
-			}
-		usleep(10 * 1000);
-	}
+	/* primed: every reader has read the whole file once */
+	await_ready(w, (int)readers,
+		    "a reader ended before it read the file once");
 	t = now();
 	spawn(&w[n], memcg, ag_pressure, n);
 	reap(&w[n], 1);
@@ -527,7 +537,7 @@ static void tn_worker(int idx)
 		a[off] = (unsigned char)off;
 	for (off_t off = 0; off < st.st_size; off += PAGE)
 		sum += f[off];
-	__atomic_add_fetch(&sh->tn_ready, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_SEQ_CST);
 	while (!(end = __atomic_load_n(&sh->tn_end_us, __ATOMIC_SEQ_CST)))
 		usleep(1000);
 	/* a request reads a random sixteenth of each working set, every
@@ -572,23 +582,10 @@ static void do_tenants(const char *parent, long memcgs, long per, long anon_mb,
 			spawn(&w[n], memcg, tn_worker, n);
 	}
 	/* one window for all: it opens once every worker has touched its
-	 * working sets (a worker that died before that is a failed run) */
-	while (__atomic_load_n(&sh->tn_ready, __ATOMIC_SEQ_CST) < n) {
-		for (int i = 0; i < n; i++)
-			if (waitpid(w[i].pid, NULL, WNOHANG) == w[i].pid) {
-				fprintf(stderr, LOAD_NAME
-					": a tenant's worker ended before "
-					"every worker had touched its working "
-					"sets: a failed run\n");
-				/* the others would wait for the window
-				 * for ever */
-				for (int j = 0; j < n; j++)
-					if (j != i)
-						kill(w[j].pid, SIGKILL);
-				exit(1);
-			}
-		usleep(10 * 1000);
-	}
+	 * working sets */
+	await_ready(w, n,
+		    "a tenant's worker ended before every worker had touched "
+		    "its working sets");
 	t = now();
 	__atomic_store_n(&sh->tn_end_us, now_us() + (int64_t)seconds * 1000000,
 			 __ATOMIC_SEQ_CST);
