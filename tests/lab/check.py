@@ -289,7 +289,7 @@ def near(shown, exact):
 def cell(text):
     """(mean, 95% half-width or None, cv in % or None) of a cell."""
     m = re.fullmatch(r"\s*(-?[0-9.e+-]+)(?: ± ([0-9.e+-]+))?"
-                     r"(?:, cv ([0-9.]+)%)?(?: \(n=\d+\))?\s*", text)
+                     r"(?:, cv ([0-9.e+-]+)%)?(?: \(n=\d+\))?\s*", text)
     if not m:
         return None
     return (float(m.group(1)), float(m.group(2)) if m.group(2) else None,

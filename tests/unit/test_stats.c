@@ -52,6 +52,14 @@ static void samples(void **state)
 		rs_sample_of(neg, 2, &s);
 		near(s.cv, sqrt(2) / 3, 1e-12);
 	}
+	{
+		/* runs equal but for rounding: no spread (the lab's table
+		 * printed 6 ± 7.98e-15, cv 1.5e-14 %) */
+		const double r[] = {6.000000000000001, 5.999999999999999, 6};
+
+		rs_sample_of(r, 3, &s);
+		assert_true(s.sd == 0 && s.ci95 == 0 && s.cv == 0);
+	}
 }
 
 static void welch(void **state)
