@@ -283,6 +283,7 @@ viewtest: $(OUT)/reclaimscope
 
 labtest: $(OUT)/reclaimscope
 	python3 tests/lab/test_lab.py $(OUT)/reclaimscope
+	python3 tests/lab/test_check.py
 
 # Kernels from source up to the compiler (scripts/build-kernel): bad
 # patches refused, sid's source fetched, seed 011's patches applied, the

@@ -12,7 +12,10 @@ every split of the pooled runs enumerated here (not the tool's code); for
 the rest Welch's test, its t distribution integrated numerically (not the
 tool's continued fraction), or the permutation test where neither group
 has any spread.  A verdict only at p < 0.05, and "too few runs" exactly
-where no split could reach it.  Every run must have passed its own checks (run.json "ok"), and
+where no split could reach it.  A cell with a figure this check cannot
+recompute fails: every row of the table is vouched for, or named.  Where
+the recording holds every event record, the counters and histograms the
+figures come from are held to those records too.  Every run must have passed its own checks (run.json "ok"), and
 the recordings must agree with the JSON export.
 """
 import glob
@@ -93,7 +96,7 @@ def recording_values(path):
     v = {"scanned": tot("scanned"), "reclaimed": tot("reclaimed"),
          "refaults": own("refaults_anon") + own("refaults_file"),
          "oom_kills": own("oom_kills")}
-    if header.get("series"):
+    if all(m.get("passes") is not None for m in summary["memcgs"]):
         v["passes"] = tot("passes")
     isolated = tot("isolated")
     if isolated:
@@ -117,7 +120,178 @@ def recording_values(path):
         v["oom_killed"] = sum(1 for o in with_oom if o["oom_killed"])
     v.update(timeline_figures(rec))
     v.update(oom_age_figures(rec))
+    v.update(counter_figures(rec))
+    v.update(latency_figures(rec))
+    v.update(outcome_figures(outs, has_workers))
+    v.update(oom_lru_figures(rec))
     return v
+
+
+def every_event(rec):
+    """The recording holds every event record (recorded with --events,
+    nothing dropped or missed): figures from events stand, and the
+    summary's totals must equal them."""
+    summary = rec[-1]
+    return not summary.get("drops") and not summary.get("missed") \
+        and any(r.get("type") == "event" for r in rec)
+
+
+def counter_figures(rec):
+    """The rows that are one counter of the summary (or two), summed over
+    the memcgs (these are reclaimscope's own counts, one memcg each, not
+    the cgroup files' hierarchical ones), each held to the event records
+    that count it where the recording has all of them
+    (docs/recording-format.md: records of a kind == its counters)."""
+    memcgs = rec[-1]["memcgs"]
+
+    def total(k):
+        vals = [m.get(k) for m in memcgs]
+        return None if not vals or any(x is None for x in vals) else sum(vals)
+    v = {}
+    for key in ("agings", "flusher_wakeups", "throttles", "memcg_reclaims",
+                "direct_reclaims"):
+        if total(key) is not None:
+            v[key] = total(key)
+    if total("throttled") is not None:
+        v["throttled"] = total("throttled") / 1e3  # us -> ms
+    if total("budget") and total("budget_used") is not None:
+        v["budget_use"] = 100.0 * total("budget_used") / total("budget")
+    if total("passes") and total("reclaimed") is not None:
+        v["reclaimed_per_pass"] = total("reclaimed") / total("passes")
+    if every_event(rec):
+        events = [r for r in rec if r.get("type") == "event"]
+        kind = lambda k: [e for e in events if e["kind"] == k]  # noqa: E731
+        if "agings" in v:
+            check(sum(1 for e in kind("aging") if e.get("success")) == v["agings"],
+                  f"agings {v['agings']} == the aging records that advanced max_seq")
+        reclaims = kind("reclaim")
+        for key, who in (("direct_reclaims", "direct"), ("memcg_reclaims", None)):
+            if key in v:
+                n = sum(1 for e in reclaims if (e.get("reclaimer") == "direct") == (who == "direct")
+                        and e.get("reclaimer") != "node")
+                check(n == v[key], f"{key} {v[key]} == its reclaim records ({n})")
+        if "throttles" in v:
+            th = kind("throttle")
+            check(len(th) == v["throttles"], f"throttles {v['throttles']} == its records ({len(th)})")
+            us = sum(e.get("delayed_us") or 0 for e in th)
+            check("throttled" not in v or abs(us / 1e3 - v["throttled"]) < 1e-6 * max(1, us),
+                  f"throttled {v.get('throttled')} ms == its records' delays ({us / 1e3} ms)")
+    return v
+
+
+# The histograms' buckets (docs/recording-format.md): one per ns up to 16,
+# then each power of two 2^k .. 2^(k+1) split in 16, up to 2^37 ns
+HIST_BOUNDS = list(range(1, 17)) + [
+    (1 << k) + j * (1 << (k - 4)) for k in range(4, 37) for j in range(1, 17)]
+
+
+def hist_bucket(ns):
+    """The index of the bucket that holds a value: the first bound at or
+    above it (the last bucket holds everything past 2^37 ns)."""
+    import bisect
+    return min(bisect.bisect_left(HIST_BOUNDS, ns), len(HIST_BOUNDS) - 1)
+
+
+def hist_quantile(counts, q):
+    """A quantile of {bucket index: count}, interpolated linearly inside
+    the bucket that holds its rank; None past the range."""
+    total = sum(counts.values())
+    if not total:
+        return None
+    rank, seen = q * total, 0
+    for b in sorted(counts):
+        n = counts[b]
+        if seen + n < rank:
+            seen += n
+            continue
+        if b == len(HIST_BOUNDS) - 1:
+            return None
+        lo = HIST_BOUNDS[b - 1] if b else 0
+        frac = min(1.0, max(0.0, (rank - seen) / n))
+        return lo + (HIST_BOUNDS[b] - lo) * frac
+    return HIST_BOUNDS[max(counts)]
+
+
+def latency_figures(rec):
+    """memcg_p99 and direct_p99: the 99th percentile of the memcgs'
+    histograms merged (kept in the kernel: whole even with records
+    dropped), in ms, never above the longest event where the recording has
+    every event; each histogram then held to its event records, bucket by
+    bucket."""
+    complete = every_event(rec)
+    memcgs = rec[-1]["memcgs"]
+    reclaims = [r for r in rec if r.get("type") == "event" and r.get("kind") == "reclaim"]
+    v = {}
+    for key, hist, direct in (("memcg_p99", "memcg_reclaim", False),
+                              ("direct_p99", "direct_reclaim", True)):
+        if any((m.get("histograms") or {}).get(hist) is None for m in memcgs):
+            continue  # the hook is missing: no figure
+        merged = {}
+        for m in memcgs:
+            for hi, n in m["histograms"][hist]:
+                b = HIST_BOUNDS.index(hi)
+                merged[b] = merged.get(b, 0) + n
+        durations = [e["duration_ns"] for e in reclaims
+                     if (e.get("reclaimer") == "direct") == direct and e.get("reclaimer") != "node"]
+        from_events = {}
+        for d in durations:
+            from_events[hist_bucket(d)] = from_events.get(hist_bucket(d), 0) + 1
+        if complete:
+            check(from_events == merged,
+                  f"{hist}: the histograms' buckets == their reclaim records' "
+                  f"({sum(merged.values())} against {len(durations)})")
+        q = hist_quantile(merged, 0.99)
+        if q is not None:
+            v[key] = min(q, max(durations)) / 1e6 if complete and durations else q / 1e6
+    return v
+
+
+def outcome_figures(outs, has_workers):
+    """The workload's own rows (the catalogue's outcome rows): a latency
+    of the one outcome of the whole workload, the workers' mean progress
+    and Jain's index of it, the processes that failed but not by OOM."""
+    v = {}
+    whole = [o for o in outs if o.get("worker") is None]
+    for key, name in (("lat_mean_ms", "lat_mean"), ("lat_p99_ms", "lat_p99")):
+        have = [o[key] for o in whole if o.get(key) is not None]
+        if len(have) == 1:
+            v[name] = have[0]
+    progress = [o["progress"] for o in outs
+                if o.get("worker") is not None and o.get("progress") is not None]
+    if progress:
+        v["worker_progress"] = sum(progress) / len(progress)
+    sq = sum(x * x for x in progress)
+    if len(progress) >= 2 and sq:
+        v["worker_fairness"] = sum(progress) ** 2 / (len(progress) * sq)
+    procs = [o for o in outs if o.get("exit_status") is not None
+             and (o.get("worker") is not None or o["workload"] not in has_workers)]
+    if procs:
+        v["failed"] = sum(1 for o in procs if o["exit_status"] != 0 and not o.get("oom_killed"))
+    return v
+
+
+def oom_lru_figures(rec):
+    """oom_file_lru and oom_anon_lru: the file and anon pages of the
+    generations each OOM record carries, in MiB, mean over the records
+    that carry them (not while MGLRU is off: stale), where the recording
+    has every record."""
+    summary = rec[-1]
+    if summary.get("drops") or summary.get("missed"):
+        return {}
+    page = 4096
+    files, anons, mglru = [], [], None
+    for e in rec:
+        if e.get("type") in ("header", "snapshot") and isinstance(e.get("mglru"), bool):
+            mglru = e["mglru"]
+        if e.get("type") != "event" or e.get("kind") != "oom" or mglru is False \
+                or not isinstance(e.get("generations"), list):
+            continue
+        files.append(sum(max(0, g["file"]) for g in e["generations"]))
+        anons.append(sum(max(0, g["anon"]) for g in e["generations"]))
+    if not files:
+        return {}
+    return {"oom_file_lru": sum(files) / len(files) * page / 2**20,
+            "oom_anon_lru": sum(anons) / len(anons) * page / 2**20}
 
 
 def oom_age_figures(rec):
@@ -350,6 +524,10 @@ def check_table(out, workload, sec):
             got = cell(text)
             xs = [v[metric] for v in values.get(letter, []) if metric in v]
             if not xs:
+                # a figure the recordings do not give is a cell this
+                # check cannot vouch for
+                check(cell(text) is None,
+                      f"{workload} {metric} {letter}: recomputed from the recordings ({text})")
                 continue
             samples[letter] = s = sample(xs)
             raw[letter] = xs
