@@ -68,6 +68,8 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *btf)
 					      BTF_KIND_FUNC) > 0 &&
 		       btf__find_by_name_kind(btf, "lruvec_evictable_size",
 					      BTF_KIND_FUNC) > 0;
+	/* userspace's page is the kernel's (there is no other on Linux) */
+	info->page_size = sysconf(_SC_PAGESIZE);
 	info->nr_nodes = 1;
 	if (!rs_read_file("/sys/devices/system/node/possible", buf,
 			  sizeof(buf)))

@@ -16,11 +16,13 @@ static double from_events(const struct rs_recording *r, double v)
 }
 
 /* Pages summed over a memcg's oom records, as a mean in MiB over those
- * that carry the LRU's generations. */
-static double oom_mean_mib(const struct rs_rec_memcg *m, double pages)
+ * that carry the LRU's generations, in the recorded kernel's pages. */
+static double oom_mean_mib(const struct rs_recording *r,
+			   const struct rs_rec_memcg *m, double pages)
 {
-	return m->oom_lru_records ? pages / m->oom_lru_records * 4096 / 1048576
-				  : NAN;
+	return m->oom_lru_records
+		       ? pages / m->oom_lru_records * r->page_size / 1048576
+		       : NAN;
 }
 
 /*
@@ -65,9 +67,9 @@ void rs_rec_values(const struct rs_recording *r, const struct rs_rec_memcg *m,
 	for (int r = 0; r < RS_NR_RECLAIMERS; r++)
 		v->pass_ms_by[r] = m->pass_ns_by[r] / 1e6;
 	v->event_value[RS_EVV_OOM_FILE_MIB] =
-		from_events(r, oom_mean_mib(m, m->oom_file_pages));
+		from_events(r, oom_mean_mib(r, m, m->oom_file_pages));
 	v->event_value[RS_EVV_OOM_ANON_MIB] =
-		from_events(r, oom_mean_mib(m, m->oom_anon_pages));
+		from_events(r, oom_mean_mib(r, m, m->oom_anon_pages));
 	v->event_value[RS_EVV_OOM_OLDEST_AGE_MS] = from_events(
 		r, m->oom_aged_records ? m->oom_oldest_ms / m->oom_aged_records
 				       : NAN);
@@ -317,7 +319,7 @@ double rs_fairness(const struct rs_recording *r, int *n)
 	}
 	for (size_t i = 0; i < r->nr_memcgs; i++) {
 		const struct rs_rec_memcg *m = &r->memcgs[i];
-		double pages = m->mem_current_avg / 4096;
+		double pages = m->mem_current_avg / r->page_size;
 
 		if (!rs_rec_memcg_listed(r, m) || !m->path ||
 		    m->path[0] != '/' || !(pages >= 1) ||

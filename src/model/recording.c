@@ -240,7 +240,7 @@ static int header(struct reader *rd, json_t *o)
 	const char *start = json_string_value(json_object_get(o, "start"));
 	const char *filter =
 		json_string_value(json_object_get(o, "cgroup_filter"));
-	json_t *budget;
+	json_t *budget, *page = json_object_get(o, "page_size");
 
 	if (!json_is_integer(schema))
 		return fail(rd, "the header has no integer \"schema\"");
@@ -258,6 +258,20 @@ static int header(struct reader *rd, json_t *o)
 	rd->r->series = json_is_true(json_object_get(o, "series"));
 	rd->r->cgroup_version = (int)json_integer_value(
 		json_object_get(o, "cgroup_version")); /* 0: not said */
+	if (page) {
+		json_int_t bytes =
+			json_is_integer(page) ? json_integer_value(page) : 0;
+
+		/* a page is a power of two: 4 KiB (x86), 16 or 64 KiB
+		 * (arm64, ppc64); taken between 1 KiB and 1 MiB */
+		if (bytes < 1024 || bytes > 1048576 || (bytes & (bytes - 1)))
+			return fail(rd,
+				    "the header's \"page_size\" is not a page "
+				    "size in bytes (a power of two from 1024 "
+				    "to 1048576)");
+		rd->r->page_size = (double)bytes;
+		rd->r->page_size_said = true;
+	}
 	budget = json_object_get(o, "budget_ns");
 	if (budget &&
 	    (!json_is_integer(budget) || json_integer_value(budget) <= 0 ||
@@ -1332,6 +1346,7 @@ int rs_recording_read_events(FILE *f, const char *name, double budget_ns,
 
 	memset(r, 0, sizeof(*r));
 	r->budget_ns = budget_ns;
+	r->page_size = RS_PAGE_SIZE_UNSAID;
 	for (;;) {
 		bool complete;
 

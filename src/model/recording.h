@@ -200,6 +200,10 @@ struct rs_rec_stall {
 	bool gone;
 };
 
+/* A recording that does not give its page size: made on x86-64, the
+ * only architecture reclaimscope ran on before it wrote one. */
+#define RS_PAGE_SIZE_UNSAID 4096
+
 struct rs_recording {
 	int schema;
 	char *kernel, *start;
@@ -211,6 +215,14 @@ struct rs_recording {
 	 * descendants'; 1: they are its own; 0: not said (read as 2).
 	 */
 	int cgroup_version;
+	/*
+	 * The recorded kernel's page size in bytes, which turns its page
+	 * counts into bytes; page_size_said: the header gave it (recordings
+	 * before 2026-12-07 do not: they are taken as x86's 4 KiB, and the
+	 * report says so).
+	 */
+	double page_size;
+	bool page_size_said;
 	double duration;
 	__u64 drops, missed, agg_full;
 	__u64 hist_full; /* latency histogram updates lost: the map full */

@@ -35,10 +35,13 @@ struct rs_run_info {
 	char kernel[128];  /* uname -r */
 	bool btf;	   /* /sys/kernel/btf/vmlinux */
 	int mglru_enabled; /* /sys/kernel/mm/lru_gen/enabled: -1 absent */
-	bool series;	 /* handle_reclaim_writeback + lruvec_evictable_size */
-	int nr_nodes;	 /* possible NUMA nodes */
-	bool fentry_ok;	 /* fentry/fexit can be loaded */
-	bool bpf_denied; /* not permitted to load BPF: nothing was tried */
+	bool series;  /* handle_reclaim_writeback + lruvec_evictable_size */
+	int nr_nodes; /* possible NUMA nodes */
+	/* the kernel's page size in bytes (4, 16 or 64 KiB on arm64): what
+	 * a page counted turns into bytes by */
+	long page_size;
+	bool fentry_ok;	      /* fentry/fexit can be loaded */
+	bool bpf_denied;      /* not permitted to load BPF: nothing was tried */
 	char fentry_why[160]; /* why not */
 	/*
 	 * Tracepoint programs run with preemption off (1), preemptible (0),

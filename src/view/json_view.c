@@ -46,6 +46,12 @@ void rs_json_kernel(json_t *o, const struct rs_run_info *info)
 				    : json_integer(info->mglru_enabled));
 	json_object_set_new(o, "series", json_boolean(info->series));
 	json_object_set_new(o, "nodes", json_integer(info->nr_nodes));
+	/* pages counted turn into bytes by it: a reader on another machine
+	 * (an x86 laptop reading an arm64 phone's recording) must not take
+	 * its own */
+	if (info->page_size > 0)
+		json_object_set_new(o, "page_size",
+				    json_integer(info->page_size));
 	json_object_set_new(o, "cgroup_version",
 			    json_integer(info->cgroup_version));
 }

@@ -93,11 +93,14 @@ static void header_lines(FILE *out, const char *name,
 		rs_name_shown(name, nb, sizeof(nb), 0));
 	fprintf(out,
 		"kernel %s, started %s, %.1f s, MGLRU %s, reclaim series %s, "
-		"event records %s\n",
+		"event records %s, pages of %g KiB%s\n",
 		rs_name_shown(r->kernel, kb, sizeof(kb), 0),
 		rs_name_shown(r->start, sb, sizeof(sb), 0), r->duration,
 		r->mglru ? "on" : "off", r->series ? "yes" : "no",
-		r->has_events ? "yes" : "no");
+		r->has_events ? "yes" : "no", r->page_size / 1024,
+		r->page_size_said ? ""
+				  : " (not in the recording, which is older: "
+				    "taken as x86-64's)");
 	if (!r->has_summary)
 		fprintf(out,
 			"warning: no summary (the recording was cut short "
@@ -713,12 +716,15 @@ json_t *rs_report_json(const char *name, const struct rs_recording *r,
 
 	json_object_set_new(o, "recording", rs_json_name(name));
 	json_object_set_new(o, "header",
-			    json_pack("{s:i,s:s?,s:s?,s:f,s:b,s:b,s:b,s:b}",
+			    json_pack("{s:i,s:s?,s:s?,s:f,s:b,s:b,s:b,s:b,s:i,"
+				      "s:b}",
 				      "schema", r->schema, "kernel", r->kernel,
 				      "start", r->start, "duration",
 				      r->duration, "mglru", r->mglru, "series",
 				      r->series, "events", r->has_events,
-				      "cut_short", !r->has_summary));
+				      "cut_short", !r->has_summary, "page_size",
+				      (int)r->page_size, "page_size_said",
+				      r->page_size_said));
 	json_object_set_new(o, "drops", json_integer((json_int_t)r->drops));
 	json_object_set_new(o, "missed", json_integer((json_int_t)r->missed));
 	json_object_set_new(o, "agg_full",

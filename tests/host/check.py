@@ -31,6 +31,11 @@ def main():
     check(summary["missed"] == 0,
           f"no program run skipped by the kernel ({summary['missed']})")
     check(any(l["type"] == "snapshot" for l in lines), "snapshots were written")
+    # made here: pages of this machine's size (a reader elsewhere turns
+    # them into bytes by it)
+    check(header.get("page_size") == os.sysconf("SC_PAGE_SIZE"),
+          f"the header's page_size {header.get('page_size')} == this machine's "
+          f"{os.sysconf('SC_PAGE_SIZE')}")
     # the intervals add up to the totals, the last partial one included
     for key in ("scanned", "isolated", "reclaimed", "memcg_reclaims"):
         per_interval = sum(m[key] or 0 for l in lines if l["type"] == "snapshot"

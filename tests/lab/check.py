@@ -278,7 +278,9 @@ def oom_lru_figures(rec):
     summary = rec[-1]
     if summary.get("drops") or summary.get("missed"):
         return {}
-    page = 4096
+    # the recorded kernel's pages (docs/recording-format.md: 4 KiB where
+    # the header does not say)
+    page = rec[0].get("page_size", 4096)
     files, anons, mglru = [], [], None
     for e in rec:
         if e.get("type") in ("header", "snapshot") and isinstance(e.get("mglru"), bool):

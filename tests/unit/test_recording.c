@@ -519,6 +519,53 @@ static void oom_generations_while_mglru_off(void **state)
 	rs_recording_free(&r);
 }
 
+/*
+ * Pages turn into bytes by the recorded kernel's page size (arm64: 16 or
+ * 64 KiB), whatever machine reads the recording; a recording that does not
+ * say (made before 2026-12-07, on x86-64) is read as 4 KiB, and says so.
+ */
+static void page_size_of_the_recording(void **state)
+{
+	struct rs_recording r;
+	struct rs_values v;
+	char err[512];
+	const char *oom = "{\"type\":\"event\",\"kind\":\"oom\",\"id\":1,"
+			  "\"t\":1,\"generations\":[{\"seq\":1,\"anon\":512,"
+			  "\"file\":256}]}\n"
+			  "{\"type\":\"summary\",\"memcgs\":[{\"id\":1}]}\n";
+	char text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "{\"type\":\"header\",\"schema\":1,\"kernel\":\"k\","
+		 "\"page_size\":16384}\n%s",
+		 oom);
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_true(r.page_size == 16384 && r.page_size_said);
+	rs_rec_values(&r, &r.memcgs[0], &v);
+	/* 512 pages of 16 KiB: 8 MiB (4 KiB pages would say 2) */
+	assert_true(v.event_value[RS_EVV_OOM_ANON_MIB] == 8.0);
+	assert_true(v.event_value[RS_EVV_OOM_FILE_MIB] == 4.0);
+	rs_recording_free(&r);
+
+	snprintf(text, sizeof(text), HEADER "%s", oom);
+	assert_int_equal(read_text(text, &r, err, sizeof(err)), 0);
+	assert_true(r.page_size == 4096 && !r.page_size_said);
+	rs_rec_values(&r, &r.memcgs[0], &v);
+	assert_true(v.event_value[RS_EVV_OOM_ANON_MIB] == 2.0);
+	rs_recording_free(&r);
+
+	refused("{\"type\":\"header\",\"schema\":1,\"page_size\":3000}\n",
+		":1:", "page_size");
+	refused("{\"type\":\"header\",\"schema\":1,\"page_size\":512}\n",
+		":1:", "page_size");
+	refused("{\"type\":\"header\",\"schema\":1,\"page_size\":2097152}"
+		"\n",
+		":1:", "page_size");
+	refused("{\"type\":\"header\",\"schema\":1,\"page_size\":\"4K\"}\n",
+		":1:", "page_size");
+}
+
 static void jain(void **state)
 {
 	double equal[] = {3, 3, 3, 3}, one[] = {1, 0, 0, 0},
@@ -967,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(gens_points),
 		cmocka_unit_test(oom_means),
 		cmocka_unit_test(oom_generations_while_mglru_off),
+		cmocka_unit_test(page_size_of_the_recording),
 		cmocka_unit_test(old_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
