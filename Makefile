@@ -11,7 +11,9 @@
 #   make unit       unit tests only
 #   make hosttest   host test on the running kernel
 #   make vmtest     VM test on the kernel with the MGLRU series
-#   make vmlinux    regenerate vmlinux/x86/vmlinux.h
+#   make vmlinux    regenerate vmlinux/ARCH/vmlinux.h (x86 and arm64)
+#   make ARCH=arm64 the arm64 build (build/arm64/reclaimscope)
+#   make arm64build that build, checked to be arm64's (in make test)
 #   make format     clang-format the sources
 #   make install    binary, man page and systemd unit (PREFIX, DESTDIR)
 #   make fuzz       the recording reader under libFuzzer (FUZZ_SECONDS=60)
@@ -34,7 +36,14 @@ CC ?= cc
 CLANG ?= clang
 BPFTOOL ?= bpftool
 OUT := build
+# ARCH=arm64: the arm64 build, with Debian's aarch64 cross compiler and
+# the :arm64 libraries (scripts/install-deps.sh), its BPF objects against
+# vmlinux/arm64/vmlinux.h, in build/arm64
 ARCH := x86
+ifeq ($(ARCH),arm64)
+CC := aarch64-linux-gnu-gcc
+OUT := build/arm64
+endif
 
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
@@ -82,7 +91,7 @@ UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_s
 	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: arm64build docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -228,7 +237,7 @@ lint: $(SKELS) $(OUT)/rs-docs
 # Each part in turn, with its time, and the times together at the end (the
 # suite must stay within CI's budget: the README says how long it takes).
 # The host test runs once, in sanitize (with the sanitized build).
-TEST_PARTS := unit fuzz sanitize lint viewtest installtest debtest promtest \
+TEST_PARTS := unit fuzz sanitize lint arm64build viewtest installtest debtest promtest \
 	benchsmoke vmtest reporttest labtest kerneltest labsmoke
 test: deps
 	$(MAKE) tests
@@ -335,7 +344,18 @@ deps:
 	scripts/install-deps.sh
 
 vmlinux:
-	scripts/gen-vmlinux-h.sh
+	scripts/gen-vmlinux-h.sh sid x86
+	scripts/gen-vmlinux-h.sh sid arm64
+
+# The arm64 build, cross-compiled (a minute on 2 cores): the program is
+# arm64's, and its BPF objects were built for arm64 against arm64's BTF.
+arm64build:
+	$(MAKE) --no-print-directory ARCH=arm64 OUT=$(OUT)/arm64 $(OUT)/arm64/reclaimscope
+	file -b $(OUT)/arm64/reclaimscope | grep -q "ARM aarch64" || { \
+		echo "arm64build: $(OUT)/arm64/reclaimscope is not an arm64 program:"; \
+		file -b $(OUT)/arm64/reclaimscope; exit 1; }
+	grep -q "BTF of Linux .*-arm64" vmlinux/arm64/vmlinux.h
+	@echo "arm64build: $(OUT)/arm64/reclaimscope: $$(file -b $(OUT)/arm64/reclaimscope | cut -d, -f1-2)"
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin

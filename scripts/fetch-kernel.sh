@@ -9,7 +9,8 @@
 #                kernel before the series that ships modules) instead of
 #                the one the metapackage names
 #   METAPACKAGE  the metapackage whose dependency names the current kernel
-#                (default: linux-image-cloud-amd64)
+#                (default: linux-image-cloud-amd64; linux-image-cloud-arm64
+#                fetches the arm64 kernel, through apt lists of its own)
 #
 # The kernel version is resolved from the archive at run time, never
 # hard-coded, because Debian moves it.  The mirror is taken from this
@@ -29,7 +30,12 @@ fi
 meta=${2:-linux-image-cloud-amd64}
 cache=${RECLAIMSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/reclaimscope}
 cache=$(mkdir -p "$cache" && cd "$cache" && pwd) # apt wants absolute paths
+# the architecture the metapackage names (amd64 unless it says another):
+# its package lists are kept apart from the host's architecture's
+arch=amd64
+case "$meta" in *-arm64) arch=arm64 ;; esac
 apt_dir="$cache/apt-$suite"
+[ "$arch" = amd64 ] || apt_dir="$cache/apt-$suite-$arch"
 mkdir -p "$apt_dir/lists/partial" "$cache/kernels"
 
 log() { printf 'fetch-kernel: %s\n' "$*" >&2; }
@@ -40,10 +46,11 @@ mirror=$("$(dirname "$0")/debian-mirror.sh") || die "no Debian mirror: configure
 
 components="main"
 sources="$apt_dir/sources.list"
-printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s %s\n' "$mirror" "$suite" "$components" >"$sources"
+printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg arch=%s] %s %s %s\n' "$arch" "$mirror" "$suite" "$components" >"$sources"
 apt_opts=(-o "Dir::Etc::sourcelist=$sources" -o Dir::Etc::sourceparts=/dev/null
 	-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-	-o APT::Get::List-Cleanup=0 -o Debug::NoLocking=1 -o APT::Sandbox::User=root -o Acquire::Languages=none)
+	-o APT::Get::List-Cleanup=0 -o Debug::NoLocking=1 -o APT::Sandbox::User=root -o Acquire::Languages=none
+	-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch")
 mkdir -p "$apt_dir/cache/archives/partial"
 
 # Refresh the package lists at most once a day.

@@ -17,12 +17,20 @@ test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 # Debian's package also makes and starts a "main" cluster, which
 # reclaimscope does not use (`pg_dropcluster --stop VERSION main` removes it).
 
+# the arm64 build (make ARCH=arm64, make arm64build in make test): Debian's
+# aarch64 cross compiler and the libraries of arm64 (multiarch: dpkg takes
+# arm64 as a foreign architecture), qemu for arm64 guests
+cross=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64
+	libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libjansson-dev:arm64
+	libmicrohttpd-dev:arm64 libncurses-dev:arm64 libcap-dev:arm64
+	qemu-system-arm file)
+
 # `install-deps.sh --bench`: also the peers make bench compares us with
 bench=()
 [ "${1:-}" = --bench ] && bench=(bpftrace linux-perf)
 
 missing=()
-for p in "${build[@]}" "${test[@]}" "${bench[@]}"; do
+for p in "${build[@]}" "${test[@]}" "${cross[@]}" "${bench[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing+=("$p")
 done
@@ -36,5 +44,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+case " ${missing[*]}" in *:arm64*)
+	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64 ;;
+esac
 apt-get update -q
 apt-get install -y -q --no-install-recommends "${missing[@]}"
