@@ -31,27 +31,8 @@ if [ "$arch" = x86 ]; then
 	fi
 	cp "$kdir/vmlinux" "$btf"
 else
-	# arm64's Image is the kernel's memory image, not ELF: its BTF lies in
-	# it as the kernel exposes it (/sys/kernel/btf/vmlinux), a header with
-	# magic 0xeb9f, version 1, 24 bytes long, then types and strings.
-	# Found by that header, and its lengths taken from it.
-	python3 - "$kdir/vmlinuz" "$btf" <<'EOF'
-import struct
-import sys
-
-data = open(sys.argv[1], "rb").read()
-magic = struct.pack("<HBBI", 0xEB9F, 1, 0, 24)
-at = data.find(magic)
-while at >= 0:
-    type_off, type_len, str_off, str_len = struct.unpack_from("<IIII", data, at + 8)
-    size = 24 + str_off + str_len
-    # the kernel's own layout: types first, strings right after them
-    if type_off == 0 and str_off == type_len and type_len and at + size <= len(data):
-        open(sys.argv[2], "wb").write(data[at:at + size])
-        sys.exit(0)
-    at = data.find(magic, at + 1)
-sys.exit(f"gen-vmlinux-h: no BTF in {sys.argv[1]} (not an uncompressed arm64 Image?)")
-EOF
+	# arm64's Image is not ELF: its BTF lies in it raw
+	"$here/extract-btf.py" "$kdir/vmlinuz" "$btf"
 fi
 # bpftool 7.1 warns "declaration does not declare anything" 8 times for this
 # kernel's BTF under clang 14; the header is still correct.

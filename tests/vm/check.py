@@ -35,6 +35,7 @@ SCENARIOS = {
     "lab": lab.scenario_lab,
     "copies": copies.scenario_copies,
     "core": core.scenario_core,
+    "core-arm64": core.scenario_core,
     "legacy": legacy.scenario_legacy,
 }
 

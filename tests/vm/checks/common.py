@@ -784,6 +784,16 @@ def kernel_expectations(res, header, summary, path):
     # counts against the event records at it)
     check(header.get("budget_ns") == 2_000_000,
           f"record --budget-ms 2 is the header's budget ({header.get('budget_ns')} ns)")
+    # the guest kernel's page size, as its own smaps says it (lib.sh):
+    # what the recording's pages turn into bytes by
+    try:
+        with open(os.path.join(res, "kernel_page_size")) as f:
+            kib = int(f.read().split()[1])  # "KernelPageSize:  4 kB"
+    except (OSError, IndexError, ValueError):
+        kib = None
+    check(kib is not None and header.get("page_size") == kib * 1024,
+          f"the header's page_size {header.get('page_size')} == the guest "
+          f"kernel's ({kib} KiB)")
     with open(os.path.join(res, "kernel.btf")) as f:
         kb = kernel_btf(f.read().strip())
     print(f"  info  kernel {header.get('kernel')}")

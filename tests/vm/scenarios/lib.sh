@@ -5,6 +5,10 @@ CG=/sys/fs/cgroup
 
 log() { echo "scenario: $*"; }
 
+# the kernel's page size (4 KiB on x86; 4, 16 or 64 on arm64), as its own
+# smaps says it: the recording's header must say the same
+grep -m1 KernelPageSize /proc/self/smaps >kernel_page_size 2>/dev/null || true
+
 # A reclaimable filesystem: ext2 (mounted as ext4) on a loop device over a
 # file in tmpfs.  Page cache of files in tmpfs itself is not reclaimable.
 setup_loop_fs() { # SIZE_MB
@@ -81,14 +85,18 @@ snapshot_counters() { # TAG MEMCG...
 	cp /proc/zoneinfo "zoneinfo.$tag"
 }
 
-# Until CMD succeeds, while PID lives (60 s at most): a tool we started is
-# up.  Otherwise say so, with its stderr (ERRFILE).
+# Until CMD succeeds, while PID lives (60 s at most; 300 s in an emulated
+# arm64 guest, where the verifier's checks of some 200 programs take
+# minutes): a tool we started is up.  Otherwise say so, with its stderr
+# (ERRFILE).
+AWAIT_TRIES=600
+[ "$(uname -m)" = aarch64 ] && AWAIT_TRIES=3000
 await() { # WHAT PID ERRFILE CMD...
 	local what=$1 pid=$2 err=$3 tries=0
 	shift 3
 	until "$@" 2>/dev/null; do
 		tries=$((tries + 1))
-		[ $tries -lt 600 ] || { log "$what did not start"; cat "$err"; return 1; }
+		[ $tries -lt $AWAIT_TRIES ] || { log "$what did not start"; cat "$err"; return 1; }
 		kill -0 "$pid" 2>/dev/null || { log "$what died"; cat "$err"; return 1; }
 		usleep 100000
 	done
