@@ -357,7 +357,7 @@ vmlinux:
 # The arm64 build, cross-compiled (a minute on 2 cores): the program is
 # arm64's, and its BPF objects were built for arm64 against arm64's BTF.
 arm64build:
-	$(MAKE) --no-print-directory ARCH=arm64 OUT=$(OUT)/arm64 $(OUT)/arm64/reclaimscope
+	$(MAKE) --no-print-directory -j2 ARCH=arm64 OUT=$(OUT)/arm64 $(OUT)/arm64/reclaimscope
 	file -b $(OUT)/arm64/reclaimscope | grep -q "ARM aarch64" || { \
 		echo "arm64build: $(OUT)/arm64/reclaimscope is not an arm64 program:"; \
 		file -b $(OUT)/arm64/reclaimscope; exit 1; }
