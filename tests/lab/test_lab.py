@@ -348,10 +348,28 @@ class LabTest(unittest.TestCase):
         self.lab_main(*common, "-s", "smoke")
         self.assertEqual(len(self.boots()), 2)
 
+    def test_writeback_is_judged_on_the_real_clock(self):
+        """Its outcome races a slow device, which the counted clock does not
+        time as the device takes it: --clock auto runs a lab with it on
+        the real clock, and says why; --clock icount still counts."""
+        a = self.kernel("k1", "6.18.0", 10)
+        b = self.kernel("k2", "7.2.0", 50)
+        common = ["-k", f"a={a}", "-k", f"b={b}", "-l", "mglru", "-n", "1"]
+        _, _, err = self.lab_main(*common, "-w", "writeback", "-w", "aging",
+                                  "-o", os.path.join(self.tmp, "o1"))
+        self.assertEqual({x["clock"] for x in self.boots()}, {"real"})
+        self.assertIn("clock real, not counted: writeback is judged", err)
+        self.lab_main(*common, "-w", "writeback", "--clock", "icount",
+                      "-o", os.path.join(self.tmp, "o2"))
+        self.assertEqual([x["clock"] for x in self.boots()[4:]], ["icount", "icount"])
+        _, _, err = self.lab_main(*common, "-w", "aging", "-o", os.path.join(self.tmp, "o3"))
+        self.assertEqual([x["clock"] for x in self.boots()[6:]], ["icount", "icount"])
+        self.assertNotIn("clock real, not counted", err)
+
     def test_kept_runs_of_another_clock_are_not_kept(self):
         a = self.kernel("k1", "6.18.0", 10)
         b = self.kernel("k2", "7.2.0", 50)
-        common = ["-k", f"a={a}", "-k", f"b={b}", "-w", "writeback", "-l", "mglru", "-n", "1"]
+        common = ["-k", f"a={a}", "-k", f"b={b}", "-w", "aging", "-l", "mglru", "-n", "1"]
         # under TCG the counted clock is the default
         self.lab_main(*common)
         self.assertEqual([x["clock"] for x in self.boots()], ["icount", "icount"])
