@@ -92,7 +92,7 @@ UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_s
 	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: arm64build vmtest-arm64 docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: arm64build vmtest-arm64 deps-cross docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -192,8 +192,8 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 # The core scenario in an arm64 guest (qemu-system-aarch64, TCG; sid's
 # arm64 cloud kernel, the arm64 build): about 5 minutes, outside make test
 # (whose 40 minutes it would pass); make arm64build, in it, keeps the build.
-vmtest-arm64:
-	tests/vm/run core-arm64
+vmtest-arm64: deps-cross
+	tests/vm/run core-arm64 core-arm64-16k
 
 # The unit and host tests again, built with AddressSanitizer (leaks
 # included) and UndefinedBehaviorSanitizer, in build/san; any report fails.
@@ -246,7 +246,7 @@ lint: $(SKELS) $(OUT)/rs-docs
 # The host test runs once, in sanitize (with the sanitized build).
 TEST_PARTS := unit fuzz sanitize lint arm64build viewtest installtest debtest promtest \
 	benchsmoke vmtest reporttest labtest kerneltest labsmoke
-test: deps
+test: deps-cross
 	$(MAKE) tests
 tests:
 	@set -e; start=$$(date +%s); times=""; \
@@ -351,6 +351,11 @@ run: deps
 
 deps:
 	scripts/install-deps.sh
+
+# and the arm64 build's (the aarch64 compiler, arm64's libraries, qemu for
+# arm64 guests): make test's and make vmtest-arm64's
+deps-cross:
+	scripts/install-deps.sh --cross
 
 vmlinux:
 	scripts/gen-vmlinux-h.sh sid x86

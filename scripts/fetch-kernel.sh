@@ -10,7 +10,8 @@
 #                the one the metapackage names
 #   METAPACKAGE  the metapackage whose dependency names the current kernel
 #                (default: linux-image-cloud-amd64; linux-image-cloud-arm64
-#                fetches the arm64 kernel, through apt lists of its own)
+#                or linux-image-arm64-16k fetch an arm64 kernel, through apt
+#                lists of their own)
 #
 # The kernel version is resolved from the archive at run time, never
 # hard-coded, because Debian moves it.  The mirror is taken from this
@@ -33,7 +34,7 @@ cache=$(mkdir -p "$cache" && cd "$cache" && pwd) # apt wants absolute paths
 # the architecture the metapackage names (amd64 unless it says another):
 # its package lists are kept apart from the host's architecture's
 arch=amd64
-case "$meta" in *-arm64) arch=arm64 ;; esac
+case "$meta" in *-arm64 | *-arm64-*) arch=arm64 ;; esac
 apt_dir="$cache/apt-$suite"
 [ "$arch" = amd64 ] || apt_dir="$cache/apt-$suite-$arch"
 mkdir -p "$apt_dir/lists/partial" "$cache/kernels"

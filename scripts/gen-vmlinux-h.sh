@@ -21,18 +21,19 @@ kdir=$("$here/fetch-kernel.sh" "${1:-sid}" "$meta" | tail -n1)
 ver=$(cat "$kdir/version")
 
 tmp=$(mktemp)
-btf=$(mktemp)
-trap 'rm -f "$tmp" "$btf"' EXIT
+raw=$(mktemp) # arm64's BTF, taken out of its Image
+trap 'rm -f "$tmp" "$raw"' EXIT
 if [ "$arch" = x86 ]; then
 	# bzImage: a zstd-compressed ELF vmlinux, whose .BTF section bpftool
 	# reads
 	if [ ! -f "$kdir/vmlinux" ]; then
 		"$here/extract-vmlinux.sh" "$kdir/vmlinuz" "$kdir/vmlinux"
 	fi
-	cp "$kdir/vmlinux" "$btf"
+	btf=$kdir/vmlinux
 else
 	# arm64's Image is not ELF: its BTF lies in it raw
-	"$here/extract-btf.py" "$kdir/vmlinuz" "$btf"
+	"$here/extract-btf.py" "$kdir/vmlinuz" "$raw"
+	btf=$raw
 fi
 # bpftool 7.1 warns "declaration does not declare anything" 8 times for this
 # kernel's BTF under clang 14; the header is still correct.
@@ -43,6 +44,6 @@ fi
 mkdir -p "$top/vmlinux/$arch"
 chmod 644 "$tmp"
 mv "$tmp" "$top/vmlinux/$arch/vmlinux.h"
-rm -f "$btf"
+rm -f "$raw"
 trap - EXIT
 echo "vmlinux/$arch/vmlinux.h generated from $ver" >&2

@@ -17,17 +17,25 @@ test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 # Debian's package also makes and starts a "main" cluster, which
 # reclaimscope does not use (`pg_dropcluster --stop VERSION main` removes it).
 
-# the arm64 build (make ARCH=arm64, make arm64build in make test): Debian's
-# aarch64 cross compiler and the libraries of arm64 (multiarch: dpkg takes
-# arm64 as a foreign architecture), qemu for arm64 guests
-cross=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64
+# `install-deps.sh --cross`: the arm64 build (make ARCH=arm64, make
+# arm64build in make test, make vmtest-arm64): Debian's aarch64 cross
+# compiler and the libraries of arm64 (multiarch: dpkg takes arm64 as a
+# foreign architecture, system-wide, so only when asked), qemu for arm64
+# guests
+cross_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64
 	libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libjansson-dev:arm64
 	libmicrohttpd-dev:arm64 libncurses-dev:arm64 libcap-dev:arm64
 	qemu-system-arm file)
 
 # `install-deps.sh --bench`: also the peers make bench compares us with
-bench=()
-[ "${1:-}" = --bench ] && bench=(bpftrace linux-perf)
+bench=() cross=()
+for arg in "$@"; do
+	case "$arg" in
+	--bench) bench=(bpftrace linux-perf) ;;
+	--cross) cross=("${cross_pkgs[@]}") ;;
+	*) echo "usage: $0 [--bench] [--cross]" >&2; exit 2 ;;
+	esac
+done
 
 missing=()
 for p in "${build[@]}" "${test[@]}" "${cross[@]}" "${bench[@]}"; do

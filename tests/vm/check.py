@@ -36,6 +36,7 @@ SCENARIOS = {
     "copies": copies.scenario_copies,
     "core": core.scenario_core,
     "core-arm64": core.scenario_core,
+    "core-arm64-16k": core.scenario_core,
     "legacy": legacy.scenario_legacy,
 }
 

@@ -107,15 +107,6 @@ if [ -n "${TOP_PID:-}" ]; then
 	kill $TAIL_PID
 	echo "demo: $WORKLOAD done" >/dev/console
 fi
-# What the workload left in flight settles before the counters and lru_gen
-# are read, so that the recorder's last sample, taken after them, sees the
-# same generations: dirty pages written back, and the folios whose
-# writeback ended, which the kernel moves to the oldest generation through
-# per-CPU batches that wait until something drains them (compact_memory
-# drains every CPU's first).  A 7.2 ycsb run's check found 14 file pages in
-# another generation in lru_gen than in the sample taken 13.5 s later.
-sync
-echo 1 >/proc/sys/vm/compact_memory 2>/dev/null || true
 snapshot_counters after $MEMCGS
 tools_stat after
 io_outcome >>"$RS_OUTCOME"
