@@ -18,6 +18,8 @@ the recording holds every event record, the counters and histograms the
 figures come from are held to those records too.  Every run must have passed its own checks (run.json "ok"), and
 the recordings must agree with the JSON export.
 """
+import bisect
+import collections
 import glob
 import itertools
 import json
@@ -119,11 +121,10 @@ def recording_values(path):
     if with_oom:
         v["oom_killed"] = sum(1 for o in with_oom if o["oom_killed"])
     v.update(timeline_figures(rec))
-    v.update(oom_age_figures(rec))
+    v.update(oom_figures(rec))
     v.update(counter_figures(rec))
     v.update(latency_figures(rec))
     v.update(outcome_figures(outs, has_workers))
-    v.update(oom_lru_figures(rec))
     return v
 
 
@@ -137,6 +138,14 @@ def every_event(rec):
     return not summary.get("drops") and not summary.get("missed") \
         and not summary.get("agg_full") and not summary.get("hist_full") \
         and any(r.get("type") == "event" for r in rec)
+
+
+def reclaim_records(rec, direct):
+    """The reclaim records of global direct reclaim, or (direct False) of
+    memcg reclaim (limit or memory.reclaim), as the counters and the
+    histograms split them (node reclaim is neither)."""
+    return [e for e in rec if e.get("type") == "event" and e.get("kind") == "reclaim"
+            and (e.get("reclaimer") == "direct") == direct and e.get("reclaimer") != "node"]
 
 
 def counter_figures(rec):
@@ -167,11 +176,9 @@ def counter_figures(rec):
         if "agings" in v:
             check(sum(1 for e in kind("aging") if e.get("success")) == v["agings"],
                   f"agings {v['agings']} == the aging records that advanced max_seq")
-        reclaims = kind("reclaim")
-        for key, who in (("direct_reclaims", "direct"), ("memcg_reclaims", None)):
+        for key, direct in (("direct_reclaims", True), ("memcg_reclaims", False)):
             if key in v:
-                n = sum(1 for e in reclaims if (e.get("reclaimer") == "direct") == (who == "direct")
-                        and e.get("reclaimer") != "node")
+                n = len(reclaim_records(rec, direct))
                 check(n == v[key], f"{key} {v[key]} == its reclaim records ({n})")
         if "throttles" in v:
             th = kind("throttle")
@@ -223,7 +230,6 @@ def latency_figures(rec):
     bucket."""
     complete = every_event(rec)
     memcgs = rec[-1]["memcgs"]
-    reclaims = [r for r in rec if r.get("type") == "event" and r.get("kind") == "reclaim"]
     v = {}
     for key, hist, direct in (("memcg_p99", "memcg_reclaim", False),
                               ("direct_p99", "direct_reclaim", True)):
@@ -234,11 +240,8 @@ def latency_figures(rec):
             for hi, n in m["histograms"][hist]:
                 b = HIST_BOUNDS.index(hi)
                 merged[b] = merged.get(b, 0) + n
-        durations = [e["duration_ns"] for e in reclaims
-                     if (e.get("reclaimer") == "direct") == direct and e.get("reclaimer") != "node"]
-        from_events = {}
-        for d in durations:
-            from_events[hist_bucket(d)] = from_events.get(hist_bucket(d), 0) + 1
+        durations = [e["duration_ns"] for e in reclaim_records(rec, direct)]
+        from_events = dict(collections.Counter(hist_bucket(d) for d in durations))
         if complete:
             check(from_events == merged,
                   f"{hist}: the histograms' buckets == their reclaim records' "
@@ -273,54 +276,44 @@ def outcome_figures(outs, has_workers):
     return v
 
 
-def oom_lru_figures(rec):
-    """oom_file_lru and oom_anon_lru: the file and anon pages of the
-    generations each OOM record carries, in MiB, mean over the records
-    that carry them (not while MGLRU is off: stale), where the recording
-    has every record."""
+def oom_figures(rec):
+    """From the OOM records, where the recording has every record (nothing
+    dropped or missed) and not while MGLRU is off (lrugen's generations
+    are stale then): oom_file_lru and oom_anon_lru, the file and anon
+    pages of the generations each record carries, in MiB of the recorded
+    kernel's pages, mean over the records that carry them; oom_oldest_age
+    and oom_youngest_age, the oldest and youngest generations' ages, mean
+    over the records with every age (src/model/recording.c)."""
     summary = rec[-1]
     if summary.get("drops") or summary.get("missed"):
         return {}
     # the recorded kernel's pages (docs/recording-format.md: 4 KiB where
     # the header does not say)
     page = rec[0].get("page_size", 4096)
-    files, anons, mglru = [], [], None
-    for e in rec:
-        if e.get("type") in ("header", "snapshot") and isinstance(e.get("mglru"), bool):
-            mglru = e["mglru"]
-        if e.get("type") != "event" or e.get("kind") != "oom" or mglru is False \
-                or not isinstance(e.get("generations"), list):
-            continue
-        files.append(sum(max(0, g["file"]) for g in e["generations"]))
-        anons.append(sum(max(0, g["anon"]) for g in e["generations"]))
-    if not files:
-        return {}
-    return {"oom_file_lru": sum(files) / len(files) * page / 2**20,
-            "oom_anon_lru": sum(anons) / len(anons) * page / 2**20}
-
-
-def oom_age_figures(rec):
-    """The OOM records' oldest and youngest generations' ages, mean over
-    the records with every age (src/model/recording.c), where the recording
-    has every record (nothing dropped or missed)."""
-    summary = rec[-1]
-    if summary.get("drops") or summary.get("missed"):
-        return {}
-    oldest, youngest = [], []
+    files, anons, oldest, youngest = [], [], [], []
     mglru = None  # as the header, then each snapshot, says (None: unsaid)
     for e in rec:
         if e.get("type") in ("header", "snapshot") and isinstance(e.get("mglru"), bool):
             mglru = e["mglru"]
         if e.get("type") != "event" or e.get("kind") != "oom" or mglru is False:
-            continue  # MGLRU off: lrugen's generations are stale
-        ages = [g.get("age_ms") for g in e.get("generations") or []]
+            continue
+        gens = e.get("generations")
+        if not isinstance(gens, list):
+            continue
+        files.append(sum(max(0, g["file"]) for g in gens))
+        anons.append(sum(max(0, g["anon"]) for g in gens))
+        ages = [g.get("age_ms") for g in gens]
         if ages and all(a is not None for a in ages):
             oldest.append(ages[0])
             youngest.append(ages[-1])
-    if not oldest:
-        return {}
-    return {"oom_oldest_age": sum(oldest) / len(oldest),
-            "oom_youngest_age": sum(youngest) / len(youngest)}
+    v = {}
+    if files:
+        v["oom_file_lru"] = sum(files) / len(files) * page / 2**20
+        v["oom_anon_lru"] = sum(anons) / len(anons) * page / 2**20
+    if oldest:
+        v["oom_oldest_age"] = sum(oldest) / len(oldest)
+        v["oom_youngest_age"] = sum(youngest) / len(youngest)
+    return v
 
 
 def timeline_figures(rec):
@@ -531,7 +524,7 @@ def check_table(out, workload, sec):
             if not xs:
                 # a figure the recordings do not give is a cell this
                 # check cannot vouch for
-                check(cell(text) is None,
+                check(got is None,
                       f"{workload} {metric} {letter}: recomputed from the recordings ({text})")
                 continue
             samples[letter] = s = sample(xs)

@@ -150,12 +150,12 @@ class CheckTest(unittest.TestCase):
         rec = recording([memcg()], [{"type": "event", "kind": "oom", "generations": gens},
                                     {"type": "snapshot", "mglru": False},
                                     {"type": "event", "kind": "oom", "generations": gens}])
-        v = c.oom_lru_figures(rec)
+        v = c.oom_figures(rec)
         # the second OOM came with MGLRU off: stale, not counted
         self.assertEqual((v["oom_file_lru"], v["oom_anon_lru"]), (2.0, 1.0))
         # in the recorded kernel's pages: 64 KiB on an arm64 one
         rec[0]["page_size"] = 65536
-        v = c.oom_lru_figures(rec)
+        v = c.oom_figures(rec)
         self.assertEqual((v["oom_file_lru"], v["oom_anon_lru"]), (32.0, 16.0))
 
     def test_a_cell_not_recomputed_fails(self):
