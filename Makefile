@@ -13,7 +13,8 @@
 #   make vmtest     VM test on the kernel with the MGLRU series
 #   make vmlinux    regenerate vmlinux/ARCH/vmlinux.h (x86 and arm64)
 #   make ARCH=arm64 the arm64 build (build/arm64/reclaimscope)
-#   make arm64build that build, checked to be arm64's (in make test)
+#   make arm64build the arm64 package and its program checked, each build
+#                   on the other's kernel refused (in make test)
 #   make vmtest-arm64 the core scenario in an arm64 guest (not in test)
 #   make format     clang-format the sources
 #   make install    binary, man page and systemd unit (PREFIX, DESTDIR)
@@ -23,6 +24,8 @@
 #   make viewtest   report and diff on generated hostile recordings: exact
 #                   verdicts, escapes, overwrites, 10^5 memcgs under 1 GiB
 #   make labsmoke   the reclaim lab at its smallest, its table checked
+#   make labkernel  seed 011 judged from its patch, kernels built here
+#                   (labkernel-arm64: on arm64, in arm64 guests)
 #   make promtest   the Prometheus rules: promtool check and unit tests
 #   make deb        the Debian package (build/deb), lintian-clean
 #   make debtest    the package installed, run and removed in a bookworm
@@ -37,13 +40,20 @@ CC ?= cc
 CLANG ?= clang
 BPFTOOL ?= bpftool
 OUT := build
-# ARCH=arm64: the arm64 build, with Debian's aarch64 cross compiler and
-# the :arm64 libraries (scripts/install-deps.sh), its BPF objects against
-# vmlinux/arm64/vmlinux.h, in build/arm64
-ARCH := x86
+# ARCH: the architecture built for, this machine's by default (an ARCH in
+# the environment, a kernel developer's, is not taken).  ARCH=arm64 on x86
+# cross-builds, with Debian's aarch64 compiler and the :arm64 libraries
+# (scripts/install-deps.sh --cross), in build/arm64; the BPF objects are
+# compiled against vmlinux/ARCH/vmlinux.h for that target, which the
+# program names (RS_BPF_ARCH_*, src/collect/kernel.c) to refuse a kernel
+# of another architecture.
+HOST_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
+ARCH := $(HOST_ARCH)
+ifneq ($(ARCH),$(HOST_ARCH))
 ifeq ($(ARCH),arm64)
 CC := aarch64-linux-gnu-gcc
-OUT := build/arm64
+endif
+OUT := build/$(ARCH)
 endif
 
 CFLAGS ?= -O2 -g
@@ -57,7 +67,7 @@ WARN := -Wall -Wextra -Werror
 SRC_DIRS := src src/collect src/model src/view src/cmd
 vpath %.c $(SRC_DIRS)
 SRC_HEADERS := $(wildcard $(addsuffix /*.h,$(SRC_DIRS)))
-CPPFLAGS += -Iinclude -I$(OUT) -D_GNU_SOURCE
+CPPFLAGS += -Iinclude -I$(OUT) -D_GNU_SOURCE -DRS_BPF_ARCH_$(ARCH)
 ALL_INC := $(addprefix -I,$(SRC_DIRS))
 layer_objs = $(addprefix $(OUT)/,$(notdir $(patsubst %.c,%.o,$(wildcard src/$(1)/*.c))))
 $(OUT)/util.o: LAYER_INC := -Isrc
@@ -92,7 +102,7 @@ UNIT_TESTS := test_model test_shrink test_fields test_recording test_util test_s
 	test_stalls
 UNIT_BINS := $(patsubst %,$(OUT)/tests/%,$(UNIT_TESTS))
 
-.PHONY: arm64build vmtest-arm64 deps-cross docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
+.PHONY: labkernel-arm64 arm64build vmtest-arm64 deps-cross docs rules viewtest demo labtest kerneltest labkernel labsmoke promtest deb debtest bench benchsmoke soak sanitize lint install installtest fuzz reporttest all deps run test tests unit hosttest vmtest vmlinux format clean
 all: $(OUT)/reclaimscope
 
 $(OUT) $(OUT)/tests:
@@ -146,6 +156,10 @@ $(OUT)/rs-workload: tests/vm/workload.c tests/vm/load.h | $(OUT)
 $(OUT)/rs-labload: tests/vm/labload.c tests/vm/load.h | $(OUT)
 	$(CC) -static -D_GNU_SOURCE $(ALL_CFLAGS) $< -pthread -lm -o $@
 
+# A BTF of one architecture's struct pt_regs (tests/host/arch.sh).
+$(OUT)/btf-arch: tests/host/btf-arch.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) $< -lbpf -lelf -lz -o $@
+
 # A kernel's BTF with one struct member left out (tests/host/fields.sh).
 $(OUT)/btf-without: tests/host/btf-without.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -lbpf -lelf -lz -o $@
@@ -191,7 +205,8 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 
 # The core scenario in an arm64 guest (qemu-system-aarch64, TCG; sid's
 # arm64 cloud kernel, the arm64 build): about 5 minutes, outside make test
-# (whose 40 minutes it would pass); make arm64build, in it, keeps the build.
+# (whose 40 minutes it would pass); make arm64build, in it, keeps the
+# build (the arm64 package's).
 vmtest-arm64: deps-cross
 	tests/vm/run core-arm64 core-arm64-16k
 
@@ -304,7 +319,7 @@ labtest: $(OUT)/reclaimscope
 # Kernels from source up to the compiler (scripts/build-kernel): bad
 # patches refused, sid's source fetched, seed 011's patches applied, the
 # guest config generated.  About a minute with the source cached.
-kerneltest:
+kerneltest: deps-cross
 	python3 tests/lab/test_build_kernel.py
 
 # Seed 011 judged from its own patch (not in make test: two kernel builds,
@@ -315,11 +330,19 @@ kerneltest:
 # (N=, SIZE=; LAB_ARGS= passes more to scripts/lab, e.g. "--clock real -o
 # DIR" or --redo-mismatched).
 LAB_011_BASE = src:sid+scripts/patches/x86-old-prefaulted-ptes.patch+scripts/patches/011-base-7.2-activate-in-fault.patch
+LAB_011 = -k before=$(1) -k 011=$(1)+scripts/patches/011-mm-mglru-use-folio-mark-accessed.patch \
+	-w stride -l mglru -n $(or $(N),3) -s $(or $(SIZE),smoke)
 labkernel: $(OUT)/reclaimscope $(OUT)/rs-workload $(OUT)/rs-labload
-	scripts/lab -k before=$(LAB_011_BASE) \
-		-k 011=$(LAB_011_BASE)+scripts/patches/011-mm-mglru-use-folio-mark-accessed.patch \
-		-w stride -l mglru -n $(or $(N),3) -s $(or $(SIZE),smoke) -o $(OUT)/lab-011 \
-		$(LAB_ARGS)
+	scripts/lab $(call LAB_011,$(LAB_011_BASE)) -o $(OUT)/lab-011 $(LAB_ARGS)
+
+# The same on arm64, where 011 needs no hack: arm64 makes fault-around's
+# PTEs old itself (with the hardware access flag, which qemu's -cpu max
+# has).  Both kernels cross-built for arm64 (scripts/build-kernel --arch
+# arm64: the first about an hour on 2 cores), the runs in arm64 guests.
+labkernel-arm64: deps-cross $(OUT)/reclaimscope
+	scripts/lab --arch arm64 \
+		$(call LAB_011,src:sid+scripts/patches/011-base-7.2-activate-in-fault.patch) \
+		-o $(OUT)/lab-011-arm64 $(LAB_ARGS)
 
 # The reclaim lab at its smallest (two kernels x the writeback workload x
 # two runs, smoke sizes): the report's cells recomputed from its recordings.
@@ -361,15 +384,32 @@ vmlinux:
 	scripts/gen-vmlinux-h.sh sid x86
 	scripts/gen-vmlinux-h.sh sid arm64
 
-# The arm64 build, cross-compiled (a minute on 2 cores): the program is
-# arm64's, and its BPF objects were built for arm64 against arm64's BTF.
+# The arm64 build, cross-compiled, as the arm64 package builds it (make
+# ARCH=arm64 inside dpkg-buildpackage -a arm64: a minute on 2 cores, one
+# compile): the package is lintian-clean and arm64's, its program arm64's,
+# its BPF objects built for arm64 against arm64's BTF; each build on the
+# other's kernel says what it is (tests/host/arch.sh, the package's arm64
+# program under qemu-user).
+# (x86 hosts only: on arm64 the native build is arm64's)
+ARM64_DEB = $(OUT)/arm64/deb/reclaimscope_$(DEB_VERSION)_arm64.deb
+ifneq ($(HOST_ARCH),x86)
 arm64build:
-	$(MAKE) --no-print-directory -j2 ARCH=arm64 OUT=$(OUT)/arm64 $(OUT)/arm64/reclaimscope
-	file -b $(OUT)/arm64/reclaimscope | grep -q "ARM aarch64" || { \
-		echo "arm64build: $(OUT)/arm64/reclaimscope is not an arm64 program:"; \
-		file -b $(OUT)/arm64/reclaimscope; exit 1; }
+	@echo "arm64build: for x86 hosts (this one builds arm64 natively: make, make deb)"
+else
+arm64build: $(OUT)/reclaimscope $(OUT)/btf-arch
 	grep -q "BTF of Linux .*-arm64" vmlinux/arm64/vmlinux.h
-	@echo "arm64build: $(OUT)/arm64/reclaimscope: $$(file -b $(OUT)/arm64/reclaimscope | cut -d, -f1-2)"
+	$(MAKE) --no-print-directory ARCH=arm64 OUT=$(OUT)/arm64 deb
+	dpkg-deb -f $(ARM64_DEB) Architecture | grep -qx arm64
+	dpkg-deb --fsys-tarfile $(ARM64_DEB) | tar -xOf - ./usr/sbin/reclaimscope \
+		>$(OUT)/arm64/deb/reclaimscope.bin
+	chmod +x $(OUT)/arm64/deb/reclaimscope.bin
+	file -b $(OUT)/arm64/deb/reclaimscope.bin | grep -q "ARM aarch64" || { \
+		echo "arm64build: $(ARM64_DEB)'s program is not arm64's:"; \
+		file -b $(OUT)/arm64/deb/reclaimscope.bin; exit 1; }
+	tests/host/arch.sh $(OUT)/reclaimscope $(OUT)/arm64/deb/reclaimscope.bin \
+		$(OUT)/btf-arch $(OUT)/archtest
+	@echo "arm64build: $(ARM64_DEB): lintian-clean, $$(file -b $(OUT)/arm64/deb/reclaimscope.bin | cut -d, -f1-2)"
+endif
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
@@ -411,12 +451,14 @@ promtest: $(OUT)/reclaimscope
 # from a copy of this tree, then lintian: no error or warning.
 DEB_VERSION := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' packaging/debian/changelog)
 DEB_TREE := $(OUT)/deb/reclaimscope-$(DEB_VERSION)
+# ARCH=arm64: cross-built (dpkg-buildpackage -a arm64), in build/arm64/deb
+DEB_HOST_FLAG := $(if $(filter arm64,$(ARCH)),-a arm64)
 deb:
 	rm -rf $(OUT)/deb
 	mkdir -p $(DEB_TREE)
 	tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $(DEB_TREE)
 	cp -r packaging/debian $(DEB_TREE)/debian
-	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+	cd $(DEB_TREE) && dpkg-buildpackage $(DEB_HOST_FLAG) -us -uc -b >../build.log 2>&1 || \
 		{ tail -n 40 ../build.log; exit 1; }
 	lintian --fail-on error,warning --info $(OUT)/deb/*.changes
 	@echo "deb: $$(ls $(OUT)/deb/*.deb)"
@@ -434,7 +476,7 @@ installtest: $(OUT)/reclaimscope
 
 FORMATTED := $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS))) include/*.h bpf/*.c bpf/*.h tests/unit/*.c \
 	tests/vm/workload.c tests/vm/labload.c tests/vm/load.h tests/bench/rs-bench.c tests/host/btf-without.c \
-	scripts/rs-docs.c
+	tests/host/btf-arch.c scripts/rs-docs.c
 format:
 	clang-format -i $(FORMATTED)
 

@@ -21,11 +21,11 @@ test=(libcmocka-dev python3 qemu-system-x86 busybox-static cpio xz-utils
 # arm64build in make test, make vmtest-arm64): Debian's aarch64 cross
 # compiler and the libraries of arm64 (multiarch: dpkg takes arm64 as a
 # foreign architecture, system-wide, so only when asked), qemu for arm64
-# guests
+# guests and for the arm64 build here (tests/host/arch.sh)
 cross_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64
 	libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libjansson-dev:arm64
 	libmicrohttpd-dev:arm64 libncurses-dev:arm64 libcap-dev:arm64
-	qemu-system-arm file)
+	qemu-system-arm qemu-user file)
 
 # `install-deps.sh --bench`: also the peers make bench compares us with
 bench=() cross=()

@@ -47,8 +47,9 @@ static void hook_programs_off(struct choice *ch, enum rs_hook h)
 			ch->enabled[i] = false;
 }
 
-static void hook_fail(struct rs_run_info *info, struct choice *ch,
-		      enum rs_hook h, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static void
+hook_fail(struct rs_run_info *info, struct choice *ch, enum rs_hook h,
+	  const char *fmt, ...)
 {
 	va_list ap;
 
@@ -553,6 +554,54 @@ static struct btf *kernel_btf(const struct rs_collector_opts *opts,
 	return NULL;
 }
 
+/*
+ * A build run on another architecture's kernel (qemu-user through
+ * binfmt_misc), or given another architecture's BTF (--btf): every hook
+ * fails, nothing is tried, and the error says which build this is and
+ * which one the kernel wants.
+ */
+static bool arch_matches(const struct btf *btf,
+			 const struct rs_collector_opts *opts,
+			 struct rs_run_info *info, struct choice *ch,
+			 char *errbuf, size_t errsz)
+{
+	const char *kernel = rs_btf_arch(btf);
+	const char *mine = rs_build_arch();
+	bool arm64 = kernel && !strcmp(kernel, "arm64");
+	char why[64];
+
+	if (!kernel || !mine || !strcmp(kernel, mine))
+		return true;
+	snprintf(why, sizeof(why), "an %s build on an %s kernel", mine, kernel);
+	info->tp_preempt_off = -ENOEXEC;
+	snprintf(info->tp_preempt_why, sizeof(info->tp_preempt_why),
+		 "not tried: %s", why);
+	snprintf(info->fentry_why, sizeof(info->fentry_why), "not tried: %s",
+		 why);
+	/* the memcg files too: the collector that reads them does not open */
+	for (int h = 0; h < RS_NR_HOOKS; h++)
+		hook_fail(info, ch, h, "%s", why);
+	if (opts->btf_path)
+		snprintf(errbuf, errsz,
+			 "this reclaimscope is built for %s, and the BTF in %s "
+			 "is %s's (its struct pt_regs says so): its BPF "
+			 "programs cannot be relocated against it\nhint: give "
+			 "--btf the BTF of the kernel it runs on (/sys/kernel/"
+			 "btf/vmlinux there)",
+			 mine, opts->btf_path, kernel);
+	else
+		snprintf(errbuf, errsz,
+			 "this reclaimscope is built for %s, and the kernel is "
+			 "%s's (its BTF's struct pt_regs says so): its BPF "
+			 "programs read %s's registers and must not load "
+			 "there\nhint: it runs here through an emulator "
+			 "(qemu-user, binfmt_misc); use the %s build: the "
+			 "reclaimscope_*_%s.deb package, or make ARCH=%s",
+			 mine, kernel, mine, kernel, arm64 ? "arm64" : "amd64",
+			 arm64 ? "arm64" : "x86");
+	return false;
+}
+
 /* Without the right to load BPF: every hook fails, and why. */
 static int not_permitted(struct rs_run_info *info, struct choice *ch,
 			 char *errbuf, size_t errsz)
@@ -712,6 +761,10 @@ int rs_collector_open(struct rs_collector **out, struct rs_run_info *info,
 		return err;
 	rs_kernel_probe(info, btf);
 	rs_kernel_fields(info, btf);
+	if (!arch_matches(btf, opts, info, &ch, errbuf, errsz)) {
+		btf__free(btf);
+		return -ENOEXEC;
+	}
 	if (!have_caps()) {
 		btf__free(btf);
 		return not_permitted(info, &ch, errbuf, errsz);

@@ -106,6 +106,45 @@ static __u32 member_type(const struct btf *btf, __u32 id, const char *member,
 }
 
 /*
+ * The architecture the BPF objects were compiled for (make ARCH=, which
+ * defines RS_BPF_ARCH_x86 or RS_BPF_ARCH_arm64): what must match the
+ * kernel.  The C compiler must agree, or the program's own layouts would
+ * not be the objects'.
+ */
+#if (defined(RS_BPF_ARCH_arm64) && !defined(__aarch64__)) ||                   \
+	(defined(RS_BPF_ARCH_x86) && !defined(__x86_64__))
+#error "make ARCH= names another architecture than the C compiler's (CC=)"
+#endif
+const char *rs_build_arch(void)
+{
+#if defined(RS_BPF_ARCH_x86)
+	return "x86-64";
+#elif defined(RS_BPF_ARCH_arm64)
+	return "arm64";
+#else
+	return NULL; /* not built by the Makefile: nothing to tell by */
+#endif
+}
+
+/*
+ * By struct pt_regs, which every kernel's BTF holds: x86-64 saves the
+ * system call's first register as orig_ax, arm64 as orig_x0 (uname(2)
+ * cannot tell: qemu-user answers with the emulated machine).
+ */
+const char *rs_btf_arch(const struct btf *btf)
+{
+	__s32 regs = btf__find_by_name_kind(btf, "pt_regs", BTF_KIND_STRUCT);
+
+	if (regs <= 0)
+		return NULL;
+	if (member_type(btf, regs, "orig_ax", 0))
+		return "x86-64";
+	if (member_type(btf, regs, "orig_x0", 0))
+		return "arm64";
+	return NULL;
+}
+
+/*
  * Why a member that is there still cannot be used, or NULL.  The walk
  * counters are running totals only with one history slot
  * (bpf/compat.bpf.h: rs_walk_stats); the programs check the same size.

@@ -17,6 +17,16 @@ void rs_kernel_probe(struct rs_run_info *info, const struct btf *vmlinux);
  * known) or missing with the reason, as found in btf.
  */
 void rs_kernel_fields(struct rs_run_info *info, const struct btf *btf);
+
+/*
+ * The architecture this program was built for ("x86-64", "arm64"), and the
+ * one a kernel's BTF is of; NULL where the build or the BTF is neither.  Under
+ * a user-mode emulator (qemu-user, binfmt_misc) a build of one runs on a kernel
+ * of the other; its BPF programs, compiled for its own registers and layouts,
+ * must not load there.
+ */
+const char *rs_build_arch(void);
+const char *rs_btf_arch(const struct btf *btf);
 /* /sys/kernel/mm/lru_gen/enabled (its bits; 0: MGLRU off), -1 if absent. */
 int rs_kernel_mglru(void);
 /* kernel.bpf_stats_enabled: the kernel times every BPF program run. */

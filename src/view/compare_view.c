@@ -404,6 +404,55 @@ static void group_notes(FILE *out, const struct rs_group *g)
 			filtered == 1 ? "its" : "their");
 }
 
+/*
+ * A group's page size in bytes, or 0 where its runs' differ (an arm64
+ * kernel of 16 KiB pages beside one of 4): its counts of pages then count
+ * pages of more than one size.
+ */
+static double group_page_size(const struct rs_group *g)
+{
+	for (int i = 1; i < g->nr; i++)
+		if (g->runs[i].page_size != g->runs[0].page_size)
+			return 0;
+	return g->nr ? g->runs[0].page_size : RS_PAGE_SIZE_UNSAID;
+}
+
+/* "4 KiB" */
+static const char *page_kib(double bytes, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.0f KiB", bytes / 1024);
+	return buf;
+}
+
+/*
+ * Where the sides compared have pages of different sizes: each count of
+ * pages (scanned, reclaimed, the LRU's sizes) counts its own side's, and
+ * a change between them is not a change in memory.  sizes[k]: side k's
+ * page size, 0 for one whose runs' differ.  Nothing where all are one.
+ */
+static void page_size_note(FILE *out, const char *item, const double *sizes,
+			   int n)
+{
+	char kb[32];
+	bool differ = false;
+
+	if (n < 1)
+		return;
+	for (int k = 0; k < n; k++)
+		differ |= sizes[k] != sizes[0];
+	if (!differ && sizes[0])
+		return;
+	fprintf(out, "%snote: pages of different sizes (", item);
+	for (int k = 0; k < n; k++)
+		fprintf(out, "%s%c %s", k ? ", " : "", 'A' + k,
+			sizes[k] ? page_kib(sizes[k], kb, sizeof(kb))
+				 : "mixed");
+	fprintf(out, "): counts of pages (scanned, reclaimed, the LRU's "
+		     "sizes) are each in its own recordings' pages, so a "
+		     "change between them is not a change in memory; "
+		     "compare bytes (pages times the page size)\n");
+}
+
 /* the kernels of a group's runs, and their LRU: "7.2.13 MGLRU" */
 static void group_kernels(FILE *out, const struct rs_group *g)
 {
@@ -425,6 +474,14 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 		mglru == g->nr ? "on"
 		: mglru	       ? "on in some runs"
 			       : "off");
+	if (group_page_size(g) != RS_PAGE_SIZE_UNSAID) {
+		char kb[32];
+
+		fprintf(out, "; pages of %s",
+			group_page_size(g)
+				? page_kib(group_page_size(g), kb, sizeof(kb))
+				: "more than one size across its runs");
+	}
 	group_notes(out, g);
 }
 
@@ -437,6 +494,7 @@ static void groups_head(FILE *out, const struct rs_group *g, int ng,
 			const char *item, const char *lead, const char *tail)
 {
 	char pb[RS_PATH_BUF];
+	double sizes[RS_MAX_GROUPS] = {0};
 
 	for (int k = 0; k < ng; k++) {
 		fprintf(out, "%s%c: %s, %d run%s (", item, 'A' + k,
@@ -444,7 +502,9 @@ static void groups_head(FILE *out, const struct rs_group *g, int ng,
 			g[k].nr == 1 ? "" : "s");
 		group_kernels(out, &g[k]);
 		fprintf(out, ")\n");
+		sizes[k] = group_page_size(&g[k]);
 	}
+	page_size_note(out, item, sizes, ng);
 	fprintf(out,
 		"%s ± half-width of its 95%% confidence interval (Student's "
 		"t), cv the runs' coefficient of variation (sd / mean), "
@@ -635,17 +695,22 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 	for (int k = 0; k < ng; k++) {
 		json_t *files = json_array(), *kernels = json_array();
 
+		double page = group_page_size(&g[k]);
+
 		for (int i = 0; i < g[k].nr; i++) {
 			json_array_append_new(files,
 					      rs_json_name(g[k].files[i]));
 			json_array_append_new(kernels,
 					      json_string(g[k].runs[i].kernel));
 		}
-		json_array_append_new(groups,
-				      json_pack("{s:o,s:i,s:o,s:o}", "name",
-						rs_json_name(g[k].name), "n",
-						g[k].nr, "recordings", files,
-						"kernels", kernels));
+		/* page_size: null where the runs' differ */
+		json_array_append_new(
+			groups, json_pack("{s:o,s:i,s:o,s:o,s:o}", "name",
+					  rs_json_name(g[k].name), "n", g[k].nr,
+					  "recordings", files, "kernels",
+					  kernels, "page_size",
+					  page ? json_integer((json_int_t)page)
+					       : json_null()));
 	}
 	json_object_set_new(o, "groups", groups);
 	/* per row: "permutation_exact" (counts and yes/no outcomes, or
@@ -1044,6 +1109,7 @@ void rs_diff_text(FILE *out, const char *name_a, const struct rs_recording *a,
 		b->mglru ? ", MGLRU" : "");
 	cut_short_note(out, "A", a);
 	cut_short_note(out, "B", b);
+	page_size_note(out, "", (double[]){a->page_size, b->page_size}, 2);
 	/* diff refuses two budgets, so one line says it */
 	fprintf(out,
 		"latency budget %.9g ms (counts over it: A from %s, B from "
@@ -1120,6 +1186,11 @@ json_t *rs_diff_json(const char *name_a, const struct rs_recording *a,
 				      !b->has_summary));
 	json_object_set_new(o, "a", rs_json_name(name_a));
 	json_object_set_new(o, "b", rs_json_name(name_b));
+	/* each side's pages, in bytes: counts of pages are in them */
+	json_object_set_new(o, "page_size",
+			    json_pack("{s:I,s:I}", "a",
+				      (json_int_t)a->page_size, "b",
+				      (json_int_t)b->page_size));
 	json_object_set_new(o, "stalls",
 			    rs_stallers_compare_json(&a, 1, &b, 1));
 	json_object_set_new(o, "fairness",

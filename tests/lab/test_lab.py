@@ -124,14 +124,17 @@ class LabTest(unittest.TestCase):
                 os.environ[k] = v
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def kernel(self, name, version, mbps):
-        """A local build: TMP/name/bzImage (its content: mbps) and
-        TMP/name/lib/modules/VERSION; its -k spec."""
+    def kernel(self, name, version, mbps, arm64=False):
+        """A local build: TMP/name/bzImage (its content: mbps; with arm64,
+        an arm64 Image's magic at 0x38) and TMP/name/lib/modules/VERSION;
+        its -k spec."""
         root = os.path.join(self.tmp, name)
         mods = os.path.join(root, "lib", "modules", version)
         os.makedirs(mods, exist_ok=True)
         with open(os.path.join(root, "bzImage"), "w") as f:
-            f.write(f"{mbps} {name}\n")
+            head = f"{mbps} {name}\n"
+            f.write(head.ljust(0x38) + "ARM\x64\n" if arm64 else
+                    head.ljust(0x202) + "HdrS\n")
         return f"{os.path.join(root, 'bzImage')}:{mods}"
 
     def lab_main(self, *args):
@@ -335,6 +338,86 @@ class LabTest(unittest.TestCase):
                 self.assertEqual(json.load(f)["kernel"], "7.2.14")
         self.assertAlmostEqual(self.mean_mb_per_s("writeback", "b-mglru")["mean"], 71.5)
 
+    def test_arm64_guests_boot_arm64_kernels_only(self):
+        a = self.kernel("a64", "7.2.0", 10, arm64=True)
+        b = self.kernel("b64", "7.2.0", 50, arm64=True)
+        x86 = self.kernel("x86", "7.2.0", 30)
+        common = ["-w", "stride", "-l", "mglru", "-n", "1", "-s", "smoke"]
+        # the guests' build is arm64's (the test's stand-in for it)
+        self.lab.guest_bin = lambda arch: BIN
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main("--arch", "arm64", "-k", f"a={a}", "-k", f"x={x86}", *common)
+        self.assertIn(f"kernel x={x86} is an x86 kernel and this lab's "
+                      f"guests are arm64's", e.exception.stderr)
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main("-k", f"a={a}", "-k", f"x={x86}", *common)
+        self.assertIn("is an arm64 kernel and this lab's guests are x86's: "
+                      "--arch arm64", e.exception.stderr)
+        self.assertEqual(self.boots(), [], "refused before booting")
+        # a compressed Image (or anything else) is no image a guest boots
+        gz = os.path.join(self.tmp, "Image.gz")
+        with open(gz, "wb") as f:
+            f.write(b"\x1f\x8b" + b"\0" * 0x300)
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main("--arch", "arm64", "-k", f"a={a}", "-k",
+                          f"z={gz}:{a.split(':')[1]}", *common)
+        self.assertIn(f"{gz} is not a kernel image the guests boot",
+                      e.exception.stderr)
+        self.lab_main("--arch", "arm64", "-k", f"a={a}", "-k", f"b={b}", *common)
+        self.assertEqual(len(self.boots()), 2)
+        for run in glob.glob(os.path.join(self.out, "runs", "stride", "*", "run-1")):
+            with open(os.path.join(run, "run.json")) as f:
+                self.assertEqual(json.load(f)["arch"], "arm64")
+        with open(os.path.join(self.out, "report.md")) as f:
+            self.assertIn("- guest: arm64, 2 vCPUs", f.read())
+        # x86 runs are not arm64's: a folder of one is refused to the other
+        x86b = self.kernel("x86b", "7.2.0", 60)
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main("-k", f"a={x86}", "-k", f"b={x86b}", *common)
+        self.assertIn("arm64 guests, not x86", e.exception.stderr)
+
+    def test_arm64_kernels_are_fetched_and_built_for_arm64(self):
+        """A suite names its arm64 cloud kernel, src: builds for arm64."""
+        asked = []
+        kdir = os.path.join(self.tmp, "fetched")
+        os.makedirs(kdir)
+        with open(os.path.join(kdir, "vmlinuz"), "w") as f:
+            f.write("10".ljust(0x38) + "ARM\x64\n")
+        for name, text in (("version", "7.2.13+deb14-cloud-arm64\n"),
+                           ("source.txt", "base: debian-sid-7.2.13-1\narch: arm64\n")):
+            with open(os.path.join(kdir, name), "w") as f:
+                f.write(text)
+
+        class Tools(Make):
+            @staticmethod
+            def run(cmd, *args, **kw):
+                if os.path.basename(cmd[0]) in ("fetch-kernel.sh", "build-kernel"):
+                    asked.append([os.path.basename(cmd[0])] + cmd[1:])
+                    return subprocess.CompletedProcess(cmd, 0, kdir + "\n", "")
+                return Make.run(cmd, *args, **kw)
+
+        self.lab.subprocess = Tools()
+        os.makedirs(self.out)
+        self.lab.Kernel("a=trixie-backports:6.18", self.out, "arm64")
+        self.lab.Kernel("b=src:sid+scripts/patches/011.patch", self.out, "arm64")
+        # x86's asks for amd64's, and refuses what came (the stand-in
+        # gives arm64's)
+        with self.assertRaises(SystemExit):
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.lab.Kernel("c=sid", self.out)
+        self.assertEqual(asked, [
+            ["fetch-kernel.sh", "trixie-backports:6.18", "linux-image-cloud-arm64"],
+            ["build-kernel", "--arch", "arm64", "sid+scripts/patches/011.patch"],
+            ["fetch-kernel.sh", "sid", "linux-image-cloud-amd64"]])
+        # a local image of the other architecture is refused before any
+        # kernel is built (a source build takes an hour)
+        del asked[:]
+        a64 = self.kernel("a64", "7.2.0", 10, arm64=True)
+        with self.assertRaises(SystemExit) as e:
+            self.lab_main("-k", "a=src:sid+scripts/patches/011.patch", "-k", f"b={a64}")
+        self.assertIn("is an arm64 kernel", e.exception.stderr)
+        self.assertEqual(asked, [])
+
     def test_kept_runs_of_another_size_are_not_kept(self):
         a = self.kernel("k1", "6.18.0", 10)
         b = self.kernel("k2", "7.2.0", 50)
@@ -495,6 +578,25 @@ class LabTest(unittest.TestCase):
             f.write("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines))
         got = self.lab.oom_records(run)
         self.assertEqual([("generations" in e) for e in got], [True, False])
+
+    def test_oom_mib_are_in_the_recordings_own_pages(self):
+        """The MiB on the LRU at an OOM: pages times the header's page size
+        (an arm64 guest's 16 KiB), 4 KiB where a recording does not say."""
+        rows = {}
+        for name, header in (("x86", {}), ("arm16k", {"page_size": 16384})):
+            run = type("Run", (), {"dir": os.path.join(self.tmp, name), "k": 1})()
+            os.makedirs(os.path.join(run.dir, "results"))
+            gens = [{"seq": 3, "age_ms": 1000, "anon": 256, "file": 512}]
+            lines = [dict({"type": "header", "mglru": True}, **header),
+                     {"type": "event", "kind": "oom", "t": 1, "generations": gens,
+                      "killed": True, "path": "/w"}]
+            with open(self.lab.recording(run), "w") as f:
+                f.write("".join(json.dumps(x, separators=(",", ":")) + "\n"
+                                for x in lines))
+            rows[name] = [l for l in self.lab.oom_ages({name: ([run], 1)})
+                          if l.startswith(f"| {name} |")]
+        self.assertIn("3: 1.00 s, 1.0 / 2.0 |", rows["x86"][0])
+        self.assertIn("3: 1.00 s, 4.0 / 8.0 |", rows["arm16k"][0])
 
     def test_the_same_kernel_twice_is_one_kernel(self):
         a = self.kernel("k1", "6.18.0", 10)

@@ -181,6 +181,47 @@ def partial(d):
     check("cut short" in md, "the groups' lines say a run was cut short")
 
 
+def page_sizes(d):
+    """Recordings of 4 and 16 KiB pages (x86 and an arm64 kernel of 16 KiB
+    pages): diff says the counts of pages are not in one unit, for groups,
+    for a group whose runs differ, and for two recordings; not where the
+    sizes are one."""
+    def side(name, sizes):
+        g = os.path.join(d, name)
+        os.makedirs(g)
+        for k, size in enumerate(sizes):
+            write_recording(os.path.join(g, f"r{k}.ndjson"),
+                            {"/w": {"scanned": 100, "isolated": 90, "reclaimed": 50}},
+                            header=dict(HEADER, page_size=size))
+        return g
+    x86, arm, mixed, x86b = (side("x86", [4096] * 3), side("arm16k", [16384] * 3),
+                             side("mixed", [4096, 16384, 4096]), side("x86b", [4096] * 3))
+    md = run("diff", "--markdown", "--total", "--metric", "scanned", x86, arm).stdout
+    check("- note: pages of different sizes (A 4 KiB, B 16 KiB): counts of pages "
+          "(scanned, reclaimed, the LRU's sizes) are each in its own recordings' "
+          "pages" in md, f"groups of 4 and 16 KiB pages are said to differ ({md[:600]})")
+    check("; pages of 16 KiB" in md and "; pages of 4 KiB" not in md,
+          "a group's line names its pages where they are not 4 KiB")
+    txt = run("diff", "--total", "--metric", "scanned", x86, mixed).stdout
+    check("pages of more than one size across its runs" in txt
+          and "note: pages of different sizes (A 4 KiB, B mixed)" in txt,
+          "a group whose runs' pages differ is said to")
+    js = json.loads(run("diff", "--json", "--total", x86, arm, mixed).stdout)
+    check([g["page_size"] for g in js["groups"]] == [4096, 16384, None],
+          f"diff --json gives each group's page size, null where mixed "
+          f"({[g.get('page_size') for g in js['groups']]})")
+    same = run("diff", "--total", "--metric", "scanned", x86, x86b).stdout
+    check("pages of different sizes" not in same and "pages of" not in same,
+          "nothing is said where every page is 4 KiB")
+    a, b = os.path.join(x86, "r0.ndjson"), os.path.join(arm, "r0.ndjson")
+    two = run("diff", a, b).stdout
+    check("note: pages of different sizes (A 4 KiB, B 16 KiB)" in two,
+          "a diff of two recordings says their pages differ")
+    js = json.loads(run("diff", "--json", a, b).stdout)
+    check(js.get("page_size") == {"a": 4096, "b": 16384},
+          f"diff --json of two recordings gives each one's page size ({js.get('page_size')})")
+
+
 def names(d):
     """File and folder names that are not UTF-8 stay in the JSON (jansson
     drops such strings), and an error quoting a file's content escapes
@@ -424,8 +465,8 @@ def histograms(d):
 def main():
     global BIN
     BIN = os.path.abspath(sys.argv[1])
-    return judge.parts((verdicts, idle, partial, names, wrap, escapes, html, small,
-                        histograms)
+    return judge.parts((verdicts, idle, partial, page_sizes, names, wrap, escapes,
+                        html, small, histograms)
                        + ((big,) if "--big" in sys.argv else ()),
                        "rs-hostile-", "report hostile")
 
