@@ -49,6 +49,9 @@ OUT := build
 # of another architecture.
 HOST_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
 ARCH := $(HOST_ARCH)
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error ARCH is x86 or arm64, not '$(ARCH)')
+endif
 ifneq ($(ARCH),$(HOST_ARCH))
 ifeq ($(ARCH),arm64)
 CC := aarch64-linux-gnu-gcc
@@ -205,8 +208,9 @@ vmtest: $(OUT)/reclaimscope $(OUT)/rs-workload
 
 # The core scenario in an arm64 guest (qemu-system-aarch64, TCG; sid's
 # arm64 cloud kernel, the arm64 build): about 5 minutes, outside make test
-# (whose 40 minutes it would pass); make arm64build, in it, keeps the
-# build (the arm64 package's).
+# (whose 40 minutes it would pass); it cross-builds build/arm64 itself
+# (tests/vm/run), which make arm64build, in make test, compiles inside
+# the arm64 package.
 vmtest-arm64: deps-cross
 	tests/vm/run core-arm64 core-arm64-16k
 
@@ -385,8 +389,7 @@ vmlinux:
 	scripts/gen-vmlinux-h.sh sid arm64
 
 # The arm64 build, cross-compiled, as the arm64 package builds it (make
-# ARCH=arm64 inside dpkg-buildpackage -a arm64: a minute on 2 cores, one
-# compile): the package is lintian-clean and arm64's, its program arm64's,
+# ARCH=arm64 inside dpkg-buildpackage -a arm64, one compile): the package is lintian-clean and arm64's, its program arm64's,
 # its BPF objects built for arm64 against arm64's BTF; each build on the
 # other's kernel says what it is (tests/host/arch.sh, the package's arm64
 # program under qemu-user).
@@ -458,7 +461,7 @@ deb:
 	mkdir -p $(DEB_TREE)
 	tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $(DEB_TREE)
 	cp -r packaging/debian $(DEB_TREE)/debian
-	cd $(DEB_TREE) && dpkg-buildpackage $(DEB_HOST_FLAG) -us -uc -b >../build.log 2>&1 || \
+	cd $(DEB_TREE) && dpkg-buildpackage -Jauto $(DEB_HOST_FLAG) -us -uc -b >../build.log 2>&1 || \
 		{ tail -n 40 ../build.log; exit 1; }
 	lintian --fail-on error,warning --info $(OUT)/deb/*.changes
 	@echo "deb: $$(ls $(OUT)/deb/*.deb)"
