@@ -457,6 +457,7 @@ static void page_size_note(FILE *out, const char *item, const double *sizes,
 static void group_kernels(FILE *out, const struct rs_group *g)
 {
 	int mglru = 0;
+	double page = group_page_size(g);
 	char kb[RS_PATH_BUF];
 
 	for (int i = 0; i < g->nr; i++) {
@@ -474,14 +475,10 @@ static void group_kernels(FILE *out, const struct rs_group *g)
 		mglru == g->nr ? "on"
 		: mglru	       ? "on in some runs"
 			       : "off");
-	if (group_page_size(g) != RS_PAGE_SIZE_UNSAID) {
-		char kb[32];
-
+	if (page != RS_PAGE_SIZE_UNSAID)
 		fprintf(out, "; pages of %s",
-			group_page_size(g)
-				? page_kib(group_page_size(g), kb, sizeof(kb))
-				: "more than one size across its runs");
-	}
+			page ? page_kib(page, kb, sizeof(kb))
+			     : "more than one size across its runs");
 	group_notes(out, g);
 }
 
@@ -694,7 +691,6 @@ json_t *rs_groups_json(const struct rs_group *g, int ng,
 
 	for (int k = 0; k < ng; k++) {
 		json_t *files = json_array(), *kernels = json_array();
-
 		double page = group_page_size(&g[k]);
 
 		for (int i = 0; i < g[k].nr; i++) {
