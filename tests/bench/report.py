@@ -164,17 +164,18 @@ def cost_per_point(res_dir, mode):
     return per_point
 
 
-def floor_table(vm_dir):
-    """Per attach point: what our programs there cost per event, all copies
-    (cost_per_point), against the fair peer's bare counter on the same
-    point (fair.cost.json); then the points only record --refaults adds."""
-    fair_path = os.path.join(vm_dir, "fair.cost.json")
-    if not os.path.exists(fair_path):
-        return []
-    with open(fair_path) as f:
-        fair = {(p["kind"], p["target"]): p for p in json.load(f)["programs"]}
-    out = ["| tool | point | events | ns/event, ours (all programs and copies) "
-           "| ns/event, fair peer | × peer |", "|---|---|---|---|---|---|"]
+def read_fair(vm_dir):
+    """The fair peer's programs by point, {(kind, target): stats}, or None."""
+    path = os.path.join(vm_dir, "fair.cost.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return {(p["kind"], p["target"]): p for p in json.load(f)["programs"]}
+
+
+def point_ratios(vm_dir, fair):
+    """Per mode (agg, stream), per point that fired, most costly first:
+    (point, events, our ns per event, the fair peer's, ours / peer's)."""
     ratios = {}
     for mode in ("agg", "stream"):
         per_point = cost_per_point(vm_dir, mode)
@@ -187,9 +188,26 @@ def floor_table(vm_dir):
                 continue
             ours_ns = v["ns"] / v["events"]
             peer_ns = peer["run_ns"] / peer["runs"]
-            ratios[mode].append(ours_ns / peer_ns)
-            out.append(f"| {mode} | {point[0]}:{point[1]} | {v['events']:,} | "
-                       f"{ours_ns:,.0f} | {peer_ns:,.0f} | {ours_ns / peer_ns:.1f}× |")
+            ratios[mode].append((point, v["events"], ours_ns, peer_ns,
+                                 ours_ns / peer_ns))
+    return ratios
+
+
+def floor_table(vm_dir):
+    """Per attach point: what our programs there cost per event, all copies
+    (cost_per_point), against the fair peer's bare counter on the same
+    point (fair.cost.json); then the points only record --refaults adds."""
+    fair = read_fair(vm_dir)
+    if fair is None:
+        return []
+    out = ["| tool | point | events | ns/event, ours (all programs and copies) "
+           "| ns/event, fair peer | × peer |", "|---|---|---|---|---|---|"]
+    ratios = {}
+    for mode, rows in point_ratios(vm_dir, fair).items():
+        ratios[mode] = [r[4] for r in rows]
+        for point, events, ours_ns, peer_ns, ratio in rows:
+            out.append(f"| {mode} | {point[0]}:{point[1]} | {events:,} | "
+                       f"{ours_ns:,.0f} | {peer_ns:,.0f} | {ratio:.1f}× |")
     # the opt-in hooks: the points record --refaults adds to plain record's
     for point, v in sorted((cost_per_point(vm_dir, "refaults") or {}).items()):
         if point in fair:
@@ -252,12 +270,22 @@ def vm_section(vm_dir):
     rows = load(os.path.join(vm_dir, "bench.jsonl"))
     machine = next(r for r in rows if r["kind"] == "machine")
     emulated = "TCG" in machine["cpu"] or "QEMU" in machine["cpu"]
+    vm = vm_clock(vm_dir)
+    counted = vm.get("clock") == "icount"
     lines = ["## 5. On the series kernel (VM)", "",
              f"- kernel {machine['kernel']}, {machine['cpus']} CPUs "
              f"({machine['cpu']}), {machine['mem_kib'] // 1024} MiB, "
              f"{machine['date']}" + (", smoke run: tiny sizes" if machine["smoke"]
                                      else ""),
-             "- " + ("**emulated** (qemu TCG): every figure here is the "
+             "- " + (f"**emulated, on the counted clock** (qemu TCG, "
+                     f"`-icount shift={vm['icount_shift']}`): the guest's "
+                     f"time is the instructions it ran, "
+                     f"{2 ** vm['icount_shift']} ns each, whatever else the "
+                     f"host did; a trampoline or a helper costs the "
+                     f"instructions it runs, not a CPU's caches and "
+                     f"pipelines; compare modes within this run"
+                     if counted else
+                     "**emulated** (qemu TCG): every figure here is the "
                      "emulator's time, many times the CPU's; compare modes "
                      "within this run only" if emulated else
                      "under KVM: close to the host CPU's figures"),
@@ -319,6 +347,100 @@ def vm_section(vm_dir):
     return lines
 
 
+def vm_clock(vm_dir):
+    """How the guest kept time (tests/vm/boot's vm.json): {} if not said."""
+    path = os.path.join(vm_dir, "vm.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
+def vm_figures(vm_dir):
+    """The VM part's headline figures: reclaimloop's slowdowns as multiples
+    of the floor's, and the median of our cost per point over the fair
+    peer's."""
+    rows = [r for r in load(os.path.join(vm_dir, "bench.jsonl"))
+            if r["kind"] == "workload" and r["workload"] == "reclaimloop"]
+    _, slow, _ = workload_table(rows, floor="fair")
+    out = {"floor +%": slow["fair"] * 100}
+    for mode in ("agg", "stream"):
+        out[f"{mode} +%"] = slow[mode] * 100
+        out[f"{mode} × floor"] = slow[mode] / slow["fair"]
+    fair = read_fair(vm_dir)
+    for mode, rs in (point_ratios(vm_dir, fair) if fair else {}).items():
+        out[f"{mode}, per point: median × peer"] = median([r[4] for r in rs])
+    return out
+
+
+def repeat_section(vm_dir, repeat_dir):
+    """The same code's VM part twice: does a figure hold within 10%?"""
+    one, two = vm_figures(repeat_dir), vm_figures(vm_dir)
+    lines = ["### The same code twice", "",
+             "`make bench` runs the VM part twice; the first run's folder is "
+             f"`{os.path.relpath(repeat_dir)}`. A figure is good to judge a "
+             "change only where its two runs agree within 10% "
+             "(|run 1 − run 2| over their mean).", "",
+             "| figure (reclaimloop) | run 1 | run 2 | difference | within 10% |",
+             "|---|---|---|---|---|"]
+    for name in two:
+        if name not in one:
+            continue
+        a, b = one[name], two[name]
+        diff = abs(a - b) / ((abs(a) + abs(b)) / 2) if a or b else 0.0
+        fmt = (lambda x: f"{x:+.1f}%") if name.endswith("+%") else (lambda x: f"{x:.2f}×")
+        lines.append(f"| {name} | {fmt(a)} | {fmt(b)} | {diff:.1%} | "
+                     f"{'yes' if diff <= 0.10 else '**no**'} |")
+    return lines + [""]
+
+
+def dispatch_section(res_dir):
+    """Issue 33's candidates measured (tests/vm/scenarios/dispatch.sh,
+    summed up by check.py scenario_dispatch into dispatch.json)."""
+    path = os.path.join(res_dir, "dispatch.json")
+    lines = ["## 7. One copy per point: programs the kernel runs with "
+             "preemption off (VM, series kernel)", ""]
+    if not os.path.exists(path):
+        return lines + [f"Not run ({path} is missing).", ""]
+    with open(path) as f:
+        d = json.load(f)
+    vm = vm_clock(res_dir)
+    lines += ["The same bare per-cgroup counter on every point `record` "
+              "attaches to: `fair`, as fentry, fexit and tp_btf programs, "
+              "once (the floor) and five times (`fair5`); `nopreempt`, as one "
+              "kprobe-session program on every function (its entry and "
+              "exit) and a perf-event program on every tracepoint, which "
+              "the kernel runs with preemption off; `kfunctions` and "
+              "`ptracepoints`, only the functions' or only the "
+              "tracepoints' so, the rest as `fair`; `empty`, `empty5` and "
+              "`nopreempt-empty`, the same programs with nothing in them: "
+              "what their dispatch alone costs; `agg` is `record`. "
+              "`reclaimloop`, the modes interleaved and rotated round by "
+              f"round ({d['rounds']} rounds"
+              + (f", the counted clock, 2^{vm['icount_shift']} ns an "
+                 "instruction" if vm.get("clock") == "icount" else "")
+              + "); medians.", "",
+              "| mode | wall s (median) | range | over no tool | × the floor's |",
+              "|---|---|---|---|---|"]
+    base = d["over_none_s"]["fair"]
+    for mode, wall in d["wall_s"].items():
+        over = d["over_none_s"][mode]
+        lo, hi = d["spread_s"][mode]
+        lines.append(f"| {mode} | {wall:.4f} | {lo:.4f}–{hi:.4f} | "
+                     + (f"{over * 1e3:+.1f} ms | " if mode != "none" else "| ")
+                     + (f"{over / base:.2f}× |" if mode != "none" and base > 0
+                        else "|"))
+    lines += ["", "Skipped runs with 8 reclaimers on 2 CPUs (the copies "
+              "scenario's load) and `record` running beside: one counter "
+              "per point of each kind (the kernel's `recursion_misses`).", "",
+              "| counters | runs | skipped | where |", "|---|---|---|---|"]
+    for mode, sk in d["skips"].items():
+        where = ", ".join(f"{k} {v}" for k, v in
+                          sorted(sk["by_program"].items(), key=lambda kv: -kv[1])[:4])
+        lines.append(f"| {mode} | {sk['runs']:,} | {sk['skipped']:,} | {where} |")
+    return lines + [""]
+
+
 def copies_section(res_dir):
     """How many copies of each program exactness needs (tests/vm/scenarios/
     copies.sh, judged by check.py scenario_copies)."""
@@ -373,9 +495,16 @@ def views_section(rows):
 
 
 def main():
+    # options after the positional arguments: the VM part's first run, and
+    # the dispatch scenario's results
+    opts = {}
+    while len(sys.argv) > 2 and sys.argv[-2] in ("--repeat", "--dispatch"):
+        opts[sys.argv[-2]] = sys.argv[-1]
+        del sys.argv[-2:]
     if len(sys.argv) not in (3, 4, 5):
         sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md [VM_RESULTS_DIR "
-                 "[COPIES_RESULTS_DIR]]")
+                 "[COPIES_RESULTS_DIR]] [--repeat VM_RESULTS_DIR] "
+                 "[--dispatch DISPATCH_RESULTS_DIR]")
     rows = load(sys.argv[1])
     machine = next(r for r in rows if r["kind"] == "machine")
     work = [r for r in rows if r["kind"] == "workload"]
@@ -488,11 +617,19 @@ def main():
     if len(sys.argv) >= 4:
         if os.path.exists(os.path.join(sys.argv[3], "bench.jsonl")):
             lines += vm_section(sys.argv[3])
+            repeat = opts.get("--repeat")
+            if repeat and os.path.exists(os.path.join(repeat, "bench.jsonl")):
+                lines += repeat_section(sys.argv[3], repeat)
+            elif repeat:
+                lines += ["### The same code twice", "",
+                          f"Not run ({repeat}/bench.jsonl is missing).", ""]
         else:
             lines += ["## 5. On the series kernel (VM)", "",
                       f"Not run ({sys.argv[3]}/bench.jsonl is missing).", ""]
     if len(sys.argv) == 5:
         lines += copies_section(sys.argv[4])
+    if "--dispatch" in opts:
+        lines += dispatch_section(opts["--dispatch"])
     # what the figures mean and what was tried: written by hand
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
     if os.path.exists(notes):

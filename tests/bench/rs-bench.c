@@ -6,17 +6,28 @@
  *
  *   rs-bench attach control|peer SECONDS
  *       attach the empty control programs, or the peer (what a bpftrace
- *       one-liner counting the vmscan tracepoints per cgroup does), with the
- *       kernel's run-time statistics on; after SECONDS (or SIGINT) print
- *       each program's runs and run time
+ *       one-liner counting the vmscan tracepoints per cgroup does); after
+ *       SECONDS (or SIGINT) print each program's runs and run time (counted
+ *       only while kernel.bpf_stats_enabled is on: rs-bench does not turn
+ *       it on, so that a mode timed against `record`, which runs without
+ *       it, does not pay two clock reads per program run that record does
+ *       not) and its skipped runs
  *   rs-bench points
  *       the points (fentry, fexit, tp_btf and target) record's programs
  *       are attached to now, with their program ids: run it while record
  *       runs
- *   rs-bench attach fair SECONDS POINTS.json
+ *   rs-bench attach fair SECONDS POINTS.json [COPIES]
  *       the fair peer: one bare per-cgroup counter on each distinct point
- *       of a points file, the floor for any tool on those points; then as
- *       attach control|peer
+ *       of a points file, the floor for any tool on those points (COPIES
+ *       loads of it on each: what copies pay for dispatch); then as
+ *       attach control|peer, with each program's skipped runs
+ *   rs-bench attach nopreempt SECONDS POINTS.json [all|functions|tracepoints]
+ *       the same counter as programs the kernel runs with preemption off:
+ *       a perf-event tracepoint program per tracepoint, one
+ *       kprobe-session program on every function (issue 33); or only
+ *       the functions' or the tracepoints' so, the rest as fair has them
+ *   RS_BENCH_EMPTY=1 (environment): attach fair and nopreempt load their
+ *       programs with nothing in them: what dispatch alone costs
  *   rs-bench drain RECORDS count|json
  *       consumer throughput: a BPF_PROG_TEST_RUN producer fills the ring
  *       through rs_reserve/rs_submit while one thread drains it, handing
@@ -28,6 +39,7 @@
  *   rs-bench model MEMCGS
  *       the model's memory with MEMCGS memcgs tracked (RSS growth)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -37,6 +49,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -190,9 +204,10 @@ static json_t *prog_stats(const struct bpf_program *p, const char *name)
 	memset(&info, 0, len);
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 		return NULL;
-	return json_pack("{s:s, s:I, s:I, s:I}", "prog", name, "id",
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "prog", name, "id",
 			 (json_int_t)info.id, "runs", (json_int_t)info.run_cnt,
-			 "run_ns", (json_int_t)info.run_time_ns);
+			 "run_ns", (json_int_t)info.run_time_ns, "skipped",
+			 (json_int_t)info.recursion_misses);
 }
 
 static int cmd_attach(const char *which, double secs)
@@ -203,16 +218,12 @@ static int cmd_attach(const char *which, double secs)
 	struct bench_bpf *skel;
 	struct bpf_program *p;
 	json_t *out, *progs;
-	int stats_fd;
 
 	if (!prefix) {
 		fprintf(stderr, "rs-bench: attach control|peer SECONDS\n");
 		return 2;
 	}
 	skel = open_bench(prefix, false);
-	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (stats_fd < 0)
-		die("bpf_enable_stats", errno);
 	bpf_object__for_each_program(p, skel->obj)
 	{
 		if (!bpf_program__autoload(p))
@@ -236,7 +247,6 @@ static int cmd_attach(const char *which, double secs)
 	json_object_set_new(out, "programs", progs);
 	rs_json_write_line(stdout, out);
 	json_decref(out);
-	close(stats_fd);
 	bench_bpf__destroy(skel);
 	return 0;
 }
@@ -343,11 +353,14 @@ static int cmd_points(void)
 }
 
 struct fair_point {
-	char kind[8];
+	char kind[16]; /* fentry, fexit, tp; loaded as: ksession, ptp */
 	char target[128];
 	struct bench_bpf *skel;
 	struct bpf_program *prog;
 };
+
+/* the kernel's number (uapi, 6.10); Debian 12's headers predate it */
+#define RS_BENCH_TRACE_KPROBE_SESSION 56
 
 /* The distinct (kind, target) pairs of a points file, in its order. */
 static size_t read_points(const char *path, struct fair_point **out)
@@ -394,6 +407,41 @@ static size_t read_points(const char *path, struct fair_point **out)
 	return n;
 }
 
+/* The system a tracepoint is in (vmscan, cgroup, ...), from tracefs. */
+static const char *tracepoint_system(const char *name)
+{
+	static const char *const roots[] = {"/sys/kernel/tracing/events",
+					    "/sys/kernel/debug/tracing/events"};
+	static char system[256];
+
+	for (size_t r = 0; r < sizeof(roots) / sizeof(*roots); r++) {
+		DIR *d = opendir(roots[r]);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			char path[512];
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", roots[r],
+				 e->d_name, name);
+			if (!access(path, F_OK)) {
+				snprintf(system, sizeof(system), "%s",
+					 e->d_name);
+				closedir(d);
+				return system;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	fprintf(stderr, "rs-bench: no tracepoint %s in tracefs\n", name);
+	exit(1);
+}
+
+/* RS_BENCH_EMPTY=1: the fair programs load with nothing in them */
+static bool fair_empty;
+
 /* One load of the template for a point, sharing the first load's maps. */
 static void load_fair(struct fair_point *pt, __u32 number,
 		      const struct bench_bpf *first)
@@ -420,10 +468,16 @@ static void load_fair(struct fair_point *pt, __u32 number,
 			pt->kind);
 		exit(2);
 	}
-	err = bpf_program__set_attach_target(pt->prog, 0, pt->target);
-	if (err)
+	if (!strcmp(pt->kind, "ksession"))
+		bpf_program__set_expected_attach_type(
+			pt->prog,
+			(enum bpf_attach_type)RS_BENCH_TRACE_KPROBE_SESSION);
+	else if (strcmp(pt->kind, "ptp") &&
+		 (err = bpf_program__set_attach_target(pt->prog, 0,
+						       pt->target)))
 		die(pt->target, -err);
 	pt->skel->rodata->rs_fair_point = RS_BENCH_FAIR_FIRST + number;
+	pt->skel->rodata->rs_fair_empty = fair_empty;
 	bpf_map__set_max_entries(pt->skel->maps.rs_events, 4096);
 	bpf_object__for_each_map(m, pt->skel->obj)
 	{
@@ -443,25 +497,124 @@ static void load_fair(struct fair_point *pt, __u32 number,
 			pt->target, strerror(-err));
 		exit(1);
 	}
-	if (!bpf_program__attach(pt->prog)) {
+	if (!strcmp(pt->kind, "ksession"))
+		return; /* on every function at once: attach_ksession */
+	if (!(strcmp(pt->kind, "ptp")
+		      ? bpf_program__attach(pt->prog)
+		      : bpf_program__attach_tracepoint(
+				pt->prog, tracepoint_system(pt->target),
+				pt->target))) {
 		fprintf(stderr, "rs-bench: attach %s on %s: %s\n", want,
 			pt->target, strerror(errno));
 		exit(1);
 	}
 }
 
-static int cmd_attach_fair(double secs, const char *path)
+/*
+ * One kprobe-session link for every function of the points: the program
+ * runs at each one's entry and exit.  Through the syscall: Debian 12's
+ * libbpf (1.1) knows no session links.
+ */
+static void attach_ksession(struct fair_point *pt, struct fair_point *points,
+			    size_t n)
+{
+	const char **syms = calloc(n, sizeof(*syms));
+	union bpf_attr attr;
+	size_t cnt = 0, i, j;
+	int fd;
+
+	if (!syms)
+		die("calloc", ENOMEM);
+	for (i = 0; i < n; i++) {
+		if (strcmp(points[i].kind, "fentry") &&
+		    strcmp(points[i].kind, "fexit"))
+			continue;
+		for (j = 0; j < cnt && strcmp(syms[j], points[i].target); j++)
+			;
+		if (j == cnt)
+			syms[cnt++] = points[i].target;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = bpf_program__fd(pt->prog);
+	attr.link_create.attach_type = RS_BENCH_TRACE_KPROBE_SESSION;
+	attr.link_create.kprobe_multi.cnt = cnt;
+	attr.link_create.kprobe_multi.syms = (__u64)(unsigned long)syms;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	if (fd < 0)
+		die("kprobe-session link on the points' functions", errno);
+	snprintf(pt->target, sizeof(pt->target), "%zu functions", cnt);
+	free(syms); /* the link stays open until rs-bench exits */
+}
+
+/*
+ * style "fair": COPIES loads of the counter on every point, as fentry,
+ * fexit or tp_btf (one is the floor; five, what record's copies pay for
+ * dispatch alone).  "nopreempt": one load per tracepoint as a perf-event
+ * tracepoint program, and one kprobe-session program on every function;
+ * part "functions" or "tracepoints" changes only those, leaving the
+ * others as the floor has them.
+ */
+static int cmd_attach_fair(const char *style, double secs, const char *path,
+			   long copies, const char *part)
 {
 	struct fair_point *points;
-	size_t n = read_points(path, &points);
+	size_t n = read_points(path, &points), loads = 0;
+	bool nopreempt = !strcmp(style, "nopreempt");
 	json_t *out, *progs;
-	int stats_fd;
 
-	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (stats_fd < 0)
-		die("bpf_enable_stats", errno);
-	for (size_t i = 0; i < n; i++)
-		load_fair(&points[i], i, i ? points[0].skel : NULL);
+	if (nopreempt) {
+		size_t kept = 0, all_n = n;
+		bool functions = strcmp(part, "tracepoints"),
+		     tracepoints = strcmp(part, "functions");
+		struct fair_point *all = malloc(n * sizeof(*all));
+
+		if (!all)
+			die("malloc", ENOMEM);
+		memcpy(all, points, n * sizeof(*all));
+		/*
+		 * the tracepoints (as perf-event programs if asked) and the
+		 * functions left as they are, then one slot for the rest
+		 */
+		for (size_t i = 0; i < n; i++) {
+			bool tp = !strcmp(points[i].kind, "tp");
+
+			if (tp && tracepoints)
+				strcpy(points[i].kind, "ptp");
+			if (tp || !functions)
+				points[kept++] = points[i];
+		}
+		points = realloc(points, (kept + 1) * sizeof(*points));
+		if (!points)
+			die("realloc", ENOMEM);
+		n = kept;
+		for (size_t i = 0; functions && i < all_n; i++)
+			if (strcmp(all[i].kind, "tp")) {
+				/* one slot for every function */
+				memset(&points[n], 0, sizeof(*points));
+				strcpy(points[n++].kind, "ksession");
+				break;
+			}
+		free(all);
+		copies = 1;
+	}
+	points = realloc(points, n * copies * sizeof(*points));
+	if (!points)
+		die("realloc", ENOMEM);
+	for (long c = 1; c < copies; c++)
+		for (size_t i = 0; i < n; i++) {
+			points[c * n + i] = points[i];
+		}
+	for (loads = 0; loads < n * copies; loads++)
+		load_fair(&points[loads], loads % n,
+			  loads ? points[0].skel : NULL);
+	if (nopreempt && n && !strcmp(points[n - 1].kind, "ksession")) {
+		struct fair_point *all;
+		size_t all_n = read_points(path, &all);
+
+		attach_ksession(&points[n - 1], all, all_n);
+		free(all);
+	}
+	n = loads;
 	attached_wait(secs);
 	out = json_object();
 	progs = json_array();
@@ -482,7 +635,6 @@ static int cmd_attach_fair(double secs, const char *path)
 	json_object_set_new(out, "programs", progs);
 	rs_json_write_line(stdout, out);
 	json_decref(out);
-	close(stats_fd);
 	/* later loads first: the first holds the maps they share */
 	for (size_t i = n; i-- > 0;)
 		bench_bpf__destroy(points[i].skel);
@@ -819,9 +971,33 @@ static int cmd_timeline(long memcgs)
 
 int main(int argc, char **argv)
 {
+	struct rlimit files;
+	const char *empty = getenv("RS_BENCH_EMPTY");
+
 	libbpf_set_print(quiet_print);
-	if (argc == 5 && !strcmp(argv[1], "attach") && !strcmp(argv[2], "fair"))
-		return cmd_attach_fair((double)number(argv[3]), argv[4]);
+	fair_empty = empty && !strcmp(empty, "1");
+	/* attach fair ... 5 holds a few hundred objects' descriptors */
+	if (!getrlimit(RLIMIT_NOFILE, &files)) {
+		files.rlim_cur = files.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &files);
+	}
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "attach") &&
+	    !strcmp(argv[2], "fair"))
+		return cmd_attach_fair("fair", (double)number(argv[3]), argv[4],
+				       argc == 6 ? number(argv[5]) : 1, "all");
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "attach") &&
+	    !strcmp(argv[2], "nopreempt")) {
+		const char *part = argc == 6 ? argv[5] : "all";
+
+		if (strcmp(part, "all") && strcmp(part, "functions") &&
+		    strcmp(part, "tracepoints")) {
+			fprintf(stderr, "rs-bench: attach nopreempt: the part "
+					"is all, functions or tracepoints\n");
+			return 2;
+		}
+		return cmd_attach_fair("nopreempt", (double)number(argv[3]),
+				       argv[4], 1, part);
+	}
 	if (argc == 2 && !strcmp(argv[1], "points"))
 		return cmd_points();
 	if (argc == 4 && !strcmp(argv[1], "attach"))
@@ -834,12 +1010,15 @@ int main(int argc, char **argv)
 		return cmd_model(number(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "timeline"))
 		return cmd_timeline(number(argv[2]));
-	fprintf(stderr, "usage: rs-bench attach control|peer SECONDS\n"
-			"       rs-bench attach fair SECONDS POINTS.json\n"
-			"       rs-bench points\n"
-			"       rs-bench drain RECORDS count|json\n"
-			"       rs-bench sustain RATE SECONDS count|json\n"
-			"       rs-bench model MEMCGS\n"
-			"       rs-bench timeline MEMCGS\n");
+	fprintf(stderr,
+		"usage: rs-bench attach control|peer SECONDS\n"
+		"       rs-bench attach fair SECONDS POINTS.json [COPIES]\n"
+		"       rs-bench attach nopreempt SECONDS POINTS.json "
+		"[all|functions|tracepoints]\n"
+		"       rs-bench points\n"
+		"       rs-bench drain RECORDS count|json\n"
+		"       rs-bench sustain RATE SECONDS count|json\n"
+		"       rs-bench model MEMCGS\n"
+		"       rs-bench timeline MEMCGS\n");
 	return 2;
 }

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import (bench, churn, classic, copies, core, global_reclaim, lab, legacy, matrix, mix, proactive, readahead, soak, spare, stalls, tenants, wbstorm)  # noqa: E402
+from checks import (bench, churn, classic, copies, core, dispatch, global_reclaim, lab, legacy, matrix, mix, proactive, readahead, soak, spare, stalls, tenants, wbstorm)  # noqa: E402
 from checks.common import common, judge  # noqa: E402
 
 SCENARIOS = {
@@ -34,6 +34,7 @@ SCENARIOS = {
     "wbstorm": wbstorm.scenario_wbstorm,
     "lab": lab.scenario_lab,
     "copies": copies.scenario_copies,
+    "dispatch": dispatch.scenario_dispatch,
     "core": core.scenario_core,
     "core-arm64": core.scenario_core,
     "core-arm64-16k": core.scenario_core,
