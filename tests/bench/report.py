@@ -356,32 +356,42 @@ def vm_clock(vm_dir):
         return json.load(f)
 
 
+def slowdown_figures(rows):
+    """reclaimloop's slowdowns of the floor, record and record -e, and the
+    latter two as multiples of the floor's."""
+    rows = [r for r in rows if r["kind"] == "workload" and
+            r.get("workload") == "reclaimloop"]
+    if not rows:
+        return {}
+    _, slow, _ = workload_table(rows, floor="fair")
+    out = {}
+    if "fair" in slow:
+        out["reclaimloop: floor +%"] = slow["fair"] * 100
+    for mode in ("agg", "stream"):
+        if mode not in slow:
+            continue
+        out[f"reclaimloop: {mode} +%"] = slow[mode] * 100
+        # a floor at or below no tool's time gives no multiple of it
+        if slow.get("fair", 0) > 0:
+            out[f"reclaimloop: {mode} × floor"] = slow[mode] / slow["fair"]
+    return out
+
+
 def vm_figures(vm_dir):
     """The VM part's headline figures: reclaimloop's slowdowns as multiples
     of the floor's, and the median of our cost per point over the fair
     peer's."""
-    rows = [r for r in load(os.path.join(vm_dir, "bench.jsonl"))
-            if r["kind"] == "workload" and r["workload"] == "reclaimloop"]
-    _, slow, _ = workload_table(rows, floor="fair")
-    out = {"floor +%": slow["fair"] * 100}
-    for mode in ("agg", "stream"):
-        out[f"{mode} +%"] = slow[mode] * 100
-        out[f"{mode} × floor"] = slow[mode] / slow["fair"]
+    out = slowdown_figures(load(os.path.join(vm_dir, "bench.jsonl")))
     fair = read_fair(vm_dir)
     for mode, rs in (point_ratios(vm_dir, fair) if fair else {}).items():
-        out[f"{mode}, per point: median × peer"] = median([r[4] for r in rs])
+        if rs:
+            out[f"per point ({mode}): median × peer"] = median([r[4] for r in rs])
     return out
 
 
-def repeat_section(vm_dir, repeat_dir):
-    """The same code's VM part twice: does a figure hold within 10%?"""
-    one, two = vm_figures(repeat_dir), vm_figures(vm_dir)
-    lines = ["### The same code twice", "",
-             "`make bench` runs the VM part twice; the first run's folder is "
-             f"`{os.path.relpath(repeat_dir)}`. A figure is good to judge a "
-             "change only where its two runs agree within 10% "
-             "(|run 1 − run 2| over their mean).", "",
-             "| figure (reclaimloop) | run 1 | run 2 | difference | within 10% |",
+def agreement_table(one, two):
+    """Each figure of two runs side by side: within 10% of each other?"""
+    lines = ["| figure | run 1 | run 2 | difference | within 10% |",
              "|---|---|---|---|---|"]
     for name in two:
         if name not in one:
@@ -389,9 +399,20 @@ def repeat_section(vm_dir, repeat_dir):
         a, b = one[name], two[name]
         diff = abs(a - b) / ((abs(a) + abs(b)) / 2) if a or b else 0.0
         fmt = (lambda x: f"{x:+.1f}%") if name.endswith("+%") else (lambda x: f"{x:.2f}×")
+        # (a missing figure in either run is left out above)
         lines.append(f"| {name} | {fmt(a)} | {fmt(b)} | {diff:.1%} | "
                      f"{'yes' if diff <= 0.10 else '**no**'} |")
-    return lines + [""]
+    return lines
+
+
+def repeat_section(vm_dir, repeat_dir):
+    """The same code's VM part twice: does a figure hold within 10%?"""
+    return ["### The same code twice", "",
+            "`make bench` runs the VM part twice; the first run's folder is "
+            f"`{os.path.relpath(repeat_dir)}`. A figure is good to judge a "
+            "change only where its two runs agree within 10% "
+            "(|run 1 − run 2| over their mean).", ""] + agreement_table(
+                vm_figures(repeat_dir), vm_figures(vm_dir)) + [""]
 
 
 def dispatch_section(res_dir):
@@ -498,13 +519,14 @@ def main():
     # options after the positional arguments: the VM part's first run, and
     # the dispatch scenario's results
     opts = {}
-    while len(sys.argv) > 2 and sys.argv[-2] in ("--repeat", "--dispatch"):
+    while len(sys.argv) > 2 and sys.argv[-2] in ("--repeat", "--dispatch",
+                                                 "--host-repeat"):
         opts[sys.argv[-2]] = sys.argv[-1]
         del sys.argv[-2:]
     if len(sys.argv) not in (3, 4, 5):
         sys.exit("usage: report.py HOST.jsonl BENCHMARKS.md [VM_RESULTS_DIR "
                  "[COPIES_RESULTS_DIR]] [--repeat VM_RESULTS_DIR] "
-                 "[--dispatch DISPATCH_RESULTS_DIR]")
+                 "[--dispatch DISPATCH_RESULTS_DIR] [--host-repeat HOST.jsonl]")
     rows = load(sys.argv[1])
     machine = next(r for r in rows if r["kind"] == "machine")
     work = [r for r in rows if r["kind"] == "workload"]
@@ -539,6 +561,14 @@ def main():
             continue
         table, _, _ = workload_table(rows_wl, lat, floor="fair")
         lines += [f"### {wl}: {what}", ""] + table + [""]
+    if opts.get("--host-repeat") and os.path.exists(opts["--host-repeat"]):
+        lines += ["### The same code twice (host)", "",
+                  "`make bench` runs the host part twice; the first run's "
+                  f"figures are `{os.path.relpath(opts['--host-repeat'])}`. "
+                  "On this shared machine a figure holds only where the "
+                  "two agree within 10%.", ""]
+        lines += agreement_table(slowdown_figures(load(opts["--host-repeat"])),
+                                 slowdown_figures(rows)) + [""]
     if machine["cgroup"] == 1:
         lines += ["cgroup v1 here: readlat's pages reclaimed are the memcg's "
                   "pgpgout, which counts folios, not pages (v1 has no per-memcg "

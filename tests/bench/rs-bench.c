@@ -542,7 +542,7 @@ static void attach_ksession(struct fair_point *pt, struct fair_point *points,
 	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 	if (fd < 0)
 		die("kprobe-session link on the points' functions", errno);
-	snprintf(pt->target, sizeof(pt->target), "%zu functions", cnt);
+	snprintf(pt->target, sizeof(pt->target), "%zu_functions", cnt);
 	free(syms); /* the link stays open until rs-bench exits */
 }
 
