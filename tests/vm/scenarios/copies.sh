@@ -10,11 +10,9 @@ for i in 1 2 3 4 5 6 7 8; do
 done
 sync
 for n in 1 2 3 5; do
-	mkmemcg c$n 128M
-	echo +memory >"$CG/c$n/cgroup.subtree_control"
+	tenants_make c$n
 	names=""
 	for i in 1 2 3 4 5 6 7 8; do
-		mkdir "$CG/c$n/t$i"
 		names="$names c$n/t$i"
 	done
 	echo 3 >/proc/sys/vm/drop_caches
@@ -24,12 +22,7 @@ for n in 1 2 3 5; do
 	RECORD_PID=$!
 	await record $RECORD_PID "record.c$n.err" test -s "$out"
 	snapshot_counters "before.c$n" $names
-	pids=""
-	for i in 1 2 3 4 5 6 7 8; do
-		in_memcg c$n/t$i rs-workload mmap /mnt/data$i 3 100 &
-		pids="$pids $!"
-	done
-	for pid in $pids; do wait $pid; done
+	tenants_run c$n
 	snapshot_counters "after.c$n" $names
 	# each program's skipped runs (recursion_misses): where they fall
 	bpftool prog show --json >"progs.c$n.json"

@@ -102,23 +102,14 @@ done
 # (the kernel's statistics on: without them it counts no runs, only skips)
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
 for mode in fair nopreempt; do
-	mkmemcg s$mode 128M
-	echo +memory >"$CG/s$mode/cgroup.subtree_control"
-	for i in 1 2 3 4 5 6 7 8; do
-		mkdir "$CG/s$mode/t$i"
-	done
+	tenants_make s$mode
 	echo 3 >/proc/sys/vm/drop_caches
 	[ $mode = nopreempt ] && rec=/results/rec.ndjson || rec=/results/rec.$mode.ndjson
 	reclaimscope record -q -i 1 -o "$rec" 2>"record.$mode.err" &
 	RECORD_PID=$!
 	await record $RECORD_PID "record.$mode.err" test -s "$rec"
 	tool_start "$mode" "/tmp/skips.$mode.json"
-	pids=""
-	for i in 1 2 3 4 5 6 7 8; do
-		in_memcg s$mode/t$i rs-workload mmap /mnt/data$i 3 100 &
-		pids="$pids $!"
-	done
-	for pid in $pids; do wait $pid; done
+	tenants_run s$mode
 	tool_stop
 	cp "/tmp/skips.$mode.json" "skips.$mode.json"
 	bpftool prog show --json >"progs.skips.$mode.json"

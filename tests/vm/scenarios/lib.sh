@@ -60,6 +60,26 @@ in_memcg() { # NAME CMD...
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$name" "$@"
 }
 
+# The tenants load: 8 sibling memcgs t1..t8 under PARENT, a 128 MiB memcg
+# made here, each reading its own /mnt/dataN through mmap 3 times (100 ms
+# pauses): 8 reclaimers on the guest's CPUs, the heaviest contention the VM
+# makes.  The files are the scenario's.
+tenants_make() { # PARENT
+	mkmemcg "$1" 128M
+	echo +memory >"$CG/$1/cgroup.subtree_control"
+	for i in 1 2 3 4 5 6 7 8; do
+		mkdir "$CG/$1/t$i"
+	done
+}
+tenants_run() { # PARENT: the 8 readers, back when all are done
+	local pids="" i pid
+	for i in 1 2 3 4 5 6 7 8; do
+		in_memcg "$1/t$i" rs-workload mmap /mnt/data$i 3 100 &
+		pids="$pids $!"
+	done
+	for pid in $pids; do wait $pid; done
+}
+
 # The kernel's own counters, for the host-side checker.  A memory.stat reader
 # flushes the per-CPU counters only when enough updates are pending, so the
 # last few updates of a workload that just stopped can stay unflushed until
