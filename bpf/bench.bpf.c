@@ -59,12 +59,13 @@ const volatile bool rs_fair_empty;
 
 static __always_inline void peer_count(__u32 tp)
 {
-	if (rs_fair_empty)
-		return;
-	struct rs_bench_peer_key key = {
-		.cgroup_id = bpf_get_current_cgroup_id(), .tracepoint = tp};
+	struct rs_bench_peer_key key = {.tracepoint = tp};
 	static const __u64 one = 1;
 	__u64 *n;
+
+	if (rs_fair_empty)
+		return;
+	key.cgroup_id = bpf_get_current_cgroup_id();
 
 	n = bpf_map_lookup_elem(&rs_bench_counts, &key);
 	if (n)

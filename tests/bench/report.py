@@ -202,9 +202,8 @@ def floor_table(vm_dir):
         return []
     out = ["| tool | point | events | ns/event, ours (all programs and copies) "
            "| ns/event, fair peer | × peer |", "|---|---|---|---|---|---|"]
-    ratios = {}
-    for mode, rows in point_ratios(vm_dir, fair).items():
-        ratios[mode] = [r[4] for r in rows]
+    ratios = point_ratios(vm_dir, fair)
+    for mode, rows in ratios.items():
         for point, events, ours_ns, peer_ns, ratio in rows:
             out.append(f"| {mode} | {point[0]}:{point[1]} | {events:,} | "
                        f"{ours_ns:,.0f} | {peer_ns:,.0f} | {ratio:.1f}× |")
@@ -215,9 +214,13 @@ def floor_table(vm_dir):
         ns = f"{v['ns'] / v['events']:,.0f}" if v["events"] else "n/a"
         out.append(f"| refaults | {point[0]}:{point[1]} | {v['events']:,} "
                    f"| {ns} | (opt-in: no peer) | |")
-    summary = [f"- {mode}: {len(r)} points that fired; × peer median "
-               f"{median(r):.1f}, worst {max(r):.1f}; within 1.5×: "
-               f"{sum(x <= 1.5 for x in r)}" for mode, r in ratios.items() if r]
+    summary = []
+    for mode, rows in ratios.items():
+        r = [row[4] for row in rows]
+        if r:
+            summary.append(f"- {mode}: {len(r)} points that fired; × peer "
+                           f"median {median(r):.1f}, worst {max(r):.1f}; "
+                           f"within 1.5×: {sum(x <= 1.5 for x in r)}")
     return out + [""] + summary
 
 
@@ -395,11 +398,10 @@ def agreement_table(one, two):
              "|---|---|---|---|---|"]
     for name in two:
         if name not in one:
-            continue
+            continue  # a figure one run lacks (an older run, a missing mode)
         a, b = one[name], two[name]
         diff = abs(a - b) / ((abs(a) + abs(b)) / 2) if a or b else 0.0
         fmt = (lambda x: f"{x:+.1f}%") if name.endswith("+%") else (lambda x: f"{x:.2f}×")
-        # (a missing figure in either run is left out above)
         lines.append(f"| {name} | {fmt(a)} | {fmt(b)} | {diff:.1%} | "
                      f"{'yes' if diff <= 0.10 else '**no**'} |")
     return lines

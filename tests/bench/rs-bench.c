@@ -19,7 +19,7 @@
  *   rs-bench attach fair SECONDS POINTS.json [COPIES]
  *       the fair peer: one bare per-cgroup counter on each distinct point
  *       of a points file, the floor for any tool on those points (COPIES
- *       loads of it on each: what copies pay for dispatch); then as
+ *       loads of it on each, as record has copies); then as
  *       attach control|peer, with each program's skipped runs
  *   rs-bench attach nopreempt SECONDS POINTS.json [all|functions|tracepoints]
  *       the same counter as programs the kernel runs with preemption off:
@@ -547,73 +547,49 @@ static void attach_ksession(struct fair_point *pt, struct fair_point *points,
 }
 
 /*
- * style "fair": COPIES loads of the counter on every point, as fentry,
- * fexit or tp_btf (one is the floor; five, what record's copies pay for
- * dispatch alone).  "nopreempt": one load per tracepoint as a perf-event
- * tracepoint program, and one kprobe-session program on every function;
- * part "functions" or "tracepoints" changes only those, leaving the
+ * Without part: COPIES loads of the counter on every point, as fentry,
+ * fexit or tp_btf (one is the floor; five, as many as record's copies).
+ * With part (all, functions or tracepoints): those points as programs the
+ * kernel runs with preemption off, once each -- a perf-event program per
+ * tracepoint, one kprobe-session program for every function -- and the
  * others as the floor has them.
  */
-static int cmd_attach_fair(const char *style, double secs, const char *path,
-			   long copies, const char *part)
+static int cmd_attach_fair(double secs, const char *path, long copies,
+			   const char *part)
 {
-	struct fair_point *points;
-	size_t n = read_points(path, &points), loads = 0;
-	bool nopreempt = !strcmp(style, "nopreempt");
+	struct fair_point *all, *points;
+	size_t all_n = read_points(path, &all), n = 0, loads;
+	bool functions = part && strcmp(part, "tracepoints"),
+	     tracepoints = part && strcmp(part, "functions"),
+	     any_function = false;
 	json_t *out, *progs;
 
-	if (nopreempt) {
-		size_t kept = 0, all_n = n;
-		bool functions = strcmp(part, "tracepoints"),
-		     tracepoints = strcmp(part, "functions");
-		struct fair_point *all = malloc(n * sizeof(*all));
-
-		if (!all)
-			die("malloc", ENOMEM);
-		memcpy(all, points, n * sizeof(*all));
-		/*
-		 * the tracepoints (as perf-event programs if asked) and the
-		 * functions left as they are, then one slot for the rest
-		 */
-		for (size_t i = 0; i < n; i++) {
-			bool tp = !strcmp(points[i].kind, "tp");
-
-			if (tp && tracepoints)
-				strcpy(points[i].kind, "ptp");
-			if (tp || !functions)
-				points[kept++] = points[i];
-		}
-		points = realloc(points, (kept + 1) * sizeof(*points));
-		if (!points)
-			die("realloc", ENOMEM);
-		n = kept;
-		for (size_t i = 0; functions && i < all_n; i++)
-			if (strcmp(all[i].kind, "tp")) {
-				/* one slot for every function */
-				memset(&points[n], 0, sizeof(*points));
-				strcpy(points[n++].kind, "ksession");
-				break;
-			}
-		free(all);
-		copies = 1;
-	}
-	points = realloc(points, n * copies * sizeof(*points));
+	/* what is loaded: the points, then one kprobe-session slot, copies */
+	points = calloc((all_n + 1) * copies, sizeof(*points));
 	if (!points)
-		die("realloc", ENOMEM);
-	for (long c = 1; c < copies; c++)
-		for (size_t i = 0; i < n; i++) {
-			points[c * n + i] = points[i];
+		die("calloc", ENOMEM);
+	for (size_t i = 0; i < all_n; i++) {
+		bool tp = !strcmp(all[i].kind, "tp");
+
+		if (!tp && functions) {
+			any_function = true;
+			continue;
 		}
+		points[n] = all[i];
+		if (tp && tracepoints)
+			strcpy(points[n].kind, "ptp");
+		n++;
+	}
+	if (any_function)
+		strcpy(points[n++].kind, "ksession");
+	for (long c = 1; c < copies; c++)
+		memcpy(&points[c * n], points, n * sizeof(*points));
 	for (loads = 0; loads < n * copies; loads++)
 		load_fair(&points[loads], loads % n,
 			  loads ? points[0].skel : NULL);
-	if (nopreempt && n && !strcmp(points[n - 1].kind, "ksession")) {
-		struct fair_point *all;
-		size_t all_n = read_points(path, &all);
-
+	if (any_function)
 		attach_ksession(&points[n - 1], all, all_n);
-		free(all);
-	}
+	free(all);
 	n = loads;
 	attached_wait(secs);
 	out = json_object();
@@ -983,8 +959,8 @@ int main(int argc, char **argv)
 	}
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "attach") &&
 	    !strcmp(argv[2], "fair"))
-		return cmd_attach_fair("fair", (double)number(argv[3]), argv[4],
-				       argc == 6 ? number(argv[5]) : 1, "all");
+		return cmd_attach_fair((double)number(argv[3]), argv[4],
+				       argc == 6 ? number(argv[5]) : 1, NULL);
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "attach") &&
 	    !strcmp(argv[2], "nopreempt")) {
 		const char *part = argc == 6 ? argv[5] : "all";
@@ -995,8 +971,8 @@ int main(int argc, char **argv)
 					"is all, functions or tracepoints\n");
 			return 2;
 		}
-		return cmd_attach_fair("nopreempt", (double)number(argv[3]),
-				       argv[4], 1, part);
+		return cmd_attach_fair((double)number(argv[3]), argv[4], 1,
+				       part);
 	}
 	if (argc == 2 && !strcmp(argv[1], "points"))
 		return cmd_points();

@@ -30,7 +30,6 @@ printf '{"kind": "machine", "kernel": "%s", "cpu": "%s", "cpus": %d, "mem_kib": 
 # The memcg's pgsteal, for the reader's pages reclaimed.
 steal() { awk '$1 == "pgsteal" { print $2 }' "$CG/$1/memory.stat"; }
 
-TOOL_PID=""
 tool_start() { # MODE
 	TOOL_PID=""
 	rm -f /tmp/"$1".ndjson tool.err # the last run's header or "attached"
@@ -46,12 +45,6 @@ tool_start() { # MODE
 	# record writes its header, rs-bench says "attached", once attached
 	await "$1" $TOOL_PID tool.err \
 		grep -q '"type":"header"\|attached' /tmp/"$1".ndjson tool.err
-}
-tool_stop() {
-	[ -n "$TOOL_PID" ] || return 0
-	kill -INT $TOOL_PID
-	wait $TOOL_PID || { log "the tool exited $?"; cat tool.err; return 1; }
-	TOOL_PID=""
 }
 
 # One run of each workload; its JSON lines, tagged.

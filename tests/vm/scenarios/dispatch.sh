@@ -37,15 +37,6 @@ mkmemcg pro max
 sync
 : >"$out"
 
-# --- 0. record's points ----------------------------------------------------------
-reclaimscope record -q -o /tmp/points.ndjson 2>points.err &
-pid=$!
-await record $pid points.err grep -q '"type":"header"' /tmp/points.ndjson
-rs-bench points >/results/points.json
-kill -INT $pid
-wait $pid
-
-TOOL_PID=""
 tool_start() { # MODE OUT
 	TOOL_PID=""
 	rm -f "$2" tool.err
@@ -65,12 +56,11 @@ tool_start() { # MODE OUT
 	TOOL_PID=$!
 	await "$1" $TOOL_PID tool.err grep -q '"type":"header"\|attached' "$2" tool.err
 }
-tool_stop() {
-	[ -n "$TOOL_PID" ] || return 0
-	kill -INT $TOOL_PID
-	wait $TOOL_PID || { log "the tool exited $?"; cat tool.err; return 1; }
-	TOOL_PID=""
-}
+
+# --- 0. record's points ----------------------------------------------------------
+tool_start agg /tmp/points.ndjson
+rs-bench points >/results/points.json
+tool_stop
 
 # --- 1. cost ---------------------------------------------------------------------
 modes="none agg fair fair5 nopreempt kfunctions ptracepoints empty empty5 nopreempt-empty"

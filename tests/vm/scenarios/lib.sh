@@ -60,6 +60,16 @@ in_memcg() { # NAME CMD...
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$name" "$@"
 }
 
+# Stop the tool a scenario's tool_start started in the background
+# (TOOL_PID, its stderr in tool.err); none started: nothing to do.
+TOOL_PID=""
+tool_stop() {
+	[ -n "$TOOL_PID" ] || return 0
+	kill -INT $TOOL_PID
+	wait $TOOL_PID || { log "the tool exited $?"; cat tool.err; return 1; }
+	TOOL_PID=""
+}
+
 # The tenants load: 8 sibling memcgs t1..t8 under PARENT, a 128 MiB memcg
 # made here, each reading its own /mnt/dataN through mmap 3 times (100 ms
 # pauses): 8 reclaimers on the guest's CPUs, the heaviest contention the VM
